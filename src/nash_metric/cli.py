@@ -128,12 +128,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="evaluate Base vs +NASH on a benchmark").add_subparsers(dest="benchmark", required=True)
     for name in BENCHMARK_MODULES:
         try:
-            module = importlib.import_module(f".benchmarks.{name}", __package__)
+            importlib.import_module(f".benchmarks.{name}", __package__).register_cli(build, bench)
         except ModuleNotFoundError as exc:  # a benchmark not built yet must not break the rest of the CLI
-            if exc.name and exc.name.startswith(__package__):
-                continue
-            raise
-        module.register_cli(build, bench)
+            if not (exc.name and exc.name.startswith(__package__)):
+                raise
     return parser
 
 

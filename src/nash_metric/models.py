@@ -63,13 +63,14 @@ def resolve_model(model: str | os.PathLike[str]) -> ResolvedModel:
 
 def model_load_error(resolved: ResolvedModel, exc: Exception) -> OSError:
     """A load failure that says everything that was tried."""
+    reason = f"{type(exc).__name__}: {' '.join(str(exc).split())}".rstrip(". ")
     tried = [f"local directory {resolved.name!r}: not found"] if resolved.source == "hub" else []
     if resolved.source == "hub":
-        tried.append(f"hub id {resolved.name!r}: {type(exc).__name__}: {exc}".strip())
+        tried.append(f"hub id {resolved.name!r}: {reason}")
         if resolved.name in EMBEDDED_ALIASES:
             tried.insert(0, f"embedded package {EMBEDDED_PACKAGE}: not installed")
     else:
-        tried.append(f"{resolved.source} model at {resolved.path}: {type(exc).__name__}: {exc}")
+        tried.append(f"{resolved.source} model at {resolved.path}: {reason}")
     return OSError(f"could not load model {resolved.name!r}. Tried: " + "; ".join(tried) + f". Hint: {OFFLINE_HINT}; "
                    "a hub id needs network access (or a populated HF cache).")
 

@@ -15,7 +15,8 @@ When a run of Chinese numeral characters counts as a number (a bare ``一`` in �
 4. runs made only of scale characters (百 千 万 亿) need a currency or percentage after them (千万元),
    except 十 with a unit (十家);
 5. a few words are never numbers whatever follows: 万一, 千万 as an adverb (千万不要), 十分 "very",
-   一成不变, 千千万万, 三三两两, 一五一十.
+   一成不变, 千千万万, 三三两两, 一五一十, and 一 after 上/下/同/唯/统/单/逐/之 (上一次, 统一, 之一).
+6. 千/兆 before a physical unit are SI prefixes (千瓦, 千克, 兆瓦), not scale characters.
 
 Values: scale characters multiply (3億元 = 3e8, unit CNY); 兆 is 10^12 (its financial-news sense, not
 the SI "mega"); 成 is tenths (三成 = 30 %); 個百分點 gives unit ``pp``. Approximate ranges (三四十, 七八个),
@@ -47,15 +48,18 @@ _DIGIT_VALUE = {c: i for i, c in enumerate("零一二三四五六七八九")} | 
 _AR = r"[0-9]+(?:,[0-9]{3}(?![0-9]))*(?:\.[0-9]+)?"
 _CN_RUN = rf"(?:[{_DIGITS}{_SCALES}]|点(?=[{_DIGITS}]))+"
 # A numeral run: Arabic or Chinese start; Arabic digits may resume only between scales (12万5千, 3亿5000万).
+# 千/兆 before a physical unit are SI prefixes (千瓦 kW, 千克 kg, 兆瓦 MW), not scales: 3500亿千瓦时 = 3500亿 kWh.
+_SCALE = r"(?:[十百万亿]|千(?![瓦克米焦帕赫卡])|兆(?![瓦赫帕焦字]))"
 _RUN = re.compile(
-    rf"(?:{_AR}|[{_DIGITS}{_SCALES}])(?:[{_DIGITS}{_SCALES}]|点(?=[{_DIGITS}])|(?<=[{_SCALES}]){_AR}(?=[{_SCALES}]))*"
+    rf"(?:{_AR}|[{_DIGITS}]|{_SCALE})(?:[{_DIGITS}]|{_SCALE}|点(?=[{_DIGITS}])|(?<=[{_SCALES}]){_AR}(?={_SCALE}))*"
 )
 _FRACTION = re.compile(
     rf"(?P<neg>负)?(?P<den>{_AR}|[{_DIGITS}{_SCALES}]+)分之(?P<sign>负)?(?P<num>{_AR}|{_CN_RUN})"
 )
 # Words whose numeral characters are not numbers (rule 5); blanked before matching.
 _STOPWORDS = re.compile(
-    rf"万一|(?<![0-9{_DIGITS}{_SCALES}])千万(?=[不别要莫勿得记])|十分(?![钟之])|一成不变|千千万万|三三两两|一五一十"
+    rf"(?<![0-9{_DIGITS}])万一(?![十百千万亿])|(?<![0-9{_DIGITS}{_SCALES}])千万(?=[不别要莫勿得记])|十分(?![钟之])|一成不变|千千万万|三三两两|一五一十"
+    r"|[上下同唯统单逐之]一(?![十百千万亿])"
 )
 
 _LATIN_BEFORE = re.compile(r"[0-9A-Za-z_.)]")
@@ -68,8 +72,8 @@ _CURRENCY_SUFFIX = (("元人民币", "CNY"), ("美元", "USD"), ("港元", "HKD"
 _CURRENCY_PREFIX = (("人民币", "CNY"), ("港币", "HKD"), ("RMB", "CNY"), ("HK$", "HKD"), ("US$", "USD"),
                     ("¥", "CNY"), ("$", "USD"))
 _MEASURE_WORDS = (
-    *"个家名人位次项件条股手只支台辆架艘座套份张本吨克米亩岁周天秒届期轮款种类批笔户所间层级度场部倍年月日号成分",
-    "公斤", "千克", "公里", "平方米", "小时", "分钟", "季度",
+    *"个家名人位次项件条股手只支台辆架艘座套份张本吨克米亩岁周天秒届期轮款种类批笔户所间层度场部倍年月日号成分",
+    "公斤", "千克", "公里", "平方米", "小时", "分钟", "季度", "千瓦", "兆瓦", "吉瓦", "瓦",
 )
 
 

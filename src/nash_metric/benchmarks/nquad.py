@@ -252,9 +252,13 @@ def register_cli(build_subparsers, bench_subparsers) -> None:
                    help="largest relative gap between the headline numeral and its answer (default: %(default)s)")
     p.set_defaults(func=_cmd_build)
 
-    p = bench_subparsers.add_parser("nquad", help="NQuAD accuracy: string baselines, cosine, BERTScore, NASH")
+    p = bench_subparsers.add_parser(
+        "nquad", help="NQuAD accuracy: string baselines, cosine, BERTScore, NASH",
+        description="Accuracy of picking the answer by similarity(stem, option sentence). --backend auto runs "
+                    "both NASH backends (sentence: cosine baseline; token: BERTScore baseline).")
     p.add_argument("--data", required=True, help="dataset folder (with data/{split}-*.parquet)")
-    p.add_argument("--split", default="test", choices=["train", "test"])
+    p.add_argument("--split", default="test", choices=["train", "test", "all"],
+                   help="all = train + test (the built sample is small)")
     p.add_argument("--limit", type=int, default=None, help="first N questions only (quick runs)")
     p.add_argument("--numeral-weight", type=float, default=1.0,
                    help="lambda of the numeral-aware variant: score + lambda * stem magnitude agreement")

@@ -1,27 +1,7 @@
 """NumFinE targets: FinNum category by transparent rules, variant rules and plausibility checks.
 
-Categories and subcategories (FinNum, Chen et al. 2018) and how a target gets them, first rule wins:
-
-=============  ==============================================  =============================================
-category       subcategories                                   rule
-=============  ==============================================  =============================================
-temporal       date, time                                      date grammar (``numfine_dates``); clock times;
-                                                               a number before a time unit ("3 years",
-                                                               "90-day") is a time; a 4-digit year
-                                                               1900-2100 in temporal context is a date
-option         exercise price, maturity date                   option cue (option, call, put, warrant,
-                                                               strike, exercise) near a price / a date
-                                                               after "expire"/"maturity"
-indicator      indicator                                       technical-indicator cue (RSI, MACD, moving
-                                                               average, P/E, ...) next to the number
-percentage     relative, absolute                              ``%``/percent/bp; relative when a change word
-                                                               (rose, fell, by, up, growth...) precedes it
-monetary       money, quote, change, forecast, buy price,      currency code or symbol; subcategory by the
-               sell price, support or resistance, stop loss    cue words before the number
-product        product number                                  a bare integer right after a capitalised
-number                                                         name or "model/series/version"
-quantity       quantity                                        everything else
-=============  ==============================================  =============================================
+Categories and subcategories (FinNum, Chen et al. 2018) and how a target gets them, first rule wins
+(``CATEGORY_RULES``, rendered as a table on the dataset card).
 
 Variant rules (DESIGN.md §2): day-precision dates ±1..30 days; times: base 0 → [1,60], ≤12 → [1,12],
 <60 → [1,60], else ×[0.8,1.2]; monetary and percentage ×[0.5,2.0]; quantity ≤5 → ×[0.25,4.0], else
@@ -43,7 +23,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from .numfine_dates import ClockTarget, DateTarget, find_clock_times, find_dates
-from .numfine_format import SurfaceFormat
+from .numfine_format import SurfaceFormat, WordFormat, scale_of
 
 CATEGORIES: dict[str, tuple[str, ...]] = {
     "temporal": ("date", "time"),
@@ -55,6 +35,23 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
     "indicator": ("indicator",),
     "option": ("exercise price", "maturity date"),
 }
+
+# (category, subcategories, rule) in the order the rules are tried.
+CATEGORY_RULES: list[tuple[str, str, str]] = [
+    ("temporal", "date, time",
+     "date grammar (`numfine_dates`); clock times; a number before a time unit (\"3 years\", \"90-day\") is a "
+     "time; a 4-digit year 1900-2100 in temporal context is a date; Q1-Q4 / H1-H2 are dates"),
+    ("option", "exercise price, maturity date",
+     "an option cue (option, call, put, warrant, strike, exercise) before a price; a date after "
+     "\"expire\"/\"maturity\" in a sentence with an option cue"),
+    ("indicator", "indicator", "a technical-indicator cue (RSI, MACD, moving average, P/E, ...) next to the number"),
+    ("percentage", "relative, absolute",
+     "`%`, percent, bp; relative when a change word (rose, fell, by, up, growth, ...) precedes it"),
+    ("monetary", "money, quote, change, forecast, buy price, sell price, support or resistance, stop loss",
+     "a currency code, symbol or word; the subcategory from cue words before the number"),
+    ("product number", "product number", "a bare integer right after a capitalised name or \"model/series/version\""),
+    ("quantity", "quantity", "everything else"),
+]
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z/&'-]*|[%$€£¥]|\d[\d.,]*|\S")
 _TIME_UNIT = re.compile(
@@ -82,12 +79,12 @@ _MONETARY_CUES: list[tuple[str, set[str]]] = [
     ("stop loss", {"stop", "stop-loss", "stoploss"}),
     ("support or resistance", {"support", "resistance"}),
     ("buy price", {"buy", "bought", "buying", "purchased", "entry", "long"}),
-    ("sell price", {"sell", "sold", "selling", "exit", "short", "target"}),
+    ("sell price", {"sell", "sold", "selling", "exit", "short", "shorted", "shorting"}),
     ("forecast", {"expects", "expected", "expect", "forecast", "forecasts", "estimate", "estimated", "estimates",
                   "guidance", "outlook", "projected", "anticipates", "predicts", "will", "would", "budget",
                   "budgeted", "plans", "planned", "targets"}),
-    ("quote", {"quote", "quoted", "closed", "closing", "opened", "trading", "traded", "priced", "price", "share",
-               "shares", "stock", "per"}),
+    ("quote", {"quote", "quoted", "closed", "closing", "opened", "opening", "trading", "traded", "priced", "price",
+               "shares", "stock", "high", "low"}),
 ]
 _OPTION_CUES = {"option", "options", "call", "calls", "put", "puts", "warrant", "warrants", "strike", "exercise",
                 "exercisable"}
@@ -106,8 +103,8 @@ _YEAR_RIGHT_OK = {"and", "to", "as", "when", "compared", "versus", "vs", "was", 
 _PRODUCT_LEFT = {"model", "models", "series", "version", "type", "generation", "no", "no.", "number", "mark",
                  "class", "release"}
 _NOT_NAMES = {"The", "In", "A", "An", "At", "On", "By", "For", "Of", "To", "And", "Some", "About", "Over", "Under",
-              "With", "From", "Of", "Since", "During", "Only", "Also", "All", "Its", "It", "This", "That", "These",
-              "Those", "Approximately", "Around", "Nearly", "Almost", "Up", "Down", "Total", "Top", "Some",
+              "With", "From", "Since", "During", "Only", "Also", "All", "Its", "It", "This", "That", "These",
+              "Those", "Approximately", "Around", "Nearly", "Almost", "Up", "Down", "Total", "Top",
               "Q", "H", "FY", "EUR", "USD", "SEK", "Inc", "Oyj", "Plc", "Ltd", "Corp"}
 
 
@@ -131,7 +128,7 @@ class Target:
     rule: str
     delta_unit: str
     value: float
-    fmt: SurfaceFormat | None = None
+    fmt: SurfaceFormat | WordFormat | None = None
     sign: int = 1
     multiplier: Decimal = Decimal(1)
     date: DateTarget | None = None
@@ -148,6 +145,7 @@ class Target:
 class Skipped:
     text: str
     start: int
+    kind: str  # "unscorable" (the extractor gives no value) or "format" (written form not understood)
     reason: str
 
 
@@ -182,34 +180,29 @@ def find_targets(sentence: str, mentions: list) -> tuple[list[Target], list[Skip
         if any(m.start < e and s < m.end for s, e in spans):
             continue  # part of a date or clock time
         if m.value is None:
-            skipped.append(Skipped(m.text, m.start, m.error or "unscorable mention"))
+            skipped.append(Skipped(m.text, m.start, "unscorable", m.error or "the extractor gives no value"))
             continue
         try:
             targets.append(_number_target(sentence, m))
         except ValueError as exc:
-            skipped.append(Skipped(m.text, m.start, str(exc)))
+            skipped.append(Skipped(m.text, m.start, "format", str(exc)))
     return sorted(targets, key=lambda t: t.start), skipped
 
 
 def _number_target(sentence: str, m) -> Target:
-    fmt = SurfaceFormat.parse(m.text)
+    digits = re.search(r"\d", m.text)
+    fmt = SurfaceFormat.parse(m.text, m.value) if digits else WordFormat.parse(m.text, m.value)
     sign = -1 if m.value < 0 else 1
-    if fmt.core == 0:
-        multiplier = Decimal(1)
-    else:
-        ratio = abs(Decimal(repr(m.value))) / fmt.core
-        exponent = round(float(ratio.log10()))
-        multiplier = Decimal(1).scaleb(exponent)
-        # The value must be the written digits times a power of ten (a scale word), else we misread it.
-        if abs(ratio - multiplier) > multiplier * Decimal("1e-9"):
-            raise ValueError(f"value {m.value} does not match the digits of {m.text!r}")
+    multiplier = scale_of(fmt.core, m.value)
+    if multiplier is None:  # the value must be the written digits times a scale word's power of ten
+        raise ValueError(f"value {m.value} does not match the written {m.text!r}")
     value = float(sign * fmt.core * multiplier)
     category, subcategory, rule, unit, checks = categorise(sentence, m, fmt)
     return Target(m.start, m.end, m.text, category, subcategory, "number", rule, unit, value, fmt=fmt, sign=sign,
                   multiplier=multiplier, checks=checks)
 
 
-def categorise(sentence: str, m, fmt: SurfaceFormat) -> tuple[str, str, str, str, dict]:
+def categorise(sentence: str, m, fmt: SurfaceFormat | WordFormat) -> tuple[str, str, str, str, dict]:
     """(category, subcategory, variant rule, delta unit, plausibility checks) of a numeric mention."""
     before, after = sentence[: m.start], sentence[m.end :]
     left = [w.lower() for w in _words(before)[-6:]]
@@ -227,17 +220,23 @@ def categorise(sentence: str, m, fmt: SurfaceFormat) -> tuple[str, str, str, str
     if (near & _INDICATOR_CUES and not money) or after_day:
         bounded = bool(near & _BOUNDED_INDICATORS) or (pct and not after_day)
         return "indicator", "indicator", "x0.33-3", "value", {"positive": True, "max": 100.0 if bounded else None}
+    change = _change_word(left, right)
     if pct:
-        if set(left[-5:]) & _CHANGE_WORDS or m.value < 0:
-            decrease = bool(set(left[-5:]) & _DECREASE_WORDS) or m.value < 0
+        if change or m.value < 0:
+            decrease = change in _DECREASE_WORDS or m.value < 0
             return "percentage", "relative", "x0.5-2", "value", {"max_abs": 100.0 if decrease else 1000.0}
         return "percentage", "absolute", "x0.5-2", "value", {"positive": True, "max": 100.0}
     if money:
-        return "monetary", _monetary_subcategory(left), "x0.5-2", "value", {"positive": m.value > 0}
+        sub = "change" if change else _monetary_subcategory(left)
+        return "monetary", sub, "x0.5-2", "value", {"positive": m.value > 0}
+    period = re.search(r"(?<![A-Za-z])([QH])$", before)
+    if period and plain_int:  # Q1..Q4, H1..H2: a period index (too few values for 9 variants; counted as dropped)
+        return "temporal", "date", "period_q" if period[1] == "Q" else "period_h", "periods", {}
     unit = _TIME_UNIT.match(after)
     if unit:
         return "temporal", "time", "time", unit["unit"].lower() + "s", {"positive": True}
-    if plain_int and len(m.text.strip("+-")) == 4 and 1900 <= m.value <= 2100 and _year_context(left, right, after):
+    if plain_int and len(m.text.strip("+-")) == 4 and 1900 <= m.value <= 2100 and (
+            m.kind == "temporal" or _year_context(left, right, after)):
         return "temporal", "date", "date_years", "years", {"min": 1900.0, "max": 2100.0}
     if plain_int and m.value > 0 and (
         (left and left[-1] in _PRODUCT_LEFT)
@@ -265,10 +264,26 @@ def _year_context(left: list[str], right: list[str], after: str) -> bool:
     return False
 
 
+_FILLERS = {"of", "about", "around", "nearly", "almost", "some", "approximately", "roughly", "a", "an", "just",
+            "over", "more", "than", "less", "only", "another", "further", "additional"}
+_CHANGE_AFTER = {"increase", "decrease", "rise", "drop", "decline", "growth", "gain", "fall", "jump", "cut", "loss",
+                 "improvement", "reduction", "higher", "lower", "up", "down", "more", "less"}
+
+
+def _change_word(left: list[str], right: list[str]) -> str:
+    """The change word that makes the number a change ("rose 5 %", "up by $2", "a 5 % drop"), or ""."""
+    words = [w for w in left if w not in _FILLERS]
+    if words and words[-1] == "by":
+        return next((w for w in reversed(words[:-1]) if w in _CHANGE_WORDS), "by")
+    if words and words[-1] in _CHANGE_WORDS:
+        return words[-1]
+    return next((w for w in right[:2] if w in _CHANGE_AFTER), "")
+
+
 def _monetary_subcategory(left: list[str]) -> str:
     window = set(left)
-    if window & _CHANGE_WORDS and ("by" in window or "up" in window or "down" in window):
-        return "change"
+    if "target" in window and "price" in window:  # an analyst's price target is a forecast
+        return "forecast"
     for name, cues in _MONETARY_CUES:
         if window & cues:
             return name
@@ -294,7 +309,9 @@ def draw_variant(target: Target, rng: random.Random) -> Variant:
         return Variant(target.clock.with_hour(int(hour)), float(hour), abs(float(hour) - target.value))
     assert target.fmt is not None
     core = target.fmt.core
-    if target.rule == "date_years":
+    if target.rule in ("period_q", "period_h"):
+        new = Decimal(rng.randint(1, 4 if target.rule == "period_q" else 2))
+    elif target.rule == "date_years":
         new = core + rng.choice([d for d in range(-10, 11) if d != 0])
     elif target.rule == "time":
         new = _time_rule(core, rng, target.fmt.decimals)

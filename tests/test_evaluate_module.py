@@ -245,6 +245,7 @@ def test_compute_equals_engine(real: SimpleNamespace) -> None:
         assert all(type(v) is float for v in out[field])
     assert out["hashcode"] == real.scorer.hashcode == real.metric.cached_scorer.hashcode
     assert out["nash"][0] > out["nash"][1]  # 3.56% is closer to 4% than 40% is
+    assert out["baseline"][0] < out["baseline"][1]  # the plain cosine gets it wrong (as the card says)
     assert out["alpha"][3] == 1.0 and out["nash"][3] == pytest.approx(out["text_similarity"][3], abs=1e-12)
 
     # the same pairs given as one-element reference lists score the same, with the same cached scorer

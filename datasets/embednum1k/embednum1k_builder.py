@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import ClassVar
 
 import datasets
-
 from nash_metric.benchmarks.embednum import build_dataset
 from nash_metric.benchmarks.embednum_build import ALL_CONFIGS, CANDIDATE_CONFIGS, TRIPLE_COLUMNS, build_embednum
 from nash_metric.benchmarks.embednum_sources import load_released, load_seeds
@@ -38,7 +38,7 @@ class EmbedNum1K(datasets.GeneratorBasedBuilder):
     """⟨question, A+, A−⟩ numeric-comparison triples in 18 number formats plus extras."""
 
     BUILDER_CONFIG_CLASS = EmbedNum1KConfig
-    BUILDER_CONFIGS = [EmbedNum1KConfig(name=c) for c in ALL_CONFIGS]
+    BUILDER_CONFIGS: ClassVar[list[datasets.BuilderConfig]] = [EmbedNum1KConfig(name=c) for c in ALL_CONFIGS]
     DEFAULT_CONFIG_NAME = "orig"
 
     def _info(self) -> datasets.DatasetInfo:

@@ -59,7 +59,7 @@ _FRACTION = re.compile(
 # Words whose numeral characters are not numbers (rule 5); blanked before matching.
 _STOPWORDS = re.compile(
     rf"(?<![0-9{_DIGITS}])万一(?![十百千万亿])|(?<![0-9{_DIGITS}{_SCALES}])千万(?=[不别要莫勿得记])|十分(?![钟之])|一成不变|千千万万|三三两两|一五一十"
-    r"|[上下同唯统单逐之]一(?![十百千万亿])"
+    r"|(?:[上下同唯统单逐]|(?<!分)之)一(?![十百千万亿])"
 )
 
 _LATIN_BEFORE = re.compile(r"[0-9A-Za-z_.)]")

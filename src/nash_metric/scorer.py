@@ -178,6 +178,10 @@ class NASH:
     def score(self, predictions: Sequence[str], references: Sequence[str], show_progress: bool = False) -> NASHOutput:
         """NASH of each (prediction, reference) pair, with S_text, S_num, alpha and the baseline."""
         preds, refs = check_pairs(predictions, references)
+        if not preds:
+            empty = np.zeros(0)
+            config = self.config
+            return NASHOutput(empty, empty, empty, empty, empty, config=config, hashcode=_hashcode(config))
         return self._run(preds, refs, show_progress).output
 
     def explain(self, a: str, b: str) -> dict[str, Any]:
@@ -186,6 +190,8 @@ class NASH:
 
     def explain_batch(self, predictions: Sequence[str], references: Sequence[str]) -> list[dict[str, Any]]:
         preds, refs = check_pairs(predictions, references)
+        if not preds:
+            return []
         run = self._run(preds, refs, show_progress=False)
         return [self._explain_pair(run, k, a, b) for k, (a, b) in enumerate(zip(preds, refs))]
 

@@ -57,9 +57,14 @@ def build_dataset(out_dir: str | Path, source: str | Path | None = None, seeds: 
     return data
 
 
-def load_data(data_dir: str | Path, configs: Sequence[str] | None = None, limit: int | None = None
-              ) -> dict[str, list[dict]]:
-    """Rows of OUT/data/<config>.parquet for each config present (or requested); first `limit` rows each."""
+def load_data(data_dir: str | Path, configs: Sequence[str] | None = None, limit: int | None = None,
+              candidate_limit: int | None = None) -> dict[str, list[dict]]:
+    """Rows of OUT/data/<config>.parquet for each config present (or requested); the first `limit` rows
+    of each triple config, the first `candidate_limit` (default: `limit`) of each candidate config."""
+    for name, value in (("limit", limit), ("candidate_limit", candidate_limit)):
+        if value is not None and value < 1:
+            raise ValueError(f"{name} must be a positive number of rows, got {value}")
+    candidate_limit = candidate_limit if candidate_limit is not None else limit
     import pyarrow.parquet as pq
 
     data_dir = Path(data_dir)
@@ -80,7 +85,8 @@ def load_data(data_dir: str | Path, configs: Sequence[str] | None = None, limit:
         if missing:
             raise ValueError(f"{path}: missing column(s) {missing}")
         rows = table.to_pylist()
-        out[config] = rows[:limit] if limit is not None else rows
+        cap = candidate_limit if config in CANDIDATE_CONFIGS else limit
+        out[config] = rows[:cap] if cap is not None else rows
     if not out:
         raise FileNotFoundError(f"{folder}: no EmbedNum-1K Parquet files")
     return out
@@ -230,12 +236,14 @@ def plot_heatmap(summary: dict[str, Any], path: str | Path, title: str = "EmbedN
 
 
 def evaluate(data_dir: str | Path, scorer_factory, configs: Sequence[str] | None = None, limit: int | None = None,
-             bertscore: bool = True, show_progress: bool = True) -> dict[str, Any]:
-    data = load_data(data_dir, configs, limit)
+             candidate_limit: int | None = None, bertscore: bool = True, show_progress: bool = True
+             ) -> dict[str, Any]:
+    data = load_data(data_dir, configs, limit, candidate_limit)
     columns, config = score_all(data, scorer_factory, bertscore=bertscore, show_progress=show_progress)
     summary = summarize(data, columns)
     return {"summary": summary, "scorer_config": config,
-            "data": {"dir": str(data_dir), "configs": list(data), "limit": limit}}
+            "data": {"dir": str(data_dir), "configs": list(data), "rows": {c: len(r) for c, r in data.items()},
+                     "limit": limit, "candidate_limit": candidate_limit}}
 
 
 # -- CLI -----------------------------------------------------------------------------------------------
@@ -251,7 +259,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     from ..cli import scorer_from_args
 
     result = evaluate(args.data, lambda comparisons: scorer_from_args(args, comparisons=comparisons),
-                      configs=args.configs, limit=args.limit, bertscore=not args.no_bertscore)
+                      configs=args.configs, limit=args.limit, candidate_limit=args.candidate_limit,
+                      bertscore=not args.no_bertscore)
     text = tables(result["summary"])
     print(text)
     if args.output:
@@ -284,6 +293,8 @@ def register_cli(build_subparsers, bench_subparsers) -> None:
     p.add_argument("--data", required=True, help="dataset folder built by `nash build-data embednum1k`")
     p.add_argument("--configs", nargs="+", default=None, choices=ALL_CONFIGS, metavar="CONFIG")
     p.add_argument("--limit", type=int, default=None, help="first N rows per config (quick runs)")
+    p.add_argument("--candidate-limit", type=int, default=None,
+                   help="first N questions of candidates_10/100 (default: --limit)")
     p.add_argument("--no-bertscore", action="store_true", help="skip the bert_score package column")
     p.add_argument("--output", default=None, help="JSON result path (a .md table is written beside it)")
     p.add_argument("--plot", default=None, help="heat-map PNG path (formats × scorers)")

@@ -11,10 +11,14 @@ Systems (each scores sim(stem, option sentence) for the 4 options and picks the 
   special token of BERT vocabularies).
 * numeral-aware variants: score + λ·A(v), with A(v) = mean over the other numbers u of the stem of the
   magnitude similarity 1 / (1 + |v-u| / (1 + (|v|+|u|)/2)) (DESIGN §1.3) and v the option value; A = 0
-  when the stem holds no other number (the variant then equals its base).
+  when the stem holds no such number (the variant then equals its base). "all" uses every other stem
+  number; "same kind" only those of the option's kind (percentage, monetary, temporal, quantity), since
+  a month in the headline says nothing about the size of a percentage.
 
 Accuracy gives fractional credit on ties (1/k when the answer is among k tied best options, the
-expectation of a random tie-break), so constant scorers sit at chance (0.25) instead of 0 or 1.
+expectation of a random tie-break), so constant scorers sit at chance (0.25) instead of 0 or 1. Several
+options often share one body sentence; the "answer sentence (ceiling)" row scores 1 for every option in the
+answer's sentence, the best any sim(stem, sentence) picker can reach.
 """
 
 from __future__ import annotations
@@ -82,18 +86,25 @@ def string_metrics() -> dict[str, Callable[[str, str], float]]:
     }
 
 
-def stem_agreement(rows: Sequence[dict[str, Any]], mask: str = MASK) -> np.ndarray:
+def stem_agreement(rows: Sequence[dict[str, Any]], same_kind: bool, mask: str = MASK) -> np.ndarray:
     """A(v) per (question, option): mean magnitude similarity of v to the stem's other numbers, else 0."""
     out = np.zeros((len(rows), N_OPTIONS))
     for i, row in enumerate(rows):
         stem = row["stem"]
         k = stem.find(mask)
-        others = [m.value for m in mentions(stem) if m.value is not None and not (k >= 0 and m.start < k + len(mask)
-                                                                                 and m.end > k)]
-        if others:
-            v = np.asarray(row["option_values"], dtype=np.float64)[:, None]
-            out[i] = magnitude_similarity(v, np.asarray(others, dtype=np.float64)[None, :]).mean(axis=1)
+        others = [m for m in mentions(stem)
+                  if m.value is not None and not (k >= 0 and m.start < k + len(mask) and m.end > k)]
+        for j, (text, v) in enumerate(zip(row["options"], row["option_values"], strict=True)):
+            kind = _kind(text)
+            us = [m.value for m in others if not same_kind or m.kind == kind]
+            if us:
+                out[i, j] = float(magnitude_similarity(v, np.asarray(us, dtype=np.float64)).mean())
     return out
+
+
+def _kind(option: str) -> str | None:
+    found = [m for m in mentions(option) if m.value is not None]
+    return found[0].kind if len(found) == 1 else None
 
 
 def evaluate(rows: Sequence[dict[str, Any]], scorers: Sequence[Any], numeral_weight: float = 1.0,
@@ -111,7 +122,10 @@ def evaluate(rows: Sequence[dict[str, Any]], scorers: Sequence[Any], numeral_wei
         mat = np.array([[fn(r["stem"].replace(MASK, ""), s) for s in r["option_sentences"]]
                         for r in tqdm(rows, desc=name, disable=not show_progress)])
         scores[name] = ("string", mat)
-    agreement = stem_agreement(rows)
+    # Ceiling of any sentence-based picker: options sharing the answer's sentence cannot be told apart.
+    ceiling = np.array([[float(s == r["option_sentences"][r["answer"]]) for s in r["option_sentences"]] for r in rows])
+    scores["answer sentence (ceiling)"] = ("ceiling", ceiling)
+    agreement = {"all": stem_agreement(rows, same_kind=False), "same kind": stem_agreement(rows, same_kind=True)}
     for scorer in scorers:
         tag = scorer.backend
         # One call per backend: NASH encodes each unique text once.
@@ -120,7 +134,8 @@ def evaluate(rows: Sequence[dict[str, Any]], scorers: Sequence[Any], numeral_wei
         nash = np.asarray(out.nash).reshape(len(rows), N_OPTIONS)
         scores[f"{scorer.baseline_name} ({tag})"] = ("embedding", base)
         scores[f"NASH ({tag})"] = ("NASH", nash)
-        scores[f"NASH ({tag}) + stem magnitude"] = ("NASH numeral-aware", nash + numeral_weight * agreement)
+        for variant, agree in agreement.items():
+            scores[f"NASH ({tag}) + stem magnitude, {variant}"] = ("NASH numeral-aware", nash + numeral_weight * agree)
     bins = [diff_bin(r["avg_option_diff"]) for r in rows]
     results = []
     for name, (family, mat) in scores.items():
@@ -131,7 +146,8 @@ def evaluate(rows: Sequence[dict[str, Any]], scorers: Sequence[Any], numeral_wei
                         "n": len(rows), "accuracy_by_avg_option_diff": per_bin})
     bin_counts = {f"[{a:g}, {b:g})": bins.count(f"[{a:g}, {b:g})") for a, b in DIFF_BINS}
     return {"systems": results, "chance": 1.0 / N_OPTIONS, "n_questions": len(rows),
-            "questions_with_stem_numbers": int((agreement.sum(axis=1) > 0).sum()), "bin_counts": bin_counts}
+            "questions_with_stem_numbers": {k: int((a.sum(axis=1) > 0).sum()) for k, a in agreement.items()},
+            "bin_counts": bin_counts}
 
 
 def _bin_mean(credit: np.ndarray, bins: list[str], label: str) -> float | None:
@@ -150,7 +166,8 @@ def markdown(results: dict[str, Any], label: str) -> str:
                             [[r["system"], *[r["accuracy_by_avg_option_diff"][b] for b in labels]]
                              for r in results["systems"]])
     return (f"NQuAD accuracy on {label}: {results['n_questions']} questions, chance = {results['chance']:.2f}; "
-            f"{results['questions_with_stem_numbers']} stems hold another number.\n\n{main}\n\n"
+            f"stems holding another number: {results['questions_with_stem_numbers']['all']} "
+            f"({results['questions_with_stem_numbers']['same kind']} of an option's kind).\n\n{main}\n\n"
             f"Accuracy by average option–answer difference (relative to the answer):\n\n{by_bin}\n")
 
 

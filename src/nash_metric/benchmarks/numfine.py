@@ -121,7 +121,7 @@ def make_units(sentences: Iterable[tuple[int, str]] | Sequence[str], seed: int =
     skipped_reasons: Counter[str] = Counter()
     skipped_examples: list[dict[str, Any]] = []
     drop_examples: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    with_numbers = mentions_total = 0
+    with_numbers = mentions_total = absorbed = 0
     units: list[dict[str, Any]] = []
     for line, sentence in tqdm(items, desc="NumFinE units", unit="sent", disable=not show_progress):
         if sentence in seen:
@@ -131,6 +131,7 @@ def make_units(sentences: Iterable[tuple[int, str]] | Sequence[str], seed: int =
         mentions = extract_numbers(sentence)
         targets, skipped = find_targets(sentence, mentions)
         mentions_total += len(mentions)
+        absorbed += len(mentions) - len(skipped) - sum(t.form == "number" for t in targets)
         with_numbers += bool(mentions)
         for s in skipped:
             skipped_reasons[s.kind] += 1
@@ -158,7 +159,7 @@ def make_units(sentences: Iterable[tuple[int, str]] | Sequence[str], seed: int =
         "seed": seed, "k": k, "max_invalid": MAX_INVALID,
         "sentences": {"read": len(items), "duplicates": duplicates, "unique": len(seen),
                       "with_numbers": with_numbers, "without_numbers": len(seen) - with_numbers},
-        "mentions": {"found": mentions_total, "unusable": sum(skipped_reasons.values()),
+        "mentions": {"found": mentions_total, "in_dates_or_times": absorbed, "unusable": sum(skipped_reasons.values()),
                      "unusable_by_reason": dict(skipped_reasons), "unusable_examples": skipped_examples},
         "categories": cats,
         "totals": {"targets": sum(c["targets"] for c in cats.values()),
@@ -327,7 +328,10 @@ def write_numfine(build: NumFinEBuild, out_dir: str | Path, card: dict[str, Any]
     out.mkdir(parents=True, exist_ok=True)
     sizes = {}
     for config in CONFIGS:
-        ds = Dataset.from_list(build.tables[config], features=features(config))
+        feats = features(config)
+        rows = build.tables[config]
+        # from_list([]) would drop the columns; an empty config (e.g. no cross-pair) keeps its schema
+        ds = Dataset.from_list(rows, features=feats) if rows else Dataset.from_dict({k: [] for k in feats}, feats)
         target = out / shard_path(config)
         target.parent.mkdir(parents=True, exist_ok=True)
         for old in target.parent.glob("*.parquet"):
@@ -450,13 +454,14 @@ def build_report_markdown(report: dict[str, Any]) -> str:
                                 "dropped: no replacement", "kept by subcategory"], rows)
     s, m = report["sentences"], report["mentions"]
     lines = [
-        f"Source: {report.get('source')} (seed {report['seed']}, k {report['k']})",
-        f"Sentences: {s['read']} read, {s['duplicates']} duplicates, {s['with_numbers']} with numbers; "
-        f"mentions found {m['found']}, unusable {m['unusable']} {m['unusable_by_reason'] or ''}",
+        f"- Source: {report.get('source')} (seed {report['seed']}, k {report['k']})",
+        f"- Sentences: {s['read']} read, {s['duplicates']} duplicates, {s['with_numbers']} with numbers; "
+        f"mentions found {m['found']} ({m['in_dates_or_times']} inside a date or clock time, which is one target), "
+        f"unusable {m['unusable']} {m['unusable_by_reason'] or ''}",
         "", cat_table, "",
         markdown_table(["config", "rows"], list(report["rows"].items())),
         "",
-        f"Cross-pairs: {report['crosspair']['pairs']} pairs; {report['crosspair']['unpaired_units']} units left "
+        f"- Cross-pairs: {report['crosspair']['pairs']} pairs; {report['crosspair']['unpaired_units']} units left "
         f"unpaired (odd group sizes); {report['crosspair']['pairs_without_separated_variants']} pairs without "
         f"variants {report['crosspair']['min_ratio']}x apart",
     ]
@@ -476,6 +481,12 @@ def _cmd_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from .numfine_eval import cmd_bench  # imported on use: keeps `nash --help` fast
+
+    return cmd_bench(args)
+
+
 def register_cli(build_subparsers, bench_subparsers) -> None:
     from ..cli import add_model_options
 
@@ -491,8 +502,6 @@ def register_cli(build_subparsers, bench_subparsers) -> None:
     p.add_argument("--source-note", default=None, help="one paragraph on the source for the card")
     p.set_defaults(func=_cmd_build)
 
-    from .numfine_eval import cmd_bench
-
     p = bench_subparsers.add_parser("numfine", help="NumFinE triplet/listwise/cross-pair: Base vs +NASH")
     p.add_argument("--data", required=True, help="a built NumFinE folder (or hub id), or a released .json/.jsonl")
     p.add_argument("--limit", type=int, default=None, help="first N rows of each config (quick runs)")
@@ -501,6 +510,8 @@ def register_cli(build_subparsers, bench_subparsers) -> None:
     p.add_argument("--threshold-sweep", action="store_true",
                    help="also report tau in {mu-2sigma .. mu+2sigma} calibrated on the anchors (paper App. B)")
     p.add_argument("--no-alignment-check", action="store_true", help="skip the paper §5.5 alignment check")
+    p.add_argument("--alignment-rows", type=int, default=1000,
+                   help="(anchor, closest variant) pairs for the alignment check (default: %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="seed of the calibration pairs (threshold sweep)")
     add_model_options(p)
-    p.set_defaults(func=cmd_bench)
+    p.set_defaults(func=_cmd_bench)

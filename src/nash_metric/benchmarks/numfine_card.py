@@ -10,11 +10,11 @@ from .numfine_rules import __doc__ as RULES_DOC
 
 _DESCRIPTIONS = {
     "triplet_easy": "anchor, closest variant (positive) and farthest variant (negative)",
-    "triplet_medium": "anchor, closest variant and the middle one (index ⌊k/2⌋ of the variants sorted by |Δ|)",
+    "triplet_medium": "anchor, closest variant and the middle one (index ⌊k/2⌋ of the variants, closest first)",
     "triplet_hard": "anchor, closest and second-closest variant",
-    "listwise": "anchor and all k variants (seeded random order) with their |Δ|",
+    "listwise": "anchor and all k variants (seeded random order) with their distances",
     "crosspair": "two units of the same category, one variant each; label 0 when pair a deviates less",
-    "units": "one row per (sentence, target): every variant, new value and |Δ|, closest first",
+    "units": "one row per (sentence, target): every variant, its new value and distance, closest first",
 }
 
 

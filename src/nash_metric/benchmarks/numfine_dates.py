@@ -28,11 +28,12 @@ _E = r"(?![\w]|[.,]\d)"  # no glued digits/letters after
 
 # (form, precision, regex); tried in order, longer forms first; matches may not overlap.
 _PATTERNS: list[tuple[str, str, re.Pattern[str]]] = [
-    ("mdy", "day", re.compile(_B + _MON + r"\s+" + _DAY + r",?\s+" + _YEAR + _E)),
-    ("dmy", "day", re.compile(_B + _DAY + r"\s+(?:of\s+)?" + _MON + r",?\s+" + _YEAR + _E)),
+    # "\s?,?\s+" also takes the tokenised "January 4 , 2008" of the Financial PhraseBank.
+    ("mdy", "day", re.compile(_B + _MON + r"\s+" + _DAY + r"\s?,?\s+" + _YEAR + _E)),
+    ("dmy", "day", re.compile(_B + _DAY + r"\s+(?:of\s+)?" + _MON + r"\s?,?\s+" + _YEAR + _E)),
     ("iso", "day", re.compile(_B + r"(?P<year>\d{4})-(?P<mnum>\d{2})-(?P<day>\d{2})" + _E)),
     ("numeric", "day", re.compile(_B + r"(?P<a>\d{1,2})(?P<sep>[./])(?P<b>\d{1,2})(?P=sep)" + _YEAR + _E)),
-    ("my", "month", re.compile(_B + _MON + r",?\s+" + _YEAR + _E)),
+    ("my", "month", re.compile(_B + _MON + r"\s?,?\s+" + _YEAR + _E)),
     ("md", "day", re.compile(_B + _MON + r"\s+" + _DAY + _E)),
     ("dm", "day", re.compile(_B + _DAY + r"\s+(?:of\s+)?" + _MON)),
 ]
@@ -57,6 +58,7 @@ class DateTarget:
     when: date
     has_year: bool
     fields: tuple[tuple[str, int, int], ...]
+    zero_pad: bool = False  # ISO dates, or any numeric field written with a leading zero ("05.03.2009")
 
     @property
     def value(self) -> float:
@@ -72,7 +74,7 @@ class DateTarget:
             new = date(months // 12, months % 12 + 1, 1)
         out = self.text
         for name, s, e in sorted(self.fields, key=lambda f: -f[1]):
-            out = out[:s] + _render_field(name, self.text[s:e], new) + out[e:]
+            out = out[:s] + _render_field(name, self.text[s:e], new, self.zero_pad) + out[e:]
         return out, _date_value(new, self.precision)
 
 
@@ -80,7 +82,7 @@ def _date_value(when: date, precision: str) -> float:
     return float((when - _EPOCH).days) if precision == "day" else float(when.year * 12 + when.month - 1)
 
 
-def _render_field(name: str, old: str, new: date) -> str:
+def _render_field(name: str, old: str, new: date, zero_pad: bool) -> str:
     if name == "mon":
         dot = old.endswith(".")
         word = old.rstrip(".")
@@ -93,8 +95,10 @@ def _render_field(name: str, old: str, new: date) -> str:
         return out.upper() if word.isupper() and len(word) > 1 and not word.istitle() else out
     if name == "ord":
         return _ordinal_suffix(new.day)
-    number = {"day": new.day, "mnum": new.month, "year": new.year}[name]
-    return str(number).zfill(len(old)) if old.startswith("0") else str(number)
+    if name == "year":
+        return str(new.year)
+    number = new.day if name == "day" else new.month
+    return f"{number:02d}" if zero_pad else str(number)
 
 
 def _ordinal_suffix(day: int) -> str:
@@ -153,7 +157,8 @@ def _make_date(sentence: str, m: re.Match[str], form: str, precision: str) -> Da
     if has_year and not 1900 <= year <= 2100:
         return None
     rel = tuple((name, s - m.start(), e - m.start()) for name, s, e in fields)
-    return DateTarget(m.start(), m.end(), m.group(), form, precision, when, has_year, rel)
+    zero_pad = form == "iso" or any(sentence[s:e].startswith("0") for name, s, e in fields if name in ("day", "mnum"))
+    return DateTarget(m.start(), m.end(), m.group(), form, precision, when, has_year, rel, zero_pad)
 
 
 @dataclass(frozen=True)

@@ -95,7 +95,7 @@ def scale_of(core: Decimal, value: float) -> Decimal | None:
     """The power of ten p with |value| = core * p (a scale word), or None if there is none."""
     if core == 0:
         return Decimal(1) if value == 0 else None
-    ratio = abs(Decimal(repr(value))) / core
+    ratio = abs(Decimal(repr(float(value)))) / core
     if ratio <= 0:
         return None
     p = Decimal(1).scaleb(round(float(ratio.log10())))

@@ -9,9 +9,9 @@ Variant rules (DESIGN.md §2): day-precision dates ±1..30 days; times: base 0 �
 days. Our extension for coarser dates, which the paper's rule does not cover: month-precision dates
 ±1..12 months, bare years ±1..10 years. New values are rounded to the written precision.
 
-Plausibility (replaces the paper's LLM filter): dates are calendar-valid with a year in 1900-2100;
-clock hours within 1-12 (am/pm) or 0-23; durations, counts, prices and product numbers > 0;
-absolute percentages in (0, 100]; relative decreases at most 100 %; relative increases at most
+Plausibility (replaces the paper's LLM filter): dates are calendar-valid with a year in 1900-2100 (bare
+years 1500-2100); clock hours within 1-12 (am/pm) or 0-23; durations, counts, prices and product numbers
+> 0; absolute percentages in (0, 100]; relative decreases at most 100 %; relative increases at most
 1000 %; bounded indicators (RSI, stochastics, Williams %R) within 0-100.
 """
 
@@ -36,11 +36,13 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
     "option": ("exercise price", "maturity date"),
 }
 
+YEARS = (1500, 2100)  # a bare 4-digit number in this range can be a year (if its context says so)
+
 # (category, subcategories, rule) in the order the rules are tried.
 CATEGORY_RULES: list[tuple[str, str, str]] = [
     ("temporal", "date, time",
      "date grammar (`numfine_dates`); clock times; a number before a time unit (\"3 years\", \"90-day\") is a "
-     "time; a 4-digit year 1900-2100 in temporal context is a date; Q1-Q4 / H1-H2 are dates"),
+     "time; a 4-digit year 1500-2100 in temporal context is a date; Q1-Q4 / H1-H2 are dates"),
     ("option", "exercise price, maturity date",
      "an option cue (option, call, put, warrant, strike, exercise) before a price; a date after "
      "\"expire\"/\"maturity\" in a sentence with an option cue"),
@@ -58,6 +60,8 @@ _TIME_UNIT = re.compile(
     r"^\s?-?\s?(?P<unit>second|minute|hour|day|week|month|year|quarter|decade)s?(?![A-Za-z])", re.IGNORECASE)
 _PERCENT_AFTER = re.compile(r"^\s?-?\s?(percentage points?|basis points?|percent|per cent|pct|bps?)(?![A-Za-z])",
                             re.IGNORECASE)
+# "& euro ;" is how the euro sign survives in the Financial PhraseBank.
+_CURRENCY_BEFORE = re.compile(r"(?:&\s?euro\s?;|\b(?:euros?|dollars?))\s*$", re.IGNORECASE)
 _CURRENCY_AFTER = re.compile(
     r"^\s?(euros?|dollars?|cents?|pence|pounds? sterling|kronor|kroner|krona|yen|yuan|roubles?|rubles?|francs?)"
     r"(?![A-Za-z])", re.IGNORECASE)
@@ -210,7 +214,8 @@ def categorise(sentence: str, m, fmt: SurfaceFormat | WordFormat) -> tuple[str, 
     right = [w.lower() for w in _words(after)[:3]]
     near = set(left) | set(right[:2])
     pct = m.kind == "percentage" or m.unit == "%" or bool(_PERCENT_AFTER.match(after))
-    money = m.kind == "monetary" or (m.unit not in (None, "%")) or bool(_CURRENCY_AFTER.match(after))
+    money = (m.kind == "monetary" or (m.unit not in (None, "%")) or bool(_CURRENCY_AFTER.match(after))
+             or bool(_CURRENCY_BEFORE.search(before)))
     plain_int = fmt.decimals == 0 and not fmt.grouped and fmt.prefix.strip() in ("", "-", "+") \
         and not fmt.suffix.strip() and m.unit is None
     after_day = re.match(r"^\s?-?\s?day moving average", after, re.IGNORECASE)
@@ -235,9 +240,9 @@ def categorise(sentence: str, m, fmt: SurfaceFormat | WordFormat) -> tuple[str, 
     unit = _TIME_UNIT.match(after)
     if unit:
         return "temporal", "time", "time", unit["unit"].lower() + "s", {"positive": True}
-    if plain_int and len(m.text.strip("+-")) == 4 and 1900 <= m.value <= 2100 and (
+    if plain_int and len(m.text.strip("+-")) == 4 and YEARS[0] <= m.value <= YEARS[1] and (
             m.kind == "temporal" or _year_context(left, right, after)):
-        return "temporal", "date", "date_years", "years", {"min": 1900.0, "max": 2100.0}
+        return "temporal", "date", "date_years", "years", {"min": float(YEARS[0]), "max": float(YEARS[1])}
     if plain_int and m.value > 0 and (
         (left and left[-1] in _PRODUCT_LEFT)
         or (left_raw and left_raw[0][:1].isupper() and left_raw[0] not in _NOT_NAMES and len(left_raw[0]) > 1

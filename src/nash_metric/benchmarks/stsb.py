@@ -1,0 +1,122 @@
+"""STS Benchmark check: NASH must keep general semantics (Spearman/Pearson with gold, Base vs +NASH).
+
+Reads the original STS-B TSV release (``sts-dev.tsv``/``sts-test.tsv``): tab-separated, gold score 0-5 in
+column 5, the two sentences in columns 6 and 7, optional source columns after them; no quoting (sentences
+contain quote characters). A line that does not fit fails with its line number.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class STSPair:
+    line: int
+    score: float
+    sentence1: str
+    sentence2: str
+
+
+def read_stsb(path: str | Path, limit: int | None = None) -> list[STSPair]:
+    """Pairs of an STS-B TSV file in file order (``limit``: the first N)."""
+    from ..io import InputFileError, read_text
+
+    path = Path(path)
+    pairs: list[STSPair] = []
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        fields = line.split("\t")
+        if len(fields) < 7:
+            raise InputFileError(path, number, f"expected at least 7 tab-separated fields (genre, file, year, id, "
+                                 f"score, sentence1, sentence2), got {len(fields)}")
+        try:
+            score = float(fields[4])
+        except ValueError:
+            raise InputFileError(path, number, f"score field (column 5) is not a number: {fields[4]!r}") from None
+        if not (math.isfinite(score) and 0.0 <= score <= 5.0):
+            raise InputFileError(path, number, f"score {score} outside the STS range 0-5")
+        s1, s2 = fields[5].strip(), fields[6].strip()
+        if not s1 or not s2:
+            raise InputFileError(path, number, f"empty sentence{'1' if not s1 else '2'} (column {6 if not s1 else 7})")
+        pairs.append(STSPair(number, score, s1, s2))
+        if limit is not None and len(pairs) >= limit:
+            break
+    if not pairs:
+        raise InputFileError(path, None, "no sentence pairs")
+    return pairs
+
+
+def correlations(pred: np.ndarray, gold: np.ndarray) -> dict[str, float]:
+    from scipy.stats import pearsonr, spearmanr
+
+    return {"spearman": float(spearmanr(pred, gold).statistic), "pearson": float(pearsonr(pred, gold).statistic)}
+
+
+def run_stsb(scorer, pairs: list[STSPair], show_progress: bool = True) -> dict[str, Any]:
+    """Spearman and Pearson of the baseline and of NASH against the gold scores; one scoring pass."""
+    if len(pairs) < 3:
+        raise ValueError(f"need at least 3 pairs for a correlation, got {len(pairs)}")
+    gold = np.array([p.score for p in pairs])
+    out = scorer.score([p.sentence1 for p in pairs], [p.sentence2 for p in pairs], show_progress=show_progress)
+    with_numbers = np.array([a != 1.0 for a in out.alpha])
+    result: dict[str, Any] = {"pairs": len(pairs), "pairs_with_numbers": int(with_numbers.sum()),
+                              "base": correlations(out.baseline, gold), "nash": correlations(out.nash, gold),
+                              "threshold": out.config["threshold"]}
+    if with_numbers.sum() >= 3:
+        result["with_numbers"] = {"base": correlations(out.baseline[with_numbers], gold[with_numbers]),
+                                  "nash": correlations(out.nash[with_numbers], gold[with_numbers])}
+    return result
+
+
+def results_markdown(results: dict[str, Any]) -> str:
+    from ..reporting import markdown_table
+
+    rows = []
+    for m in ("spearman", "pearson"):
+        b, n = results["base"][m], results["nash"][m]
+        rows.append([f"{m.capitalize()} (all {results['pairs']} pairs)", b, n, f"{n - b:+.3f}"])
+    if "with_numbers" in results:
+        for m in ("spearman", "pearson"):
+            b, n = results["with_numbers"]["base"][m], results["with_numbers"]["nash"][m]
+            label = f"{m.capitalize()} ({results['pairs_with_numbers']} pairs with numbers)"
+            rows.append([label, b, n, f"{n - b:+.3f}"])
+    return markdown_table(["STS-B", "Base", "+NASH", "Δ abs."], rows, digits=4)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from ..cli import scorer_from_args
+    from ..reporting import result_envelope, write_json
+
+    if args.limit is not None and args.limit < 1:
+        raise ValueError(f"--limit must be a positive integer, got {args.limit}")
+    pairs = read_stsb(args.data, args.limit)
+    scorer = scorer_from_args(args)
+    print(f"STS-B from {args.data}: {len(pairs)} pairs; model {scorer.config['model']} ({scorer.backend})",
+          file=sys.stderr)
+    results = run_stsb(scorer, pairs)
+    print(results_markdown(results))
+    if args.output:
+        config = {**scorer.config, "hashcode": scorer.hashcode, "data": str(args.data), "limit": args.limit}
+        write_json(args.output, result_envelope("stsb", config, results))
+        print(f"\nwrote {args.output}")
+    return 0
+
+
+def register_cli(build_subparsers, bench_subparsers) -> None:
+    from ..cli import add_model_options
+
+    p = bench_subparsers.add_parser("stsb", help="STS Benchmark: Spearman/Pearson with gold, Base vs +NASH")
+    p.add_argument("--data", required=True, help="STS-B TSV (e.g. sts-dev.tsv)")
+    p.add_argument("--limit", type=int, default=None, help="first N pairs")
+    p.add_argument("--output", default=None, help="write the results as JSON here")
+    add_model_options(p)
+    p.set_defaults(func=cmd_bench)

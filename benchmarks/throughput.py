@@ -24,11 +24,11 @@ from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-import torch  # noqa: E402
+import torch
 
-from nash_metric import NASH, extract_numbers  # noqa: E402
-from nash_metric.models import embedded_model_dir  # noqa: E402
-from nash_metric.reporting import markdown_table  # noqa: E402
+from nash_metric import NASH, extract_numbers
+from nash_metric.models import embedded_model_dir
+from nash_metric.reporting import markdown_table
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "financial_phrasebank" / "all-data.csv"
 
@@ -68,8 +68,9 @@ def bare_forward(scorer: NASH, texts: list[str]) -> float:
     """The floor: one batched forward pass over the distinct original texts, nothing else."""
     enc = scorer.encoder
     # Same batching as the encoder (longest token count first), so only NASH's extra work differs.
-    ids = sorted((enc.prefix + enc._tokenize(t).ids[: enc.window] + enc.suffix for t in set(texts)), key=len,
-                 reverse=True)
+    ids = sorted(
+        (enc.prefix + enc._tokenize(t).ids[: enc.window] + enc.suffix for t in set(texts)), key=len, reverse=True
+    )
 
     def run():
         with torch.inference_mode():
@@ -104,21 +105,44 @@ def main(argv: list[str] | None = None) -> int:
     bs.score(warm, warm[::-1])
 
     rows, report = [], {}
-    for name, (preds, refs) in {"distinct": distinct_pairs(sentences, args.pairs),
-                                "groups": variant_groups(sentences, args.groups)}.items():
-        t_bs, _ = timed(lambda: bs.score(preds, refs))
-        t_nash, _ = timed(lambda: scorer.score(preds, refs))
-        t_sent, _ = timed(lambda: sentence_scorer.score(preds, refs))
+    for name, (preds, refs) in {
+        "distinct": distinct_pairs(sentences, args.pairs),
+        "groups": variant_groups(sentences, args.groups),
+    }.items():
+        t_bs, _ = timed(lambda p=preds, r=refs: bs.score(p, r))
+        t_nash, _ = timed(lambda p=preds, r=refs: scorer.score(p, r))
+        t_sent, _ = timed(lambda p=preds, r=refs: sentence_scorer.score(p, r))
         t_fwd = bare_forward(scorer, preds + refs)
         n = len(preds)
-        report[name] = {"pairs": n, "bert_score_s": t_bs, "nash_token_s": t_nash, "nash_sentence_s": t_sent,
-                        "bare_forward_s": t_fwd, "nash_vs_bert_score": t_bs / t_nash,
-                        "nash_time_over_bare_forward": t_nash / t_fwd}
+        report[name] = {
+            "pairs": n,
+            "bert_score_s": t_bs,
+            "nash_token_s": t_nash,
+            "nash_sentence_s": t_sent,
+            "bare_forward_s": t_fwd,
+            "nash_vs_bert_score": t_bs / t_nash,
+            "nash_time_over_bare_forward": t_nash / t_fwd,
+        }
         rows.append([name, n, n / t_bs, n / t_nash, t_bs / t_nash, t_nash / t_fwd, n / t_sent])
-    print(markdown_table(["workload", "pairs", "bert-score pairs/s", "NASH (token) pairs/s",
-                          "NASH / bert-score", "NASH time / bare forward", "NASH (sentence) pairs/s"], rows, digits=2))
-    print(f"\nmodel all-MiniLM-L6-v2 layer 6, device {device}, batch {args.batch_size}, torch {torch.__version__}, "
-          f"{platform.processor() or platform.machine()}, {os.cpu_count()} cpus")
+    print(
+        markdown_table(
+            [
+                "workload",
+                "pairs",
+                "bert-score pairs/s",
+                "NASH (token) pairs/s",
+                "NASH / bert-score",
+                "NASH time / bare forward",
+                "NASH (sentence) pairs/s",
+            ],
+            rows,
+            digits=2,
+        )
+    )
+    print(
+        f"\nmodel all-MiniLM-L6-v2 layer 6, device {device}, batch {args.batch_size}, torch {torch.__version__}, "
+        f"{platform.processor() or platform.machine()}, {os.cpu_count()} cpus"
+    )
     if args.output:
         args.output.write_text(json.dumps({"device": device, "results": report}, indent=2) + "\n")
     return 0

@@ -43,8 +43,14 @@ def tiny_model_dir(tmp_path_factory) -> Path:
     tokenizer = AutoTokenizer.from_pretrained(out, model_max_length=64)
     tokenizer.save_pretrained(out)
     torch.manual_seed(0)
-    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                        intermediate_size=64, max_position_embeddings=64)
+    config = BertConfig(
+        vocab_size=tokenizer.vocab_size,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=64,
+    )
     BertModel(config).eval().save_pretrained(out)
     return out
 

@@ -41,8 +41,9 @@ def test_token_backbone_equals_bert_score_package(phrasebank_path, layer, idf):
     refs.append(FAR)
     # batch_size=1: bert-score's batched padding lets a padded 0 win a max when every real similarity of a
     # token is negative; unpadded it computes greedy matching exactly, which is what we compare with.
-    _, _, f = bert_score.score(cands, refs, model_type=str(embedded_model_dir()), num_layers=layer, idf=idf,
-                               batch_size=1)
+    _, _, f = bert_score.score(
+        cands, refs, model_type=str(embedded_model_dir()), num_layers=layer, idf=idf, batch_size=1
+    )
     ours = NASH(backend="token", num_layers=layer, bertscore_idf=idf, device="cpu").score(cands, refs)
     np.testing.assert_allclose(ours.baseline, f.numpy(), atol=1e-4)
 
@@ -70,7 +71,7 @@ def test_numbers_past_the_256_token_window_are_scored(minilm_sentence):
     info = minilm_sentence.explain(a, b)
     assert info["windows"]["a"] >= 2
     assert info["alignments"]["a_to_b"][0]["status"] == "accepted"
-    assert info["scores"]["numeric"] == pytest.approx((1 / (1 + 36 / 23)))
+    assert info["scores"]["numeric"] == pytest.approx(1 / (1 + 36 / 23))
 
 
 def test_calibrated_threshold_on_phrasebank_is_sensible(minilm_sentence, phrasebank_path):

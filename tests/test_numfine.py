@@ -367,6 +367,7 @@ def test_bench_on_the_sample_with_minilm():
 
 def test_cli_build_writes_a_loadable_folder(tmp_path, capsys):
     from datasets import load_dataset
+
     from nash_metric.cli import main
 
     src = tmp_path / "src.txt"
@@ -381,12 +382,10 @@ def test_cli_build_writes_a_loadable_folder(tmp_path, capsys):
     assert load_dataset(str(out), "listwise", split="test").num_rows == report["rows"]["listwise"]
 
 
-def test_builder_class_generates_a_config(tmp_path):
-    import importlib.util
+def test_builder_class_generates_a_config(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(SAMPLE))  # as a user would: the builder imported from its folder
+    import numfine_builder as module
 
-    spec = importlib.util.spec_from_file_location("numfine_builder", SAMPLE / "numfine_builder.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
     builder = module.NumFinEBuilder(config_name="triplet_hard", cache_dir=str(tmp_path / "cache"))
     builder.download_and_prepare()
     ds = builder.as_dataset(split="test")

@@ -66,8 +66,10 @@ def test_input_order_does_not_change_scores(tiny_scorer, order):
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.tuples(st.integers(-10**6, 10**6), st.floats(0, 1e6, allow_nan=False)), min_size=1, max_size=4),
-       st.sampled_from(["Sales were {} units", "Profit rose {} % to {}", "{} and {} and {}"]))
+@given(
+    st.lists(st.tuples(st.integers(-(10**6), 10**6), st.floats(0, 1e6, allow_nan=False)), min_size=1, max_size=4),
+    st.sampled_from(["Sales were {} units", "Profit rose {} % to {}", "{} and {} and {}"]),
+)
 def test_scores_always_in_range(tiny_scorer, numbers, template):
     a = " ".join(template.format(*([n] * template.count("{}"))) for n, _ in numbers)
     b = " ".join(template.format(*([f"{x:.2f}"] * template.count("{}"))) for _, x in numbers)

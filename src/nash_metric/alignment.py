@@ -112,9 +112,14 @@ def align_pairs(
         parts["ba_sim"].append(sim[p_idx, i_best[p_idx, j_idx], j_idx])
     flat = {k: (np.concatenate(v) if v else np.zeros(0)) for k, v in parts.items()}
     return Alignments(
-        n_a=counts[pairs_a].astype(np.float64), n_b=counts[pairs_b].astype(np.float64),
-        ab_pair=flat["ab_pair"].astype(np.int64), ab_cos=flat["ab_cos"], ab_sim=flat["ab_sim"],
-        ba_pair=flat["ba_pair"].astype(np.int64), ba_cos=flat["ba_cos"], ba_sim=flat["ba_sim"],
+        n_a=counts[pairs_a].astype(np.float64),
+        n_b=counts[pairs_b].astype(np.float64),
+        ab_pair=flat["ab_pair"].astype(np.int64),
+        ab_cos=flat["ab_cos"],
+        ab_sim=flat["ab_sim"],
+        ba_pair=flat["ba_pair"].astype(np.int64),
+        ba_cos=flat["ba_cos"],
+        ba_sim=flat["ba_sim"],
     )
 
 

@@ -40,8 +40,9 @@ class Calibration:
         return {f"mu{k:+d}sigma" if k else "mu": self.mu + k * self.sigma for k in (-2, -1, 0, 1, 2)}
 
 
-def tau_from_vectors(vectors: Sequence[np.ndarray], n_pairs: int = 2000, seed: int = 0,
-                     corpus: str = "given") -> Calibration:
+def tau_from_vectors(
+    vectors: Sequence[np.ndarray], n_pairs: int = 2000, seed: int = 0, corpus: str = "given"
+) -> Calibration:
     """mu + sigma of all mention-to-mention cosines over `n_pairs` random pairs of distinct texts."""
     usable = [v for v in vectors if len(v)]
     if len(usable) < 2:
@@ -51,12 +52,26 @@ def tau_from_vectors(vectors: Sequence[np.ndarray], n_pairs: int = 2000, seed: i
     second = (first + rng.integers(1, len(usable), size=n_pairs)) % len(usable)  # never the same sentence
     cosines = np.concatenate([(usable[i] @ usable[j].T).ravel() for i, j in zip(first, second)])
     mu, sigma = float(cosines.mean()), float(cosines.std())
-    return Calibration(mu=mu, sigma=sigma, tau=mu + sigma, n_sentences=len(usable), n_pairs=int(n_pairs),
-                       n_cosines=int(cosines.size), seed=seed, corpus=corpus)
+    return Calibration(
+        mu=mu,
+        sigma=sigma,
+        tau=mu + sigma,
+        n_sentences=len(usable),
+        n_pairs=int(n_pairs),
+        n_cosines=int(cosines.size),
+        seed=seed,
+        corpus=corpus,
+    )
 
 
-def calibrate_threshold(scorer: NASH, sentences: Sequence[str], n_pairs: int = 2000, seed: int = 0,
-                        show_progress: bool = False, corpus: str = "given") -> Calibration:
+def calibrate_threshold(
+    scorer: NASH,
+    sentences: Sequence[str],
+    n_pairs: int = 2000,
+    seed: int = 0,
+    show_progress: bool = False,
+    corpus: str = "given",
+) -> Calibration:
     """Calibrate tau for `scorer`'s model on `sentences` (encoded once each)."""
     from .validation import check_texts
 

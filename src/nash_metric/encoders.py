@@ -66,7 +66,9 @@ class Encoder:
         return None
 
     # -- public -----------------------------------------------------------------------------------
-    def encode(self, texts: Sequence[str], spans: Sequence[Sequence[Span]], show_progress: bool = False) -> list[Encoding]:
+    def encode(
+        self, texts: Sequence[str], spans: Sequence[Sequence[Span]], show_progress: bool = False
+    ) -> list[Encoding]:
         tokenized = [self._tokenize(t) for t in texts]
         windows: list[tuple[int, int]] = []  # (text index, content start)
         for i, tok in enumerate(tokenized):
@@ -92,15 +94,23 @@ class Encoder:
         cursor = 0
         for i, tok in enumerate(tokenized):
             n = len(self._window_starts(len(tok.ids)))
-            out.append(self._assemble(tok, spans[i], windows[cursor : cursor + n],
-                                      window_states[cursor : cursor + n], window_pooled[cursor : cursor + n]))
+            out.append(
+                self._assemble(
+                    tok,
+                    spans[i],
+                    windows[cursor : cursor + n],
+                    window_states[cursor : cursor + n],
+                    window_pooled[cursor : cursor + n],
+                )
+            )
             cursor += n
         return out
 
     # -- internals --------------------------------------------------------------------------------
     def _tokenize(self, text: str) -> _Tokenized:
-        enc = self.tokenizer(text, add_special_tokens=False, return_offsets_mapping=True, truncation=False,
-                             verbose=False)
+        enc = self.tokenizer(
+            text, add_special_tokens=False, return_offsets_mapping=True, truncation=False, verbose=False
+        )
         return _Tokenized(list(enc["input_ids"]), [tuple(o) for o in enc["offset_mapping"]])
 
     def _window_starts(self, n: int) -> list[int]:
@@ -149,8 +159,9 @@ class Encoder:
             if len(windows) == 1:
                 enc.pooled = pooled[0]
             else:  # the model's own pooling over the stitched sequence
-                stitched = self.pool(full[None].to(self.device), torch.ones(1, full.shape[0], dtype=torch.long,
-                                                                            device=self.device))
+                stitched = self.pool(
+                    full[None].to(self.device), torch.ones(1, full.shape[0], dtype=torch.long, device=self.device)
+                )
                 enc.pooled = stitched[0].float().cpu()
             enc.pooled = torch.nn.functional.normalize(enc.pooled, dim=-1)
         return enc
@@ -228,8 +239,9 @@ class SentenceEncoder(Encoder):
             raise model_load_error(resolved, exc) from exc
         model.eval()
         self.model = model
-        self.num_layers = int(getattr(model[0].auto_model.config, "num_hidden_layers", 0)) if hasattr(
-            model[0], "auto_model") else 0
+        self.num_layers = (
+            int(getattr(model[0].auto_model.config, "num_hidden_layers", 0)) if hasattr(model[0], "auto_model") else 0
+        )
         super().__init__(model.tokenizer, device, int(model.max_seq_length), batch_size)
 
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
@@ -245,8 +257,9 @@ class SentenceEncoder(Encoder):
         return features["sentence_embedding"]
 
 
-def load_encoder(resolved: ResolvedModel, backend: str, num_layers: int | None, device: torch.device,
-                 batch_size: int) -> Encoder:
+def load_encoder(
+    resolved: ResolvedModel, backend: str, num_layers: int | None, device: torch.device, batch_size: int
+) -> Encoder:
     if backend == "sentence":
         if num_layers is not None:
             raise ValueError("num_layers applies to the token backend only; sentence models use their own output")

@@ -15,11 +15,19 @@ def _value(mention: dict[str, Any] | None) -> str:
 
 def render_explanation(info: dict[str, Any]) -> str:
     s = info["scores"]
-    lines = [f"A: {info['texts']['a']}", f"B: {info['texts']['b']}",
-             f"masked A: {info['masked']['a']}", f"masked B: {info['masked']['b']}", ""]
+    lines = [
+        f"A: {info['texts']['a']}",
+        f"B: {info['texts']['b']}",
+        f"masked A: {info['masked']['a']}",
+        f"masked B: {info['masked']['b']}",
+        "",
+    ]
     for side in ("a", "b"):
-        found = ", ".join(f"{m['text']}={m['value']!r} [{m['kind']}{'/' + m['unit'] if m['unit'] else ''}]"
-                          + ("" if m["scored"] else " (unscored)") for m in info["mentions"][side])
+        found = ", ".join(
+            f"{m['text']}={m['value']!r} [{m['kind']}{'/' + m['unit'] if m['unit'] else ''}]"
+            + ("" if m["scored"] else " (unscored)")
+            for m in info["mentions"][side]
+        )
         lines.append(f"numbers in {side.upper()}: {found or 'none'}")
     lines.append("")
     mentions = info["mentions"]
@@ -27,19 +35,42 @@ def render_explanation(info: dict[str, Any]) -> str:
         rows = []
         for r in info["alignments"][key]:
             target = mentions[dst][r["target"]] if r["target"] is not None else None
-            rows.append([_value(mentions[src][r["source"]]), _value(target), r["cosine"], r["status"],
-                         r["magnitude_similarity"], r["contribution"]])
+            rows.append(
+                [
+                    _value(mentions[src][r["source"]]),
+                    _value(target),
+                    r["cosine"],
+                    r["status"],
+                    r["magnitude_similarity"],
+                    r["contribution"],
+                ]
+            )
         if rows:
             lines.append(f"alignment {src.upper()} -> {dst.upper()} (tau = {info['threshold']:.4f})")
-            lines.append(markdown_table(["number", "aligned to", "cosine", "status", "magnitude sim", "contribution"],
-                                        rows, digits=4))
+            lines.append(
+                markdown_table(
+                    ["number", "aligned to", "cosine", "status", "magnitude sim", "contribution"], rows, digits=4
+                )
+            )
             lines.append("")
-    lines.append(f"IDF mass: words {info['idf']['w_text']:.3f}, numbers {info['idf']['w_num']:.3f} "
-                 f"-> alpha = {info['alpha']:.4f}")
-    lines.append(markdown_table(["score", "value"], [
-        [s["baseline_name"] + " (baseline)", s["baseline"]], ["S_text (masked)", s["text"]],
-        ["S_num A->B", s["numeric_a_to_b"]], ["S_num B->A", s["numeric_b_to_a"]], ["S_num", s["numeric"]],
-        ["NASH = alpha*S_text + (1-alpha)*S_num", s["nash"]]], digits=4))
+    lines.append(
+        f"IDF mass: words {info['idf']['w_text']:.3f}, numbers {info['idf']['w_num']:.3f} "
+        f"-> alpha = {info['alpha']:.4f}"
+    )
+    lines.append(
+        markdown_table(
+            ["score", "value"],
+            [
+                [s["baseline_name"] + " (baseline)", s["baseline"]],
+                ["S_text (masked)", s["text"]],
+                ["S_num A->B", s["numeric_a_to_b"]],
+                ["S_num B->A", s["numeric_b_to_a"]],
+                ["S_num", s["numeric"]],
+                ["NASH = alpha*S_text + (1-alpha)*S_num", s["nash"]],
+            ],
+            digits=4,
+        )
+    )
     for u in info["unscored"]:
         lines.append(f"unscored: {u['text']!r} in the {u['side']} ({u['reason']})")
     return "\n".join(lines)

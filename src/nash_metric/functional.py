@@ -10,10 +10,24 @@ from .scorer import NASH, NASHOutput
 
 
 @lru_cache(maxsize=4)
-def _cached_scorer(model: str, backend: str, num_layers: int | None, threshold: Any, device: str | None,
-                   batch_size: int, comparisons: bool) -> NASH:
-    return NASH(model=model, backend=backend, num_layers=num_layers, threshold=threshold, device=device,
-                batch_size=batch_size, comparisons=comparisons)
+def _cached_scorer(
+    model: str,
+    backend: str,
+    num_layers: int | None,
+    threshold: Any,
+    device: str | None,
+    batch_size: int,
+    comparisons: bool,
+) -> NASH:
+    return NASH(
+        model=model,
+        backend=backend,
+        num_layers=num_layers,
+        threshold=threshold,
+        device=device,
+        batch_size=batch_size,
+        comparisons=comparisons,
+    )
 
 
 def nash_score(

@@ -71,8 +71,10 @@ def model_load_error(resolved: ResolvedModel, exc: Exception) -> OSError:
             tried.insert(0, f"embedded package {EMBEDDED_PACKAGE}: not installed")
     else:
         tried.append(f"{resolved.source} model at {resolved.path}: {reason}")
-    return OSError(f"could not load model {resolved.name!r}. Tried: " + "; ".join(tried) + f". Hint: {OFFLINE_HINT}; "
-                   "a hub id needs network access (or a populated HF cache).")
+    return OSError(
+        f"could not load model {resolved.name!r}. Tried: " + "; ".join(tried) + f". Hint: {OFFLINE_HINT}; "
+        "a hub id needs network access (or a populated HF cache)."
+    )
 
 
 def is_sentence_transformer(resolved: ResolvedModel) -> bool:

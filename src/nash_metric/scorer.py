@@ -54,14 +54,21 @@ class NASHOutput:
         tau = _check_tau(tau)
         numeric = self.alignments.numeric(tau)[0][self.pair_index] if self.alignments is not None else self.numeric
         config = {**self.config, "threshold": tau, "threshold_source": "given"}
-        return replace(self, numeric=numeric, nash=_mix(self.alpha, self.text, numeric), config=config,
-                       hashcode=_hashcode(config))
+        return replace(
+            self, numeric=numeric, nash=_mix(self.alpha, self.text, numeric), config=config, hashcode=_hashcode(config)
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"nash": self.nash.tolist(), "text_similarity": self.text.tolist(),
-                "numeric_similarity": self.numeric.tolist(), "alpha": self.alpha.tolist(),
-                "baseline": self.baseline.tolist(), "config": self.config, "hashcode": self.hashcode,
-                "unscored": self.unscored}
+        return {
+            "nash": self.nash.tolist(),
+            "text_similarity": self.text.tolist(),
+            "numeric_similarity": self.numeric.tolist(),
+            "alpha": self.alpha.tolist(),
+            "baseline": self.baseline.tolist(),
+            "config": self.config,
+            "hashcode": self.hashcode,
+            "unscored": self.unscored,
+        }
 
 
 @dataclass
@@ -153,11 +160,17 @@ class NASH:
         import transformers
 
         return {
-            "model": self.resolved.name, "model_source": self.resolved.source, "backend": self.backend,
-            "num_layers": self.num_layers, "threshold": self._tau if self._tau is not None else "auto",
-            "threshold_source": self.threshold_source, "idf": self.idf.source if self.idf else "references",
-            "comparisons": self.comparisons, "bertscore_idf": self.bertscore_idf,
-            "nash_metric": __version__, "transformers": transformers.__version__,
+            "model": self.resolved.name,
+            "model_source": self.resolved.source,
+            "backend": self.backend,
+            "num_layers": self.num_layers,
+            "threshold": self._tau if self._tau is not None else "auto",
+            "threshold_source": self.threshold_source,
+            "idf": self.idf.source if self.idf else "references",
+            "comparisons": self.comparisons,
+            "bertscore_idf": self.bertscore_idf,
+            "nash_metric": __version__,
+            "transformers": transformers.__version__,
         }
 
     @property
@@ -200,8 +213,9 @@ class NASH:
         texts = check_texts(texts, "texts")
         mentions = {t: extract_numbers(t) for t in set(texts)}
         keep = {t: [i for i, m in enumerate(ms) if m.value is not None] for t, ms in mentions.items()}
-        encodings = self.encoder.encode(texts, [[_span(mentions[t][i]) for i in keep[t]] for t in texts],
-                                        show_progress=show_progress)
+        encodings = self.encoder.encode(
+            texts, [[_span(mentions[t][i]) for i in keep[t]] for t in texts], show_progress=show_progress
+        )
         return [e.mention_vectors[e.mention_has_tokens] for e in encodings]
 
     # -- internals -----------------------------------------------------------------------------------
@@ -235,8 +249,9 @@ class NASH:
         values_all = np.asarray(values, dtype=np.float64)
 
         if self._tau is None:
-            tau = tau_from_vectors([vectors_all[offsets[tid[t]] : offsets[tid[t]] + counts[tid[t]]]
-                                    for t in originals], corpus="call").tau
+            tau = tau_from_vectors(
+                [vectors_all[offsets[tid[t]] : offsets[tid[t]] + counts[tid[t]]] for t in originals], corpus="call"
+            ).tau
         else:
             tau = self._tau
         idf = self.idf or IDF.from_masked((masked[r] for r in refs), source="references")
@@ -263,12 +278,20 @@ class NASH:
 
         config = {**self.config, "threshold": tau}
         output = NASHOutput(
-            nash=_mix(alpha, text_sim, s_num), text=text_sim, numeric=s_num, alpha=alpha, baseline=baseline,
-            config=config, hashcode=_hashcode({**config, "threshold": self.config["threshold"]}),
-            unscored=_unscored(preds, refs, mentions, scorable), alignments=alignments, pair_index=align_index,
+            nash=_mix(alpha, text_sim, s_num),
+            text=text_sim,
+            numeric=s_num,
+            alpha=alpha,
+            baseline=baseline,
+            config=config,
+            hashcode=_hashcode({**config, "threshold": self.config["threshold"]}),
+            unscored=_unscored(preds, refs, mentions, scorable),
+            alignments=alignments,
+            pair_index=align_index,
         )
-        return _Run(texts, mentions, scorable, encodings, masked, tau, idf, output, (s_ab, s_ba), overrides,
-                    align_index)
+        return _Run(
+            texts, mentions, scorable, encodings, masked, tau, idf, output, (s_ab, s_ba), overrides, align_index
+        )
 
     def _similarities(self, texts, encodings, xs: np.ndarray, ys: np.ndarray, ref_ids: list[int]) -> np.ndarray:
         """Backbone similarity of text pairs (xs[k], ys[k]), each distinct pair computed once."""
@@ -277,10 +300,14 @@ class NASH:
             values = cosine([encodings[i].pooled for i in pairs[:, 0]], [encodings[i].pooled for i in pairs[:, 1]])
         else:
             weight = self._token_weighter(encodings, ref_ids)
-            _, _, values = bertscore([encodings[i].states for i in pairs[:, 0]],
-                                     [encodings[i].states for i in pairs[:, 1]],
-                                     [weight(i) for i in pairs[:, 0]], [weight(i) for i in pairs[:, 1]],
-                                     self.device, batch_size=max(1, self.batch_size * 4))
+            _, _, values = bertscore(
+                [encodings[i].states for i in pairs[:, 0]],
+                [encodings[i].states for i in pairs[:, 1]],
+                [weight(i) for i in pairs[:, 0]],
+                [weight(i) for i in pairs[:, 1]],
+                self.device,
+                batch_size=max(1, self.batch_size * 4),
+            )
         # An empty text has no tokens to compare: two empty texts are identical, one empty text matches nothing.
         empty = np.array([not t.strip() for t in texts])
         ea, eb = empty[pairs[:, 0]], empty[pairs[:, 1]]
@@ -339,45 +366,70 @@ class NASH:
             rows = []
             for r in range(len(src)):
                 if not len(dst):
-                    rows.append({"source": src[r], "target": None, "cosine": None, "valid": False,
-                                 "status": "no numbers on the other side", "magnitude_similarity": None,
-                                 "contribution": 0.0})
+                    rows.append(
+                        {
+                            "source": src[r],
+                            "target": None,
+                            "cosine": None,
+                            "valid": False,
+                            "status": "no numbers on the other side",
+                            "magnitude_similarity": None,
+                            "contribution": 0.0,
+                        }
+                    )
                     continue
                 c = int(matrix[r].argmax())
                 cval = float(matrix[r, c])
                 valid = cval >= run.tau
                 simval = float(s[c, r] if swap else s[r, c])
-                rows.append({"source": src[r], "target": dst[c], "cosine": cval, "valid": bool(valid),
-                             "status": "accepted" if valid else "rejected: cosine below tau",
-                             "magnitude_similarity": float(mag[c, r] if swap else mag[r, c]),
-                             "similarity_used": simval, "contribution": simval if valid else 0.0})
+                rows.append(
+                    {
+                        "source": src[r],
+                        "target": dst[c],
+                        "cosine": cval,
+                        "valid": bool(valid),
+                        "status": "accepted" if valid else "rejected: cosine below tau",
+                        "magnitude_similarity": float(mag[c, r] if swap else mag[r, c]),
+                        "similarity_used": simval,
+                        "contribution": simval if valid else 0.0,
+                    }
+                )
             return rows
 
         w_text, w_num = run.idf.masses(run.masked[a], run.masked[b])
         info: dict[str, Any] = {
             "texts": {"a": a, "b": b},
-            "mentions": {"a": [dict(m.to_dict(), scored=i in ia) for i, m in enumerate(run.mentions[a])],
-                         "b": [dict(m.to_dict(), scored=i in ib) for i, m in enumerate(run.mentions[b])]},
+            "mentions": {
+                "a": [dict(m.to_dict(), scored=i in ia) for i, m in enumerate(run.mentions[a])],
+                "b": [dict(m.to_dict(), scored=i in ib) for i, m in enumerate(run.mentions[b])],
+            },
             "masked": {"a": run.masked[a], "b": run.masked[b]},
             "windows": {"a": ea.n_windows, "b": eb.n_windows},
             "similarity_matrix": cos.tolist(),
             "threshold": run.tau,
-            "alignments": {"a_to_b": direction(ia, ib, cos, sim, False),
-                           "b_to_a": direction(ib, ia, cos.T, sim, True)},
+            "alignments": {"a_to_b": direction(ia, ib, cos, sim, False), "b_to_a": direction(ib, ia, cos.T, sim, True)},
             "idf": {"w_text": w_text, "w_num": w_num, "source": run.idf.source},
             "alpha": float(out.alpha[k]),
-            "scores": {"nash": float(out.nash[k]), "text": float(out.text[k]), "numeric": float(out.numeric[k]),
-                       "numeric_a_to_b": float(run.directions[0][k]), "numeric_b_to_a": float(run.directions[1][k]),
-                       "baseline": float(out.baseline[k]), "baseline_name": self.baseline_name},
+            "scores": {
+                "nash": float(out.nash[k]),
+                "text": float(out.text[k]),
+                "numeric": float(out.numeric[k]),
+                "numeric_a_to_b": float(run.directions[0][k]),
+                "numeric_b_to_a": float(run.directions[1][k]),
+                "baseline": float(out.baseline[k]),
+                "baseline_name": self.baseline_name,
+            },
             "unscored": [u for u in _unscored([a], [b], run.mentions, run.scorable)],
-            "config": out.config, "hashcode": out.hashcode,
+            "config": out.config,
+            "hashcode": out.hashcode,
         }
         if self.comparisons:
             from .comparisons import find_constraints
 
             info["constraints"] = {
                 "a": [c.to_dict() for c in find_constraints(a, [run.mentions[a][i] for i in ia])],
-                "b": [c.to_dict() for c in find_constraints(b, [run.mentions[b][i] for i in ib])]}
+                "b": [c.to_dict() for c in find_constraints(b, [run.mentions[b][i] for i in ib])],
+            }
         return info
 
 
@@ -423,9 +475,11 @@ def _hashcode(config: Mapping[str, Any]) -> str:
     tau = config["threshold"]
     tau_s = f"{tau:.4f}" if isinstance(tau, float) else str(tau)
     digest = hashlib.sha1(repr(sorted(config.items())).encode()).hexdigest()[:8]
-    return (f"{config['model']}_L{config['num_layers']}_{config['backend']}_tau={tau_s}_idf={config['idf']}"
-            f"{'_cmp' if config['comparisons'] else ''}_version={config['nash_metric']}"
-            f"(hug_trans={config['transformers']})_{digest}")
+    return (
+        f"{config['model']}_L{config['num_layers']}_{config['backend']}_tau={tau_s}_idf={config['idf']}"
+        f"{'_cmp' if config['comparisons'] else ''}_version={config['nash_metric']}"
+        f"(hug_trans={config['transformers']})_{digest}"
+    )
 
 
 def _unscored(preds, refs, mentions, scorable) -> list[dict[str, Any]]:
@@ -435,6 +489,7 @@ def _unscored(preds, refs, mentions, scorable) -> list[dict[str, Any]]:
             for i, m in enumerate(mentions[text]):
                 if i not in scorable[text]:
                     reason = m.error or "no sub-token of this mention in the encoded text"
-                    out.append({"index": k, "side": side, "text": m.text, "start": m.start, "end": m.end,
-                                "reason": reason})
+                    out.append(
+                        {"index": k, "side": side, "text": m.text, "start": m.start, "end": m.end, "reason": reason}
+                    )
     return out

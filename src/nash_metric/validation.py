@@ -10,7 +10,7 @@ def check_texts(values: Any, name: str) -> list[str]:
     """A list of strings, or an error naming the first offending index."""
     if isinstance(values, str):
         raise TypeError(f"{name} must be a list of strings, got a single string; wrap it as [{name[:-1]}]")
-    if values is None or not isinstance(values, Sequence) and not hasattr(values, "__iter__"):
+    if values is None or (not isinstance(values, Sequence) and not hasattr(values, "__iter__")):
         raise TypeError(f"{name} must be a list of strings, got {type(values).__name__}")
     texts = list(values)
     for i, text in enumerate(texts):

@@ -50,7 +50,12 @@ class IDF:
         for token, weight in weights.items():
             if not isinstance(token, str):
                 raise TypeError(f"IDF dict keys must be strings, got {token!r}")
-            if not isinstance(weight, (int, float)) or isinstance(weight, bool) or not math.isfinite(weight) or weight < 0:
+            if (
+                not isinstance(weight, (int, float))
+                or isinstance(weight, bool)
+                or not math.isfinite(weight)
+                or weight < 0
+            ):
                 raise ValueError(f"IDF weight for {token!r} must be a finite number >= 0, got {weight!r}")
             fixed[token if token == MASK_TOKEN else token.lower()] = float(weight)
         if MASK_TOKEN not in fixed:
@@ -76,8 +81,11 @@ class IDF:
 
     def save(self, path: str | Path) -> Path:
         path = Path(path)
-        payload = {"idf": self.fixed} if self.fixed is not None else {
-            "n_documents": self.n_documents, "df": dict(sorted(self.df.items()))}
+        payload = (
+            {"idf": self.fixed}
+            if self.fixed is not None
+            else {"n_documents": self.n_documents, "df": dict(sorted(self.df.items()))}
+        )
         path.write_text(json.dumps(payload, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         return path
 

@@ -179,3 +179,13 @@ def test_bad_configuration_is_explained(tiny_model_dir, tmp_path):
 def test_empty_input_gives_empty_output(tiny_scorer):
     out = tiny_scorer.score([], [])
     assert len(out) == 0 and out.nash.shape == (0,)
+
+
+def test_condition_scored_matches_count_whatever_tau(tiny_model_dir):
+    question = ["Which stocks trade above 200?"] * 2
+    answers = ["Stock A trades at 220.", "Stock A trades at 180."]
+    strict = dict(model=str(tiny_model_dir), backend="token", threshold=0.999)
+    plain = NASH(**strict).score(question, answers)
+    aware = NASH(**strict, comparisons=True).score(question, answers)
+    assert plain.numeric.tolist() == [0.0, 0.0]  # random-BERT contexts never reach tau = 0.999
+    assert aware.numeric[0] > 0.99 and aware.numeric[1] < 0.01  # the stated condition links the numbers

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import datasets
+
 from nash_metric.benchmarks.embednum import build_dataset
 from nash_metric.benchmarks.embednum_build import ALL_CONFIGS, CANDIDATE_CONFIGS, TRIPLE_COLUMNS, build_embednum
 from nash_metric.benchmarks.embednum_sources import load_released, load_seeds

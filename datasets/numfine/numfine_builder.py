@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import datasets
+
 from nash_metric.benchmarks.numfine import CONFIGS, K_DEFAULT, SPLIT, build_from_file, features, write_numfine
 
 HERE = Path(__file__).resolve().parent

@@ -40,12 +40,16 @@ class Alignments:
     ba_pair: np.ndarray
     ba_cos: np.ndarray
     ba_sim: np.ndarray
+    ab_forced: np.ndarray  # the match is scored by a stated constraint: it counts whatever tau says
+    ba_forced: np.ndarray
 
     def numeric(self, tau: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(S_num, S(a->b), S(b->a)) per pair at threshold tau."""
         p = len(self.n_a)
-        sum_ab = np.bincount(self.ab_pair, weights=self.ab_sim * (self.ab_cos >= tau), minlength=p)
-        sum_ba = np.bincount(self.ba_pair, weights=self.ba_sim * (self.ba_cos >= tau), minlength=p)
+        keep_ab = (self.ab_cos >= tau) | self.ab_forced
+        keep_ba = (self.ba_cos >= tau) | self.ba_forced
+        sum_ab = np.bincount(self.ab_pair, weights=self.ab_sim * keep_ab, minlength=p)
+        sum_ba = np.bincount(self.ba_pair, weights=self.ba_sim * keep_ba, minlength=p)
         with np.errstate(invalid="ignore", divide="ignore"):
             s_ab = np.minimum(1.0, sum_ab / self.n_b)
             s_ba = np.minimum(1.0, sum_ba / self.n_a)
@@ -71,10 +75,14 @@ def align_pairs(
     `vectors` [M, H] (L2-normalised) and `values` [M] stack the scorable mentions of all texts;
     text t owns rows offsets[t] : offsets[t] + counts[t]. Pair k is (pairs_a[k], pairs_b[k]).
     `overrides[k]` optionally replaces pair k's magnitude-similarity matrix (comparison-aware mode:
-    NaN entries keep the magnitude similarity).
+    NaN entries keep the magnitude similarity). An overridden entry scores a number against a condition
+    the other text states ("above 200"), which itself links the two numbers: such a match counts even
+    when its context cosine is below tau.
     """
     n_pairs = len(pairs_a)
-    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("ab_pair", "ab_cos", "ab_sim", "ba_pair", "ba_cos", "ba_sim")}
+    parts: dict[str, list[np.ndarray]] = {
+        k: [] for k in ("ab_pair", "ab_cos", "ab_sim", "ab_forced", "ba_pair", "ba_cos", "ba_sim", "ba_forced")
+    }
     for start in range(0, n_pairs, chunk):
         ka = pairs_a[start : start + chunk]
         kb = pairs_b[start : start + chunk]
@@ -92,35 +100,28 @@ def align_pairs(
         valid = mask_a[:, :, None] & mask_b[:, None, :]
         cos = np.where(valid, cos, -np.inf)
         sim = magnitude_similarity(values[ia][:, :, None], values[ib][:, None, :])
+        forced = np.zeros(sim.shape, dtype=bool)
         if overrides:
             for local, k in enumerate(rows + start):
                 if k in overrides:
                     m = overrides[k]
                     block = sim[local, : m.shape[0], : m.shape[1]]
                     sim[local, : m.shape[0], : m.shape[1]] = np.where(np.isnan(m), block, m)
+                    forced[local, : m.shape[0], : m.shape[1]] = ~np.isnan(m)
         pair_ids = rows + start
-        # a -> b: each mention of a picks its best b mention.
-        j_best = cos.argmax(axis=2)
+        # a -> b: each mention of a picks its best b mention; b -> a likewise.
         p_idx, i_idx = np.nonzero(mask_a)
-        parts["ab_pair"].append(pair_ids[p_idx])
-        parts["ab_cos"].append(cos[p_idx, i_idx, j_best[p_idx, i_idx]])
-        parts["ab_sim"].append(sim[p_idx, i_idx, j_best[p_idx, i_idx]])
-        i_best = cos.argmax(axis=1)
+        ab = (p_idx, i_idx, cos.argmax(axis=2)[p_idx, i_idx])
         p_idx, j_idx = np.nonzero(mask_b)
-        parts["ba_pair"].append(pair_ids[p_idx])
-        parts["ba_cos"].append(cos[p_idx, i_best[p_idx, j_idx], j_idx])
-        parts["ba_sim"].append(sim[p_idx, i_best[p_idx, j_idx], j_idx])
-    flat = {k: (np.concatenate(v) if v else np.zeros(0)) for k, v in parts.items()}
-    return Alignments(
-        n_a=counts[pairs_a].astype(np.float64),
-        n_b=counts[pairs_b].astype(np.float64),
-        ab_pair=flat["ab_pair"].astype(np.int64),
-        ab_cos=flat["ab_cos"],
-        ab_sim=flat["ab_sim"],
-        ba_pair=flat["ba_pair"].astype(np.int64),
-        ba_cos=flat["ba_cos"],
-        ba_sim=flat["ba_sim"],
-    )
+        ba = (p_idx, cos.argmax(axis=1)[p_idx, j_idx], j_idx)
+        for key, chosen in (("ab", ab), ("ba", ba)):
+            parts[f"{key}_pair"].append(pair_ids[chosen[0]])
+            parts[f"{key}_cos"].append(cos[chosen])
+            parts[f"{key}_sim"].append(sim[chosen])
+            parts[f"{key}_forced"].append(forced[chosen])
+    empty = {"pair": np.int64, "cos": np.float64, "sim": np.float64, "forced": bool}
+    flat = {k: np.concatenate(v) if v else np.zeros(0, empty[k[3:]]) for k, v in parts.items()}
+    return Alignments(n_a=counts[pairs_a].astype(np.float64), n_b=counts[pairs_b].astype(np.float64), **flat)
 
 
 def _gather_index(offsets: np.ndarray, counts: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:

@@ -357,12 +357,13 @@ class NASH:
         vals_b = np.array([run.mentions[b][i].value for i in ib], np.float64)
         cos = va @ vb.T if len(ia) and len(ib) else np.zeros((len(ia), len(ib)))
         mag = magnitude_similarity(vals_a[:, None], vals_b[None, :]) if len(ia) and len(ib) else cos * 0
-        sim = mag.copy()
         override = run.overrides.get(int(run.align_index[k]))
-        if override is not None:
-            sim = np.where(np.isnan(override), mag, override)
+        forced = ~np.isnan(override) if override is not None else np.zeros(mag.shape, dtype=bool)
+        sim = np.where(forced, override, mag) if override is not None else mag
 
-        def direction(src: list[int], dst: list[int], matrix: np.ndarray, s: np.ndarray, swap: bool) -> list[dict]:
+        def direction(src: list[int], dst: list[int], swap: bool) -> list[dict]:
+            view = (lambda m: m.T) if swap else (lambda m: m)
+            c_m, s_m, g_m, f_m = view(cos), view(sim), view(mag), view(forced)
             rows = []
             for r in range(len(src)):
                 if not len(dst):
@@ -374,24 +375,27 @@ class NASH:
                             "valid": False,
                             "status": "no numbers on the other side",
                             "magnitude_similarity": None,
+                            "similarity_used": None,
                             "contribution": 0.0,
                         }
                     )
                     continue
-                c = int(matrix[r].argmax())
-                cval = float(matrix[r, c])
-                valid = cval >= run.tau
-                simval = float(s[c, r] if swap else s[r, c])
+                c = int(c_m[r].argmax())
+                by_condition = bool(f_m[r, c])
+                valid = by_condition or c_m[r, c] >= run.tau
+                status = "accepted" if c_m[r, c] >= run.tau else "rejected: cosine below tau"
+                if by_condition:
+                    status = "accepted: scored by a stated condition"
                 rows.append(
                     {
                         "source": src[r],
                         "target": dst[c],
-                        "cosine": cval,
+                        "cosine": float(c_m[r, c]),
                         "valid": bool(valid),
-                        "status": "accepted" if valid else "rejected: cosine below tau",
-                        "magnitude_similarity": float(mag[c, r] if swap else mag[r, c]),
-                        "similarity_used": simval,
-                        "contribution": simval if valid else 0.0,
+                        "status": status,
+                        "magnitude_similarity": float(g_m[r, c]),
+                        "similarity_used": float(s_m[r, c]),
+                        "contribution": float(s_m[r, c]) if valid else 0.0,
                     }
                 )
             return rows
@@ -407,7 +411,7 @@ class NASH:
             "windows": {"a": ea.n_windows, "b": eb.n_windows},
             "similarity_matrix": cos.tolist(),
             "threshold": run.tau,
-            "alignments": {"a_to_b": direction(ia, ib, cos, sim, False), "b_to_a": direction(ib, ia, cos.T, sim, True)},
+            "alignments": {"a_to_b": direction(ia, ib, False), "b_to_a": direction(ib, ia, True)},
             "idf": {"w_text": w_text, "w_num": w_num, "source": run.idf.source},
             "alpha": float(out.alpha[k]),
             "scores": {
@@ -426,10 +430,18 @@ class NASH:
         if self.comparisons:
             from .comparisons import find_constraints
 
-            info["constraints"] = {
-                "a": [c.to_dict() for c in find_constraints(a, [run.mentions[a][i] for i in ia])],
-                "b": [c.to_dict() for c in find_constraints(b, [run.mentions[b][i] for i in ib])],
-            }
+            def constraints(text: str, kept: list[int]) -> list[dict[str, Any]]:
+                # find_constraints indexes the scorable mentions; report indices into the full mention list.
+                out = []
+                for c in find_constraints(text, [run.mentions[text][i] for i in kept]):
+                    d = c.to_dict()
+                    d["mention_index"] = kept[c.mention_index]
+                    if d.get("other_index") is not None:
+                        d["other_index"] = kept[d["other_index"]]
+                    out.append(d)
+                return out
+
+            info["constraints"] = {"a": constraints(a, ia), "b": constraints(b, ib)}
         return info
 
 

@@ -31,7 +31,7 @@ from .embednum_build import (
     build_embednum,
     write_parquet,
 )
-from .embednum_card import write_card
+from .embednum_card import update_results_section, write_card
 from .embednum_formats import PAPER_FORMATS
 from .embednum_sources import load_released, load_seeds
 
@@ -270,7 +270,27 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         print(f"\nwrote {path} and {path.with_suffix('.md')}", file=sys.stderr)
     if args.plot:
         print(f"wrote {plot_heatmap(result['summary'], args.plot)}", file=sys.stderr)
+    if args.update_card:
+        print(f"updated {update_results_section(args.data, results_markdown(result, text))}", file=sys.stderr)
     return 0
+
+
+def results_markdown(result: dict[str, Any], table_text: str) -> str:
+    """The card's results section: tables plus what produced them."""
+    cfg = result["scorer_config"]["nash"]
+    rows = result["data"]["rows"]
+    triple_n = sorted({n for c, n in rows.items() if c not in CANDIDATE_CONFIGS})
+    cand_n = sorted({n for c, n in rows.items() if c in CANDIDATE_CONFIGS})
+    sizes = f"{'/'.join(map(str, triple_n))} rows per triple config" + (
+        f", {'/'.join(map(str, cand_n))} questions per candidate config" if cand_n else "")
+    limits = "".join(f" --{k.replace('_', '-')} {result['data'][k]}" for k in ("limit", "candidate_limit")
+                     if result["data"][k])
+    return (f"## Results ({cfg['model']}, {cfg['backend']} backend, tau={cfg['threshold']})\n\n"
+            f"Produced by `nash bench embednum1k --data <this folder>{limits} --update-card` "
+            f"({sizes} scored). NASH+cmp is `NASH(comparisons=True)`; "
+            "plain NASH and cosine near 0.5 are the expected result: A+ and A− are equidistant from the "
+            "threshold, so magnitude similarity cannot separate them (plain NASH prefers the larger number, "
+            "hence ~1 on \"above\" and ~0 on \"below\").\n\n" + table_text)
 
 
 def register_cli(build_subparsers, bench_subparsers) -> None:
@@ -298,5 +318,6 @@ def register_cli(build_subparsers, bench_subparsers) -> None:
     p.add_argument("--no-bertscore", action="store_true", help="skip the bert_score package column")
     p.add_argument("--output", default=None, help="JSON result path (a .md table is written beside it)")
     p.add_argument("--plot", default=None, help="heat-map PNG path (formats × scorers)")
+    p.add_argument("--update-card", action="store_true", help="write the tables into DATA/README.md")
     add_model_options(p)
     p.set_defaults(func=_cmd_bench)

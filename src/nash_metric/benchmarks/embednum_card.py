@@ -175,3 +175,20 @@ def write_card(data: dict[str, list[dict]], out_dir: str | Path, meta: dict[str,
     path.write_text(card_text(data, meta, "\n" + results_section + "\n" if results_section else ""),
                     encoding="utf-8")
     return path
+
+
+def update_results_section(out_dir: str | Path, markdown: str) -> Path:
+    """Replace (or add before the licence) the results section of an existing card."""
+    path = Path(out_dir) / "README.md"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no dataset card to update; build the folder first")
+    text = path.read_text(encoding="utf-8")
+    block = f"{RESULTS_START}\n{markdown.strip()}\n{RESULTS_END}"
+    if RESULTS_START in text and RESULTS_END in text:
+        text = text[:text.index(RESULTS_START)] + block + text[text.index(RESULTS_END) + len(RESULTS_END):]
+    elif "\n## Licence" in text:
+        text = text.replace("\n## Licence", f"\n{block}\n\n## Licence", 1)
+    else:
+        text = text.rstrip("\n") + f"\n\n{block}\n"
+    path.write_text(text, encoding="utf-8")
+    return path

@@ -40,7 +40,12 @@ def load_tables(data: str | Path, limit: int | None = None) -> dict[str, list[di
                                     "`nash build-data numfine --source FILE --out DIR`")
         from datasets import load_dataset
 
-        tables = {c: load_dataset(str(data), c, split=SPLIT).to_list() for c in PROTOCOLS}
+        try:
+            tables = {c: load_dataset(str(data), c, split=SPLIT).to_list() for c in PROTOCOLS}
+        except (ConnectionError, OSError) as exc:
+            if path.exists():
+                raise
+            raise FileNotFoundError(f"{data}: no such folder, and not loadable from the Hub ({exc})") from None
     return {c: tables[c][:limit] if limit else tables[c] for c in PROTOCOLS}
 
 

@@ -328,8 +328,9 @@ def draw_variant(target: Target, rng: random.Random) -> Variant:
         new = core * Decimal(repr(rng.uniform(lo, hi)))
     new = target.fmt.quantize(max(new, Decimal(0)))
     value = float(target.sign * new * target.multiplier)
-    text = target.fmt.render(new)
-    return Variant(text, value, abs(value - target.value))
+    # |Δ| in exact decimal arithmetic: 5.3 and 5.1 around 5.2 must tie exactly, not differ in the last bit
+    distance = float(abs(new - core) * target.multiplier)
+    return Variant(target.fmt.render(new), value, distance)
 
 
 def _time_rule(base: Decimal, rng: random.Random, decimals: int) -> Decimal:

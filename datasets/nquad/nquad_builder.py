@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import datasets
+
 from nash_metric.benchmarks.nquad import BuildConfig, build, build_from_file, features, report_markdown
 from nash_metric.benchmarks.nquad_source import read_articles
 

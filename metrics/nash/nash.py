@@ -21,10 +21,10 @@ import hashlib
 import json
 from typing import Any
 
+import datasets
 import evaluate
 import numpy as np
 
-import datasets
 from nash_metric import NASH  # From: nash-metric
 
 _CITATION = """\

@@ -142,9 +142,10 @@ def _iter_delimited(path: Path, text: str, column: str | None, delimiter: str) -
         yield line, value
 
 
-def _iter_jsonl(path: Path, text: str, column: str | None) -> Iterator[tuple[int, str]]:
-    name = column
-    for number, line in enumerate(text.splitlines(), start=1):
+def iter_jsonl_records(path: str | Path, text: str | None = None) -> Iterator[tuple[int, dict]]:
+    """(line number, object) for each non-blank line of a JSONL file; errors name file and line."""
+    path = Path(path)
+    for number, line in enumerate((read_text(path) if text is None else text).splitlines(), start=1):
         if not line.strip():
             continue
         try:
@@ -153,6 +154,12 @@ def _iter_jsonl(path: Path, text: str, column: str | None) -> Iterator[tuple[int
             raise InputFileError(path, number, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
         if not isinstance(record, dict):
             raise InputFileError(path, number, f"expected a JSON object, got {type(record).__name__}")
+        yield number, record
+
+
+def _iter_jsonl(path: Path, text: str, column: str | None) -> Iterator[tuple[int, str]]:
+    name = column
+    for number, record in iter_jsonl_records(path, text):
         if name is None:
             name = _pick_column(path, list(record), None, number)
         if name not in record:

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..protocols import bootstrap_ci, precision_at_k, triplet_accuracy
-from ..reporting import markdown_table, result_envelope, write_json
+from ..reporting import markdown_table, result_envelope, save_figure, write_json
 from .embednum_build import (
     ALL_CONFIGS,
     CANDIDATE_COLUMNS,
@@ -227,12 +227,7 @@ def plot_heatmap(summary: dict[str, Any], path: str | Path, title: str = "EmbedN
             ax.text(j, i, f"{values[i, j]:.3f}", ha="center", va="center", fontsize=8)
     fig.colorbar(im, ax=ax, fraction=0.04, label="accuracy")
     ax.set_title(title, pad=24)
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=150)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path)
 
 
 def evaluate(data_dir: str | Path, scorer_factory, configs: Sequence[str] | None = None, limit: int | None = None,

@@ -29,7 +29,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..comparisons import find_constraints
-from ..io import InputFileError, read_text
+from ..io import InputFileError, iter_jsonl_records, read_text
 from ..numbers import extract_numbers
 from .embednum_formats import FORMATS, render
 
@@ -101,16 +101,7 @@ def iter_records(path: str | Path) -> Iterator[tuple[int, dict]]:
     text = read_text(path)
     suffix = path.suffix.lower()
     if suffix == ".jsonl":
-        for line_no, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputFileError(path, line_no, f"invalid JSON: {exc.msg}") from None
-            if not isinstance(record, dict):
-                raise InputFileError(path, line_no, f"expected a JSON object, got {type(record).__name__}")
-            yield line_no, record
+        yield from iter_jsonl_records(path, text)
     elif suffix == ".json":
         try:
             data = json.loads(text)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..io import InputFileError, read_text
+from ..io import InputFileError, iter_jsonl_records, read_text
 
 HEADLINE_FIELDS = ("headline", "title", "news_title")
 CONTENT_FIELDS = ("content", "body", "article", "news_article", "text")
@@ -61,15 +61,7 @@ def read_articles(path: str | Path) -> list[Article]:
 
 
 def _read_jsonl(path: Path):
-    for number, line in enumerate(read_text(path).splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputFileError(path, number, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
-        if not isinstance(record, dict):
-            raise InputFileError(path, number, f"expected a JSON object, got {type(record).__name__}")
+    for number, record in iter_jsonl_records(path):
         where = f"{path}:{number}"
         yield _article(record, where, ("headline",), ("content",), ("id",), ("date",), default_id=f"L{number}")
 

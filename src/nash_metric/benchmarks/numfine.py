@@ -504,7 +504,8 @@ def register_cli(build_subparsers, bench_subparsers) -> None:
 
     p = bench_subparsers.add_parser("numfine", help="NumFinE triplet/listwise/cross-pair: Base vs +NASH")
     p.add_argument("--data", required=True, help="a built NumFinE folder (or hub id), or a released .json/.jsonl")
-    p.add_argument("--limit", type=int, default=None, help="first N rows of each config (quick runs)")
+    p.add_argument("--limit", type=int, default=None,
+                   help="first N rows of each config (rows are in unit-id hash order: a fixed pseudo-random sample)")
     p.add_argument("--output", default=None, help="write the results as JSON here")
     p.add_argument("--plot", default=None, help="grouped bar chart (.png/.pdf/.svg)")
     p.add_argument("--threshold-sweep", action="store_true",

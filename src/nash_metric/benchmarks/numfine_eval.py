@@ -253,12 +253,9 @@ def plot_results(results: dict[str, Any], path: str | Path, title: str) -> Path:
     ax.set_ylim(min(0.0, *(results[k][c] for k in ("base", "nash") for c in PROTOCOLS)), 1.18)
     ax.set_title(title, fontsize=9)
     ax.legend(loc="upper center", ncol=2, fontsize=8)
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=150)
-    plt.close(fig)
-    return path
+    from ..reporting import save_figure
+
+    return save_figure(fig, path)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

@@ -158,11 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
         dest="benchmark", required=True
     )
     for name in BENCHMARK_MODULES:
-        try:
-            importlib.import_module(f".benchmarks.{name}", __package__).register_cli(build, bench)
-        except ModuleNotFoundError as exc:  # a benchmark not built yet must not break the rest of the CLI
-            if not (exc.name and exc.name.startswith(__package__)):
-                raise
+        importlib.import_module(f".benchmarks.{name}", __package__).register_cli(build, bench)
     return parser
 
 

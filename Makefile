@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 # A pinned torch first: an unpinned one pulls several GB of CUDA packages. Override for a GPU box,
-# e.g. `make install TORCH_SPEC="torch==2.13.0 --index-url https://download.pytorch.org/whl/cu128"`.
+# e.g. `make install TORCH_SPEC="torch==2.13.0 --index-url <a CUDA wheel index>"`.
 TORCH_SPEC ?= torch==2.13.0
 STAMP := $(VENV)/.install-stamp
 

@@ -157,7 +157,7 @@ class Nash(evaluate.Metric):
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
-            homepage="https://pypi.org/project/nash-metric/",
+            homepage="https://aclanthology.org/2026.findings-acl.1119/",
             inputs_description=_KWARGS_DESCRIPTION,
             # Lists of references first: the widget builds its input from the first set (JSON cells, which
             # also take a single quoted string).
@@ -165,7 +165,7 @@ class Nash(evaluate.Metric):
                 datasets.Features({"predictions": text, "references": datasets.Sequence(text, id="references")}),
                 datasets.Features({"predictions": text, "references": text}),
             ],
-            codebase_urls=["https://pypi.org/project/nash-metric/", "https://github.com/Tiiiger/bert_score"],
+            codebase_urls=["https://github.com/Tiiiger/bert_score"],
             reference_urls=[
                 "https://aclanthology.org/2026.findings-acl.1119/",
                 "https://arxiv.org/abs/1904.09675",

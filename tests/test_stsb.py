@@ -51,10 +51,11 @@ def test_correlations_by_hand():
 
 
 def test_results_markdown_shows_both_columns():
-    res = {"pairs": 3, "pairs_with_numbers": 0, "base": {"spearman": 0.8, "pearson": 0.7},
-           "nash": {"spearman": 0.79, "pearson": 0.71}}
+    res = {"pairs": 3, "pairs_with_numbers": 1, "pairs_numbers_one_side": 1,
+           "base": {"spearman": 0.8, "pearson": 0.7}, "nash": {"spearman": 0.79, "pearson": 0.71}}
     text = results_markdown(res)
     assert "| Spearman (all 3 pairs)" in text and "-0.010" in text and "+0.010" in text
+    assert text.endswith("on one side only (S_num = 0): 1")
 
 
 @pytest.mark.slow
@@ -67,3 +68,4 @@ def test_nash_keeps_general_semantics_on_real_pairs():
     assert res["pairs"] == 120
     assert res["base"]["spearman"] > 0.6
     assert abs(res["nash"]["spearman"] - res["base"]["spearman"]) < 0.05
+    assert 0 < res["pairs_numbers_one_side"] <= res["pairs_with_numbers"]

@@ -68,7 +68,10 @@ def run_stsb(scorer, pairs: list[STSPair], show_progress: bool = True) -> dict[s
     gold = np.array([p.score for p in pairs])
     out = scorer.score([p.sentence1 for p in pairs], [p.sentence2 for p in pairs], show_progress=show_progress)
     with_numbers = np.array([a != 1.0 for a in out.alpha])
+    # Numbers on one side only give S_num = 0 by definition: the main way NASH can lower a general-domain score.
+    n_a, n_b = out.alignments.n_a[out.pair_index], out.alignments.n_b[out.pair_index]
     result: dict[str, Any] = {"pairs": len(pairs), "pairs_with_numbers": int(with_numbers.sum()),
+                              "pairs_numbers_one_side": int(((n_a > 0) != (n_b > 0)).sum()),
                               "base": correlations(out.baseline, gold), "nash": correlations(out.nash, gold),
                               "threshold": out.config["threshold"]}
     if with_numbers.sum() >= 3:
@@ -89,7 +92,8 @@ def results_markdown(results: dict[str, Any]) -> str:
             b, n = results["with_numbers"]["base"][m], results["with_numbers"]["nash"][m]
             label = f"{m.capitalize()} ({results['pairs_with_numbers']} pairs with numbers)"
             rows.append([label, b, n, f"{n - b:+.3f}"])
-    return markdown_table(["STS-B", "Base", "+NASH", "Δ abs."], rows, digits=4)
+    table = markdown_table(["STS-B", "Base", "+NASH", "Δ abs."], rows, digits=4)
+    return table + f"\n\nPairs with scorable numbers on one side only (S_num = 0): {results['pairs_numbers_one_side']}"
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

@@ -146,8 +146,13 @@ def compare(text_a: str, text_b: str, model: str, backend: str, tau: float, prog
     if pa and pb:
         accepted_ab = [(pa[r["source"]], pb[r["target"]]) for r in info["alignments"]["a_to_b"] if r["valid"]]
         accepted_ba = [(pb[r["source"]], pa[r["target"]]) for r in info["alignments"]["b_to_a"] if r["valid"]]
+        # A best match that fell below tau: crossed out, so the gate's effect is visible on the map.
+        rejected = [(pa[r["source"]], pb[r["target"]]) for r in info["alignments"]["a_to_b"]
+                    if r["target"] is not None and not r["valid"]]
+        rejected += [(pa[r["target"]], pb[r["source"]]) for r in info["alignments"]["b_to_a"]
+                     if r["target"] is not None and not r["valid"]]
         figure = alignment_heatmap([m["text"] for m in ma if m["scored"]], [m["text"] for m in mb if m["scored"]],
-                                   info["similarity_matrix"], info["threshold"], accepted_ab, accepted_ba)
+                                   info["similarity_matrix"], info["threshold"], accepted_ab, accepted_ba, rejected)
     else:
         panels += info_html("No alignment to show: numbers on at most one side "
                             f"(S_num = {s['numeric']:.0f} by definition).")

@@ -212,7 +212,7 @@ class NASH:
         """Context vectors [M, H] of the scorable numbers of each text (as used for alignment)."""
         texts = check_texts(texts, "texts")
         mentions = {t: extract_numbers(t) for t in set(texts)}
-        keep = {t: [i for i, m in enumerate(ms) if m.value is not None] for t, ms in mentions.items()}
+        keep = {t: _valued(ms) for t, ms in mentions.items()}
         encodings = self.encoder.encode(
             texts, [[_span(mentions[t][i]) for i in keep[t]] for t in texts], show_progress=show_progress
         )
@@ -222,7 +222,7 @@ class NASH:
     def _run(self, preds: list[str], refs: list[str], show_progress: bool) -> _Run:
         originals = sorted(set(preds) | set(refs))
         mentions = {t: extract_numbers(t) for t in originals}
-        scorable = {t: [i for i, m in enumerate(ms) if m.value is not None] for t, ms in mentions.items()}
+        scorable = {t: _valued(ms) for t, ms in mentions.items()}
         masked = {t: mask_numbers(t, [mentions[t][i] for i in scorable[t]])[0] for t in originals}
         # Sorted distinct texts make every batch, and so every float, independent of input order.
         texts = sorted(set(originals) | set(masked.values()))
@@ -443,6 +443,11 @@ class NASH:
 
             info["constraints"] = {"a": constraints(a, ia), "b": constraints(b, ib)}
         return info
+
+
+def _valued(mentions: list[NumericMention]) -> list[int]:
+    """Indices of the mentions that carry a value (the others are reported, never scored)."""
+    return [i for i, m in enumerate(mentions) if m.value is not None]
 
 
 def _span(m: NumericMention) -> tuple[int, int]:

@@ -76,6 +76,7 @@ class _Run:
     """Everything one scoring call computed, kept for `explain`."""
 
     texts: list[str]  # distinct texts (originals and masked), sorted
+    tid: dict[str, int]  # text -> index into `texts` and `encodings`
     mentions: dict[str, list[NumericMention]]  # original text -> all mentions
     scorable: dict[str, list[int]]  # original text -> indices of the mentions in the number channel
     encodings: list[Encoding]
@@ -84,8 +85,7 @@ class _Run:
     idf: IDF
     output: NASHOutput
     directions: tuple[np.ndarray, np.ndarray]  # S(a->b), S(b->a) per input pair
-    overrides: dict[int, np.ndarray]
-    align_index: np.ndarray
+    overrides: dict[int, np.ndarray]  # keyed by row of output.alignments (see output.pair_index)
 
 
 class NASH:
@@ -290,7 +290,7 @@ class NASH:
             pair_index=align_index,
         )
         return _Run(
-            texts, mentions, scorable, encodings, masked, tau, idf, output, (s_ab, s_ba), overrides, align_index
+            texts, tid, mentions, scorable, encodings, masked, tau, idf, output, (s_ab, s_ba), overrides
         )
 
     def _similarities(self, texts, encodings, xs: np.ndarray, ys: np.ndarray, ref_ids: list[int]) -> np.ndarray:
@@ -349,7 +349,7 @@ class NASH:
 
     def _explain_pair(self, run: _Run, k: int, a: str, b: str) -> dict[str, Any]:
         out = run.output
-        tid = {t: i for i, t in enumerate(run.texts)}
+        tid = run.tid
         ia, ib = run.scorable[a], run.scorable[b]
         ea, eb = run.encodings[tid[a]], run.encodings[tid[b]]
         va, vb = ea.mention_vectors[ea.mention_has_tokens], eb.mention_vectors[eb.mention_has_tokens]
@@ -357,7 +357,7 @@ class NASH:
         vals_b = np.array([run.mentions[b][i].value for i in ib], np.float64)
         cos = va @ vb.T if len(ia) and len(ib) else np.zeros((len(ia), len(ib)))
         mag = magnitude_similarity(vals_a[:, None], vals_b[None, :]) if len(ia) and len(ib) else cos * 0
-        override = run.overrides.get(int(run.align_index[k]))
+        override = run.overrides.get(int(out.pair_index[k]))
         forced = ~np.isnan(override) if override is not None else np.zeros(mag.shape, dtype=bool)
         sim = np.where(forced, override, mag) if override is not None else mag
 

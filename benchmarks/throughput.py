@@ -69,13 +69,13 @@ def bare_forward(scorer: NASH, texts: list[str]) -> float:
     enc = scorer.encoder
     # Same batching as the encoder (longest token count first), so only NASH's extra work differs.
     ids = sorted(
-        (enc.prefix + enc._tokenize(t).ids[: enc.window] + enc.suffix for t in set(texts)), key=len, reverse=True
+        (enc.prefix + enc.tokenize(t).ids[: enc.window] + enc.suffix for t in set(texts)), key=len, reverse=True
     )
 
     def run():
         with torch.inference_mode():
-            for b in range(0, len(ids), scorer.batch_size):
-                enc.forward(*enc._pad(ids[b : b + scorer.batch_size]))
+            for b in range(0, len(ids), scorer.options.batch_size):
+                enc.forward(*enc.pad(ids[b : b + scorer.options.batch_size]))
 
     return timed(run)[0]
 

@@ -1,9 +1,15 @@
-"""Shared fixtures: the real data path, a tiny random BERT for plumbing, the embedded MiniLM scorers."""
+"""Shared fixtures: the data paths, a tiny random BERT for plumbing, the embedded MiniLM scorers.
+
+The suite follows the package's rooms: tests/unit (engine pieces, no real model), tests/integration (the real
+all-MiniLM-L6-v2, the evaluate module, the CLI, regression pins, the benchmarks), tests/space (the Gradio Space;
+its `space_url` fixture is in tests/space/conftest.py).
+"""
 
 from __future__ import annotations
 
 import os
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -12,17 +18,59 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED_DATA = REPO.parent / "shared" / "data"
-PHRASEBANK = SHARED_DATA / "financial_phrasebank" / "all-data.csv"
-STSB = SHARED_DATA / "stsb" / "sts-dev.tsv"
+
+# The files under ../shared/data (see its README.md), by DataPaths field.
+SHARED_FILES = {
+    "phrasebank": "Financial PhraseBank",
+    "stsb": "STS-B dev",
+    "annual_reports": "Annual-report sentences (TAT-QA)",
+}
+
+
+@dataclass(frozen=True)
+class DataPaths:
+    """Every path the tests read or write outside tmp_path. Shared files may be missing: use `require`."""
+
+    repo: Path
+    shared: Path  # ../shared/data, mounted beside the repo in CI; never copied into the project
+    phrasebank: Path  # Financial PhraseBank, all-data.csv
+    stsb: Path  # STS Benchmark dev, sts-dev.tsv
+    annual_reports: Path  # TAT-QA annual-report sentences, one a line
+    artifacts: Path  # screenshots and other outputs worth keeping (git-ignored)
+    metric_dir: Path  # the `evaluate` metric module, metrics/nash
+    datasets_dir: Path  # the committed dataset folders (numfine, embednum1k, nquad)
+
+    @classmethod
+    def at(cls, repo: Path) -> DataPaths:
+        shared = repo.parent / "shared" / "data"
+        return cls(
+            repo=repo,
+            shared=shared,
+            phrasebank=shared / "financial_phrasebank" / "all-data.csv",
+            stsb=shared / "stsb" / "sts-dev.tsv",
+            annual_reports=shared / "annual_reports" / "tatqa_dev_sentences.txt",
+            artifacts=repo / "artifacts",
+            metric_dir=repo / "metrics" / "nash",
+            datasets_dir=repo / "datasets",
+        )
+
+    def dataset(self, name: str) -> Path:
+        """A committed dataset folder, e.g. ``dataset("numfine")``."""
+        return self.datasets_dir / name
+
+    def require(self, name: str) -> Path:
+        """The shared file `name` ("phrasebank", "stsb", "annual_reports"); skips the test when it is missing."""
+        if name not in SHARED_FILES:
+            raise ValueError(f"not a shared file: {name!r} (one of {', '.join(SHARED_FILES)})")
+        path = getattr(self, name)
+        if not path.is_file():
+            pytest.skip(f"{SHARED_FILES[name]} not found at {path} (../shared/data is mounted beside the repo in CI)")
+        return path
 
 
 @pytest.fixture(scope="session")
-def phrasebank_path() -> Path:
-    if not PHRASEBANK.is_file():
-        pytest.skip(f"Financial PhraseBank not found at {PHRASEBANK} (../shared/data is mounted beside the repo in CI)")
-    return PHRASEBANK
+def data_paths() -> DataPaths:
+    return DataPaths.at(Path(__file__).resolve().parent.parent)
 
 
 @pytest.fixture(scope="session")
@@ -74,22 +122,3 @@ def minilm_token():
     from nash_metric import NASH
 
     return NASH(backend="token", device="cpu")
-
-
-@pytest.fixture(scope="module")
-def space_url():
-    """The Gradio Space served on a free loopback port for the module's tests, then closed."""
-    import socket
-
-    from nash_metric.app import CSS, build_demo
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    demo = build_demo().queue()
-    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, inbrowser=False, css=CSS,
-                quiet=True)
-    try:
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        demo.close()

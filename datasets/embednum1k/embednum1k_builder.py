@@ -20,9 +20,14 @@ from typing import ClassVar
 
 import datasets
 
-from nash_metric.benchmarks.embednum import build_dataset
-from nash_metric.benchmarks.embednum_build import ALL_CONFIGS, CANDIDATE_CONFIGS, TRIPLE_COLUMNS, build_embednum
-from nash_metric.benchmarks.embednum_sources import load_released, load_seeds
+from nash_metric.benchmarks.embednum.construction import (
+    ALL_CONFIGS,
+    CANDIDATE_CONFIGS,
+    TRIPLE_COLUMNS,
+    build_embednum,
+)
+from nash_metric.benchmarks.embednum.dataset import build_dataset
+from nash_metric.benchmarks.embednum.sources import load_released, load_seeds
 
 HERE = Path(__file__).resolve().parent
 _FLOATS = {"threshold", "positive_value", "negative_value", "relative_distance"}

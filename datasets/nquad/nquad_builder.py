@@ -19,8 +19,8 @@ from typing import ClassVar
 
 import datasets
 
-from nash_metric.benchmarks.nquad import BuildConfig, build, build_from_file, features, report_markdown
-from nash_metric.benchmarks.nquad_source import read_articles
+from nash_metric.benchmarks.nquad.construction import BuildConfig, build, build_from_file, features, report_markdown
+from nash_metric.benchmarks.nquad.source import read_articles
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "source" / "articles.jsonl"

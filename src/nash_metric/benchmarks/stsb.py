@@ -7,7 +7,6 @@ contain quote characters). A line that does not fit fails with its line number.
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 from dataclasses import dataclass
@@ -15,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from .registry import ScorerSource, scorer_factory
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ def run_stsb(scorer, pairs: list[STSPair], show_progress: bool = True) -> dict[s
     out = scorer.score([p.sentence1 for p in pairs], [p.sentence2 for p in pairs], show_progress=show_progress)
     with_numbers = np.array([a != 1.0 for a in out.alpha])
     # Numbers on one side only give S_num = 0 by definition: the main way NASH can lower a general-domain score.
-    n_a, n_b = out.alignments.n_a[out.pair_index], out.alignments.n_b[out.pair_index]
+    n_a, n_b = out.alignment.n_a[out.pair_index], out.alignment.n_b[out.pair_index]
     result: dict[str, Any] = {"pairs": len(pairs), "pairs_with_numbers": int(with_numbers.sum()),
                               "pairs_numbers_one_side": int(((n_a > 0) != (n_b > 0)).sum()),
                               "base": correlations(out.baseline, gold), "nash": correlations(out.nash, gold),
@@ -96,31 +97,26 @@ def results_markdown(results: dict[str, Any]) -> str:
     return table + f"\n\nPairs with scorable numbers on one side only (S_num = 0): {results['pairs_numbers_one_side']}"
 
 
-def cmd_bench(args: argparse.Namespace) -> int:
-    from ..cli import scorer_from_args
-    from ..reporting import result_envelope, write_json
+def evaluate(scorer: ScorerSource, data: str | Path, *, limit: int | None = None,
+             show_progress: bool = True) -> dict[str, Any]:
+    """``nash bench stsb`` on an STS-B TSV file (``limit``: its first N pairs), as a result envelope.
 
-    if args.limit is not None and args.limit < 1:
-        raise ValueError(f"--limit must be a positive integer, got {args.limit}")
-    pairs = read_stsb(args.data, args.limit)
-    scorer = scorer_from_args(args)
-    print(f"STS-B from {args.data}: {len(pairs)} pairs; model {scorer.config['model']} ({scorer.backend})",
-          file=sys.stderr)
-    results = run_stsb(scorer, pairs)
-    print(results_markdown(results))
-    if args.output:
-        config = {**scorer.config, "hashcode": scorer.hashcode, "data": str(args.data), "limit": args.limit}
-        write_json(args.output, result_envelope("stsb", config, results))
-        print(f"\nwrote {args.output}")
-    return 0
+    ``scorer`` is a NASH scorer or a factory ``f() -> NASH``.
+    """
+    from ..reporting import result_envelope
+
+    if limit is not None and limit < 1:
+        raise ValueError(f"--limit must be a positive integer, got {limit}")
+    pairs = read_stsb(data, limit)
+    nash = scorer_factory(scorer)()
+    if show_progress:
+        print(f"STS-B from {data}: {len(pairs)} pairs; model {nash.config['model']} ({nash.backend})",
+              file=sys.stderr)
+    results = run_stsb(nash, pairs, show_progress=show_progress)
+    config = {**nash.config, "hashcode": nash.hashcode, "data": str(data), "limit": limit}
+    return result_envelope("stsb", config, results)
 
 
-def register_cli(build_subparsers, bench_subparsers) -> None:
-    from ..cli import add_model_options
-
-    p = bench_subparsers.add_parser("stsb", help="STS Benchmark: Spearman/Pearson with gold, Base vs +NASH")
-    p.add_argument("--data", required=True, help="STS-B TSV (e.g. sts-dev.tsv)")
-    p.add_argument("--limit", type=int, default=None, help="first N pairs")
-    p.add_argument("--output", default=None, help="write the results as JSON here")
-    add_model_options(p)
-    p.set_defaults(func=cmd_bench)
+def markdown(result: dict[str, Any]) -> str:
+    """The table ``nash bench stsb`` prints, from ``evaluate``'s result."""
+    return results_markdown(result["results"])

@@ -1,0 +1,51 @@
+"""The `bert-score` package as a reference baseline, on the same model and layer as a NASH scorer.
+
+The Space and the EmbedNum-1K benchmark show BERTScore from the package itself (not our
+re-implementation) beside NASH; this is the one wrapper both use. Loaded scorers are cached per
+(model path, layer, device).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from .models import ResolvedModel, default_num_layers
+
+_lock = threading.Lock()
+
+
+@lru_cache(maxsize=4)
+def _package_scorer(model_path: str, num_layers: int, device: str) -> Any:
+    import bert_score
+
+    return bert_score.BERTScorer(model_type=model_path, num_layers=num_layers, device=device)
+
+
+def bert_score_layer(resolved: ResolvedModel, num_layers: int | None) -> int:
+    """The layer bert-score uses for this model: the given one, else its per-model table, else the last."""
+    if num_layers is not None:
+        return int(num_layers)
+    from transformers import AutoConfig
+
+    return default_num_layers(resolved, int(AutoConfig.from_pretrained(resolved.path).num_hidden_layers))
+
+
+def package_bertscore_f1(
+    candidates: Sequence[str],
+    references: Sequence[str],
+    resolved: ResolvedModel,
+    num_layers: int | None = None,
+    device: str = "cpu",
+    batch_size: int = 64,
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """BERTScore F1 per pair from `bert_score.BERTScorer`, and the settings used (model, path, layer)."""
+    layer = bert_score_layer(resolved, num_layers)
+    with _lock:  # one load per key even when Space requests race
+        scorer = _package_scorer(resolved.path, layer, str(device))
+    _, _, f1 = scorer.score(list(candidates), list(references), batch_size=batch_size)
+    return f1.numpy().astype(np.float64), {"model": resolved.name, "path": resolved.path, "num_layers": layer}

@@ -1,0 +1,54 @@
+"""Writing a NumFinE dataset folder: Parquet per config, ``build_report.json`` and the card ``README.md``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .build import NumFinEBuild, build_from_file, build_report_markdown
+from .card import render_card
+from .construction import K_DEFAULT
+from .schema import features, shard_path
+from .tables import CONFIGS
+
+
+def write_numfine(build: NumFinEBuild, out_dir: str | Path, card: dict[str, Any] | None = None) -> Path:
+    """Write ``data/<config>/*.parquet``, ``build_report.json`` and a dataset card ``README.md``.
+
+    ``card`` may set ``pretty_name``, ``license`` (a Hub licence id), ``source_note`` and ``license_note``.
+    The folder then loads with ``datasets.load_dataset(out_dir, "<config>")``.
+    """
+    from datasets import Dataset
+
+    from ...reporting import write_json
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    sizes = {}
+    for config in CONFIGS:
+        feats = features(config)
+        rows = build.tables[config]
+        # from_list([]) would drop the columns; an empty config (e.g. no cross-pair) keeps its schema
+        ds = Dataset.from_list(rows, features=feats) if rows else Dataset.from_dict({k: [] for k in feats}, feats)
+        target = out / shard_path(config)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        for old in target.parent.glob("*.parquet"):
+            old.unlink()  # a rebuild replaces the shard, never mixes two builds
+        ds.to_parquet(str(target))
+        sizes[config] = (len(ds), ds.data.nbytes)
+    write_json(out / "build_report.json", build.report)
+    (out / "README.md").write_text(render_card(build, sizes, card or {}), encoding="utf-8")
+    return out
+
+
+def build_dataset(out: str | Path, *, source: str | Path, seed: int = 0, show_progress: bool = False,
+                  column: str | None = None, encoding: str | None = None, k: int = K_DEFAULT,
+                  card: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Build NumFinE from a sentence file into ``out`` (what ``nash build-data numfine`` does); the build report.
+
+    Writes the folder of ``write_numfine`` plus ``build_report.md``.
+    """
+    build = build_from_file(source, column=column, seed=seed, k=k, encoding=encoding, show_progress=show_progress)
+    folder = write_numfine(build, out, card)
+    (folder / "build_report.md").write_text(build_report_markdown(build.report) + "\n", encoding="utf-8")
+    return build.report

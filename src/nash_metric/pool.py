@@ -1,0 +1,97 @@
+"""Modal separation for a whole call: the distinct texts, their numbers and their masked forms (DESIGN §1.1).
+
+A scoring call encodes each distinct text once: the originals (for the baseline and the number vectors)
+and their masked forms (for S_text) are pooled, deduplicated and sorted, so that every batch, and so
+every float, is independent of input order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .alignment import MentionTable
+from .encoders import Encoding, Span
+from .numbers import NumericMention, extract_numbers, mask_numbers
+
+NO_SUBTOKEN = "no sub-token of this mention in the encoded text"
+
+
+@dataclass
+class TextPool:
+    texts: list[str]  # distinct originals and masked texts, sorted; a text's id is its index here
+    ids: dict[str, int]
+    mentions: dict[str, list[NumericMention]]  # original text -> every mention found
+    scorable: dict[str, list[int]]  # original text -> indices of the mentions in the number channel
+    masked: dict[str, str]  # original text -> masked text
+
+    @classmethod
+    def build(cls, originals: Sequence[str]) -> TextPool:
+        """Find and mask the numbers of each distinct text; mentions without a value are never masked."""
+        distinct = sorted(set(originals))
+        mentions = {t: extract_numbers(t) for t in distinct}
+        scorable = {t: valued(ms) for t, ms in mentions.items()}
+        masked = {t: mask_numbers(t, [mentions[t][i] for i in scorable[t]])[0] for t in distinct}
+        texts = sorted(set(distinct) | set(masked.values()))
+        return cls(texts, {t: i for i, t in enumerate(texts)}, mentions, scorable, masked)
+
+    def original_ids(self, texts: Sequence[str]) -> np.ndarray:
+        return np.array([self.ids[t] for t in texts], np.int64)
+
+    def masked_ids(self, texts: Sequence[str]) -> np.ndarray:
+        return np.array([self.ids[self.masked[t]] for t in texts], np.int64)
+
+    def spans(self) -> list[list[Span]]:
+        """Per pooled text, the spans of its scorable mentions (masked texts have none)."""
+        return [self._spans(t) if t in self.mentions else [] for t in self.texts]
+
+    def _spans(self, text: str) -> list[Span]:
+        return [(self.mentions[text][i].start, self.mentions[text][i].end) for i in self.scorable[text]]
+
+    def mention_table(self, encodings: Sequence[Encoding]) -> MentionTable:
+        """Stack the context vectors and values of every scorable mention.
+
+        A mention with no sub-token in the encoded text cannot be placed: it leaves the number channel here
+        and is reported by `unscored`.
+        """
+        n = len(self.texts)
+        offsets, counts = np.zeros(n, np.int64), np.zeros(n, np.int64)
+        vectors, values, total = [], [], 0
+        for text in self.mentions:
+            enc = encodings[self.ids[text]]
+            placed = enc.mention_has_tokens
+            self.scorable[text] = [i for k, i in enumerate(self.scorable[text]) if placed[k]]
+            if self.scorable[text]:
+                vectors.append(enc.mention_vectors[placed])
+                values.extend(self.mentions[text][i].value for i in self.scorable[text])
+                offsets[self.ids[text]], counts[self.ids[text]] = total, len(self.scorable[text])
+                total += len(self.scorable[text])
+        hidden = encodings[0].mention_vectors.shape[1] if encodings else 1
+        return MentionTable(
+            vectors=np.concatenate(vectors) if vectors else np.zeros((0, hidden), np.float32),
+            values=np.asarray(values, dtype=np.float64),
+            offsets=offsets,
+            counts=counts,
+        )
+
+    def unscored(self, predictions: Sequence[str], references: Sequence[str]) -> list[dict[str, Any]]:
+        """Every mention left out of the number channel, with the pair index, side and reason."""
+        out = []
+        for k, pair in enumerate(zip(predictions, references)):
+            for side, text in zip(("prediction", "reference"), pair):
+                kept = set(self.scorable[text])
+                for i, m in enumerate(self.mentions[text]):
+                    if i not in kept:
+                        reason = m.error or NO_SUBTOKEN
+                        out.append(
+                            {"index": k, "side": side, "text": m.text, "start": m.start, "end": m.end, "reason": reason}
+                        )
+        return out
+
+
+def valued(mentions: Sequence[NumericMention]) -> list[int]:
+    """Indices of the mentions that carry a value (the others are reported, never scored)."""
+    return [i for i, m in enumerate(mentions) if m.value is not None]

@@ -1,0 +1,114 @@
+"""The Gradio Space's layout: BERTScore and embedding cosine next to NASH, with the reasons shown.
+
+Tabs: Compare (one pair, highlighted numbers, masked texts, alignment heat map), Rank (one anchor,
+several candidates, two rankings), Batch (CSV/JSONL upload, CSV download), About (method, options).
+The shared controls (model, backbone, tau) take their choices, defaults and help from `NASHConfig`;
+the handlers live in `handlers`, the HTML in `render`, the heat map in `plot`, file parsing in `batch_files`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gradio as gr
+
+from ..config import BACKENDS, DEFAULT_MODEL, option_default, option_doc
+from .batch_files import LIMITS_TEXT, MAX_CHARS
+from .handlers import BATCH_HEADER, MAX_CANDIDATES, batch, compare, rank, tau_control
+from .render import CSS
+
+ANCHOR = "Revenue increased by 4%."
+CANDIDATES = ["Revenue increased by 3.56%.", "Revenue increased by 40%.", "Revenue increased by 4.1%."]
+EXAMPLES = [
+    ["Revenue increased by 4%.", "Revenue increased by 40%."],
+    ["Revenue increased by 4%.", "Revenue increased by 3.56%."],
+    ["Operating profit rose to EUR 13.1 mn from EUR 8.7 mn.", "Operating profit rose to EUR 8.7 mn from EUR 13.1 mn."],
+    ["The company hired 250 engineers in 2019.", "The company hired 2,500 engineers in 2019."],
+    ["Which stocks have a P/E ratio above 200?", "Stock ABC has a P/E ratio of 180."],
+    ["净利润增长12.5%至3億元。", "净利润增长15%至3.2億元。"],
+]
+ABOUT = r"""
+### How NASH scores a pair
+
+1. **Modal separation**: every number (`5.2 %`, `EUR 205.5 mn`, `(1.2)`, `twenty-four`, `3億元`, …) is
+   found with its value and replaced by `[NUM]`.
+2. **Text channel**: $S_\text{text}$ = the backbone metric on the masked texts (BERTScore F1 for the
+   token backbone, cosine of pooled embeddings for the sentence backbone).
+3. **Number channel**: each number gets a context vector (the mean of its sub-token states); every number
+   aligns to the number of the other text with the highest cosine, kept when that cosine is at least
+   $\tau$, and contributes $\frac{1}{1 + |v-u| / N(v,u)}$ with $N(v,u) = 1 + \frac{|v|+|u|}{2}$.
+   $S_\text{num}$ averages both directions (no numbers anywhere → 1, numbers on one side only → 0).
+4. **Mixing**: $\text{NASH} = \alpha\, S_\text{text} + (1-\alpha)\, S_\text{num}$, where $\alpha$ is the IDF
+   mass of the words over that of words and `[NUM]` tokens.
+
+The baselines are numerically blind: "Revenue increased by 4%." looks closer to "…40%." than to
+"…3.56%.". NASH ranks them the right way. Paper: Huang et al., *NASH: Numerically Aware Scoring
+Heuristic for Robust Semantic Similarity*, Findings of ACL 2026. Code: the `nash-metric` package.
+"""
+
+
+def _options_markdown() -> str:
+    """The options the Space exposes, documented from `NASHConfig` (the same text as `nash --help`)."""
+    return (
+        "### Options\n\n"
+        f"- **Model**: {option_doc('model')}\n"
+        f"- **Backbone**: {option_doc('backend')}\n"
+        f"- **τ**: {option_doc('threshold')} Here, “use the model's τ” is the per-model default (or its "
+        "calibrated τ); unticked, the slider's value is used.\n"
+    )
+
+
+def build_demo() -> gr.Blocks:
+    """The Blocks app (pass `CSS` to `launch`, as gradio 6 takes styles there)."""
+    with gr.Blocks(title="NASH vs BERTScore") as demo:
+        gr.Markdown("# NASH: numerically aware similarity\nBERTScore and embedding cosine are numerically blind. "
+                    "NASH scores the words and the numbers separately, then mixes them.")
+        with gr.Row():
+            model = gr.Textbox(DEFAULT_MODEL, label="Model (hub id or local path)", scale=3, info=option_doc("model"),
+                               elem_id="model")
+            backend = gr.Radio(list(BACKENDS), value=option_default("backend"), label="NASH backbone", scale=2,
+                               info=option_doc("backend"), elem_id="backend")
+            with gr.Column(scale=2):
+                use_model_tau = gr.Checkbox(True, label="Use the model's τ", elem_id="use-model-tau")
+                tau = gr.Slider(-1.0, 1.0, value=0.0, step=0.0001, label="τ (alignment threshold)", interactive=False,
+                                info="Loading the model's τ…", elem_id="tau")
+        tau_inputs = [model, backend, use_model_tau]
+        gr.on([demo.load, backend.change, model.submit, model.blur, use_model_tau.change], tau_control,
+              tau_inputs, tau, api_name="tau", show_progress="minimal")
+        scoring = [model, backend, use_model_tau, tau]
+        with gr.Tab("Compare"):
+            with gr.Row():
+                text_a = gr.Textbox(EXAMPLES[0][0], label="Text A", lines=2, max_length=MAX_CHARS, elem_id="compare-a")
+                text_b = gr.Textbox(EXAMPLES[0][1], label="Text B", lines=2, max_length=MAX_CHARS, elem_id="compare-b")
+            compare_btn = gr.Button("Compare", variant="primary", elem_id="compare-button")
+            cards = gr.HTML(elem_id="compare-scores")
+            panels = gr.HTML(elem_id="compare-texts")
+            heatmap = gr.Plot(label="Alignment heat map")
+            table = gr.Dataframe(headers=["direction", "number", "value", "aligned to", "value ", "cosine", "status",
+                                          "magnitude sim", "contribution"], label="Aligned numbers",
+                                 interactive=False, wrap=True)
+            gr.Examples(EXAMPLES, [text_a, text_b], label="Cases")
+            compare_btn.click(compare, [text_a, text_b, *scoring], [cards, panels, heatmap, table], api_name="compare")
+        with gr.Tab("Rank"):
+            anchor = gr.Textbox(ANCHOR, label="Anchor", elem_id="rank-anchor", max_length=MAX_CHARS)
+            candidates = gr.Textbox("\n".join(CANDIDATES), label=f"Candidates (one per line, at most {MAX_CANDIDATES})",
+                                    lines=5, elem_id="rank-candidates")
+            rank_btn = gr.Button("Rank", variant="primary", elem_id="rank-button")
+            ranking = gr.HTML(elem_id="rank-output")
+            rank_btn.click(rank, [anchor, candidates, *scoring], ranking, api_name="rank")
+        with gr.Tab("Batch"):
+            gr.Markdown(f"Upload pairs to score. {LIMITS_TEXT}")
+            upload = gr.File(label="Pairs file", file_types=[".csv", ".tsv", ".jsonl", ".json"])
+            batch_btn = gr.Button("Score file", variant="primary")
+            summary = gr.HTML(elem_id="batch-summary")
+            results = gr.Dataframe(headers=BATCH_HEADER, label="Scores", interactive=False, wrap=True)
+            download = gr.File(label="Download scores (CSV)")
+            batch_btn.click(batch, [upload, *scoring], [summary, results, download], api_name="batch")
+        with gr.Tab("About"):
+            gr.Markdown(ABOUT + _options_markdown(), latex_delimiters=[{"left": "$", "right": "$", "display": False}])
+    return demo
+
+
+def launch(host: str | None = "127.0.0.1", port: int | None = 7860, **kwargs: Any) -> None:
+    """Serve the app; never opens a browser (headless servers, CI)."""
+    build_demo().queue().launch(server_name=host, server_port=port, inbrowser=False, css=CSS, **kwargs)

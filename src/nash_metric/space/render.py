@@ -1,0 +1,211 @@
+"""HTML fragments and the stylesheet of the Space. Every piece of user text goes through ``html.escape`` here.
+
+Kept free of gradio and torch so the escaping rules can be unit-tested cheaply.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..numbers import MASK_TOKEN
+
+_KINDS = ("percentage", "monetary", "quantity", "temporal")
+
+
+def esc(text: object) -> str:
+    """Escape text for HTML element content and attribute values alike."""
+    return html.escape(str(text), quote=True)
+
+
+def fmt(x: float | None, digits: int = 4) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    return f"{x:.{digits}f}"
+
+
+def _fmt_value(value: float | None) -> str:
+    if value is None:
+        return "unscored"
+    return f"{value:g}" if abs(value) < 1e15 else f"{value:.3e}"
+
+
+def mention_title(m: Mapping[str, Any]) -> str:
+    """Hover text of a highlighted number: parsed value, kind, unit, or why it is not scored."""
+    if m.get("value") is None:
+        return f"not scored: {m.get('error') or 'unparseable'}"
+    parts = [f"value {_fmt_value(m['value'])}", str(m.get("kind") or "number")]
+    if m.get("unit"):
+        parts.append(f"unit {m['unit']}")
+    return " · ".join(parts)
+
+
+def highlight_numbers(text: str, mentions: Sequence[Mapping[str, Any]], side: str) -> str:
+    """``text`` with each mention wrapped in a badge ``<side><i>`` (matching the heat-map labels)."""
+    out: list[str] = []
+    pos = 0
+    for i, m in enumerate(sorted(mentions, key=lambda m: int(m["start"])), start=1):
+        start, end = int(m["start"]), int(m["end"])
+        if start < pos or end > len(text):  # defensive: never let bad offsets duplicate or drop text
+            continue
+        kind = m.get("kind") if m.get("kind") in _KINDS else "other"
+        cls = "nash-num nash-bad" if m.get("value") is None else f"nash-num nash-{kind}"
+        out.append(esc(text[pos:start]))
+        out.append(
+            f'<mark class="{cls}" title="{esc(mention_title(m))}">{esc(text[start:end])}'
+            f"<sub>{esc(side)}{i}</sub></mark>"
+        )
+        pos = end
+    out.append(esc(text[pos:]))
+    return "".join(out)
+
+
+def masked_html(masked: str) -> str:
+    """Masked text with the mask token styled; escaping first keeps user markup inert."""
+    token = esc(MASK_TOKEN)
+    return esc(masked).replace(token, f'<span class="nash-mask">{token}</span>')
+
+
+def text_panel(label: str, text: str, mentions: Sequence[Mapping[str, Any]], masked: str, side: str) -> str:
+    n = len(mentions)
+    return (
+        f'<div class="nash-panel" data-side="{esc(side)}">'
+        f'<div class="nash-panel-head">{esc(label)} · {n} number{"s" if n != 1 else ""}</div>'
+        f'<div class="nash-text" data-testid="text-{esc(side)}">{highlight_numbers(text, mentions, side)}</div>'
+        f'<div class="nash-masked"><span class="nash-caption">masked:</span> {masked_html(masked)}</div>'
+        "</div>"
+    )
+
+
+def score_cards(scores: Mapping[str, float | None], baseline_label: str, alpha: float | None) -> str:
+    """Baselines on the left, NASH and its parts on the right."""
+    base = [
+        ("BERTScore F1", scores.get("bertscore"), "bert-score package, original texts"),
+        (baseline_label, scores.get("baseline"), "backbone metric on the original texts"),
+    ]
+    nash = [
+        ("NASH", scores.get("nash"), "α·S_text + (1−α)·S_num"),
+        ("S_text", scores.get("text"), "backbone on the masked texts"),
+        ("S_num", scores.get("numeric"), "aligned numbers, magnitude similarity"),
+        ("α", alpha, "IDF mass of words / (words + numbers)"),
+    ]
+
+    def cards(items: list[tuple[str, float | None, str]], cls: str) -> str:
+        return "".join(
+            f'<div class="nash-card {cls}" title="{esc(tip)}" data-metric="{esc(name)}">'
+            f'<div class="nash-card-name">{esc(name)}</div><div class="nash-card-value">{fmt(val)}</div></div>'
+            for name, val, tip in items
+        )
+
+    return (
+        '<div class="nash-cards">'
+        f'<div class="nash-group"><div class="nash-group-title">Baselines (numerically blind)</div>'
+        f"{cards(base, 'nash-base')}</div>"
+        f'<div class="nash-group"><div class="nash-group-title">NASH</div>{cards(nash, "nash-main")}</div>'
+        "</div>"
+    )
+
+
+def ranking_html(
+    anchor: str, candidates: Sequence[str], bertscore: Sequence[float], nash: Sequence[float]
+) -> str:
+    """Two rankings side by side; each NASH row shows how far it moved relative to BERTScore."""
+    order_b = sorted(range(len(candidates)), key=lambda i: -bertscore[i])
+    order_n = sorted(range(len(candidates)), key=lambda i: -nash[i])
+    rank_b = {i: r for r, i in enumerate(order_b)}
+
+    def rows(order: list[int], scores: Sequence[float], moves: bool) -> str:
+        out = []
+        for r, i in enumerate(order):
+            move = ""
+            if moves:
+                delta = rank_b[i] - r
+                if delta > 0:
+                    move = f'<span class="nash-up" title="up {delta} vs BERTScore">▲{delta}</span>'
+                elif delta < 0:
+                    move = f'<span class="nash-down" title="down {-delta} vs BERTScore">▼{-delta}</span>'
+                else:
+                    move = '<span class="nash-same" title="same rank as BERTScore">=</span>'
+            out.append(
+                f'<li data-candidate="{i}"><span class="nash-rank">{r + 1}</span>'
+                f'<span class="nash-cand">{esc(candidates[i])}</span>'
+                f'<span class="nash-score">{fmt(scores[i])}</span>{move}</li>'
+            )
+        return "".join(out)
+
+    changed = order_b != order_n
+    verdict = (
+        f'<div class="nash-verdict" data-testid="verdict">BERTScore prefers '
+        f'<q data-testid="bertscore-top">{esc(candidates[order_b[0]])}</q>; NASH prefers '
+        f'<q data-testid="nash-top">{esc(candidates[order_n[0]])}</q>.'
+        f"{' The order changed.' if changed else ' Same order.'}</div>"
+    )
+    return (
+        f'<div class="nash-rank-wrap"><div class="nash-anchor">Anchor: <q>{esc(anchor)}</q></div>{verdict}'
+        '<div class="nash-rank-cols">'
+        f'<div class="nash-rank-col"><div class="nash-group-title">BERTScore F1</div>'
+        f'<ol class="nash-ranking" data-testid="rank-bertscore">{rows(order_b, bertscore, False)}</ol></div>'
+        f'<div class="nash-rank-col"><div class="nash-group-title">NASH (change vs BERTScore)</div>'
+        f'<ol class="nash-ranking" data-testid="rank-nash">{rows(order_n, nash, True)}</ol></div>'
+        "</div></div>"
+    )
+
+
+def error_html(message: str) -> str:
+    return f'<div class="nash-error" role="alert">⚠ {esc(message)}</div>'
+
+
+def info_html(message: str) -> str:
+    return f'<div class="nash-info">{esc(message)}</div>'
+
+
+# How the scorer's `threshold_source` reads in the Space.
+TAU_SOURCES = {
+    "model default": "default for this model",
+    "calibrated on the built-in corpus": "calibrated for this model on the built-in corpus (μ + σ)",
+    "given": "set by you",
+}
+
+
+def tau_text(tau: float, source: str) -> str:
+    """One line saying which tau was used and where it came from."""
+    return f"τ = {tau:.4f} · {TAU_SOURCES.get(source, source)}"
+
+
+def tau_html(tau: float, source: str) -> str:
+    """The tau a result was scored with (``data-tau`` holds it unrounded, for tests and scripts)."""
+    return f'<div class="nash-tau" data-testid="tau" data-tau="{float(tau)!r}">{esc(tau_text(tau, source))}</div>'
+
+
+CSS = """
+.nash-num { border-radius: 4px; padding: 0 3px; font-weight: 600; color: #111; }
+.nash-num sub { font-size: 0.65em; margin-left: 2px; color: #444; }
+.nash-percentage { background: #ffe08a; } .nash-monetary { background: #b8f0c2; }
+.nash-quantity { background: #bfdcff; } .nash-temporal { background: #f4c6ff; } .nash-other { background: #e4e4e4; }
+.nash-bad { background: #ffc9c9; text-decoration: line-through wavy #c00; }
+.nash-mask { font-family: monospace; background: #eee; color: #333; border-radius: 3px; padding: 0 2px; }
+.nash-panel { border: 1px solid var(--border-color-primary, #ddd); border-radius: 8px; padding: 10px;
+  margin-bottom: 8px; }
+.nash-panel-head, .nash-group-title, .nash-caption { font-size: 0.8em; text-transform: uppercase; opacity: 0.7; }
+.nash-text { font-size: 1.15em; margin: 6px 0; white-space: pre-wrap; word-break: break-word; }
+.nash-masked { white-space: pre-wrap; word-break: break-word; }
+.nash-cards { display: flex; gap: 16px; flex-wrap: wrap; }
+.nash-group { display: flex; gap: 8px; flex-wrap: wrap; align-items: flex-end; }
+.nash-group-title { width: 100%; }
+.nash-card { border-radius: 8px; padding: 8px 12px; min-width: 110px; border: 1px solid #ccc; }
+.nash-card.nash-main { border-color: #2563eb; } .nash-card.nash-base { border-color: #999; }
+.nash-card-name { font-size: 0.8em; opacity: 0.8; } .nash-card-value { font-size: 1.5em; font-weight: 700; }
+.nash-rank-cols { display: flex; gap: 24px; flex-wrap: wrap; }
+.nash-rank-col { flex: 1 1 300px; }
+.nash-ranking li { display: flex; gap: 8px; align-items: baseline; padding: 4px 0; }
+.nash-rank { font-weight: 700; min-width: 1.5em; } .nash-cand { flex: 1; word-break: break-word; }
+.nash-score { font-family: monospace; }
+.nash-up { color: #15803d; font-weight: 700; } .nash-down { color: #b91c1c; font-weight: 700; }
+.nash-same { opacity: 0.6; }
+.nash-verdict { margin: 8px 0; padding: 8px; border-radius: 6px; background: rgba(37, 99, 235, 0.08); }
+.nash-error { padding: 10px; border-radius: 6px; background: #fee2e2; color: #7f1d1d; border: 1px solid #fca5a5; }
+.nash-info { padding: 8px; border-radius: 6px; background: rgba(37, 99, 235, 0.08); }
+.nash-tau { margin-top: 6px; font-size: 0.85em; opacity: 0.75; }
+"""

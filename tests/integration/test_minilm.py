@@ -1,0 +1,82 @@
+"""Must-shows on the real embedded model (all-MiniLM-L6-v2)."""
+
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+import pytest
+
+from nash_metric import NASH, calibrate_threshold
+
+pytestmark = pytest.mark.slow
+
+ANCHOR = "Revenue increased by 4%."
+CLOSE = "Revenue increased by 3.56%."
+FAR = "Revenue increased by 40%."
+
+
+@pytest.mark.parametrize("backend", ["sentence", "token"])
+def test_paper_example_nash_fixes_the_ranking(backend, minilm_sentence, minilm_token):
+    scorer = minilm_sentence if backend == "sentence" else minilm_token
+    out = scorer.score([ANCHOR, ANCHOR], [CLOSE, FAR])
+    assert out.baseline[1] > out.baseline[0], "the baseline is numerically blind: it prefers 40%"
+    assert out.nash[0] > out.nash[1], "NASH prefers 3.56%"
+    assert scorer.threshold == pytest.approx(0.3763)
+
+
+def phrasebank_pairs(path, n):
+    with open(path, encoding="latin-1") as fh:
+        rows = [r[1] for r in csv.reader(fh)]
+    return rows[:n], rows[n : 2 * n]
+
+
+@pytest.mark.parametrize("layer,idf", [(6, False), (3, True)])
+def test_token_backbone_equals_bert_score_package(data_paths, layer, idf):
+    bert_score = pytest.importorskip("bert_score")
+    from nash_metric.models import embedded_model_dir
+
+    cands, refs = phrasebank_pairs(data_paths.require("phrasebank"), 40)
+    cands.append(ANCHOR)
+    refs.append(FAR)
+    # batch_size=1: bert-score's batched padding lets a padded 0 win a max when every real similarity of a
+    # token is negative; unpadded it computes greedy matching exactly, which is what we compare with.
+    _, _, f = bert_score.score(
+        cands, refs, model_type=str(embedded_model_dir()), num_layers=layer, idf=idf, batch_size=1
+    )
+    ours = NASH(backend="token", num_layers=layer, bertscore_idf=idf, device="cpu").score(cands, refs)
+    np.testing.assert_allclose(ours.baseline, f.numpy(), atol=1e-4)
+
+
+def test_sentence_baseline_is_the_models_own_cosine(minilm_sentence):
+    st_model = minilm_sentence.encoder.model
+    a, b = [ANCHOR, "Profit fell to EUR 3.1 mn."], [FAR, "Operating profit rose to EUR 9.9 mn in 2009."]
+    emb_a = st_model.encode(a, normalize_embeddings=True)
+    emb_b = st_model.encode(b, normalize_embeddings=True)
+    out = minilm_sentence.score(a, b)
+    np.testing.assert_allclose(out.baseline, (emb_a * emb_b).sum(1), atol=1e-5)
+
+
+def test_batch_sizes_1_7_64_give_identical_scores(data_paths):
+    cands, refs = phrasebank_pairs(data_paths.require("phrasebank"), 30)
+    results = [NASH(backend="sentence", batch_size=b, device="cpu").score(cands, refs) for b in (1, 7, 64)]
+    for other in results[1:]:
+        np.testing.assert_allclose(other.nash, results[0].nash, atol=1e-6)
+        np.testing.assert_allclose(other.baseline, results[0].baseline, atol=1e-6)
+
+
+def test_numbers_past_the_256_token_window_are_scored(minilm_sentence):
+    filler = "The board discussed strategy, staffing, governance and the outlook for the coming period. " * 25
+    a, b = filler + "Revenue rose 4%.", filler + "Revenue rose 40%."
+    info = minilm_sentence.explain(a, b)
+    assert info["windows"]["a"] >= 2
+    assert info["alignments"]["a_to_b"][0]["status"] == "accepted"
+    assert info["scores"]["numeric"] == pytest.approx(1 / (1 + 36 / 23))
+
+
+def test_calibrated_threshold_on_phrasebank_is_sensible(minilm_sentence, data_paths):
+    cands, _ = phrasebank_pairs(data_paths.require("phrasebank"), 300)
+    cal = calibrate_threshold(minilm_sentence, cands, n_pairs=500, seed=0)
+    again = calibrate_threshold(minilm_sentence, list(reversed(cands)), n_pairs=500, seed=0)
+    assert cal.tau == again.tau  # depends on the set of sentences, not their order
+    assert 0.0 < cal.mu < cal.tau < 1.0 and cal.n_sentences > 50

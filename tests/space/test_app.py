@@ -1,0 +1,171 @@
+"""The Gradio Space: escaping, batch-file errors, per-model tau, and every endpoint through gradio_client."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from nash_metric.numbers import extract_numbers, mask_numbers
+from nash_metric.space.batch_files import MAX_ROWS, BatchFileError, parse_pairs
+from nash_metric.space.render import error_html, highlight_numbers, masked_html, ranking_html, tau_html
+
+ATTACKS = ["<script>alert(1)</script> rose 4%", '<img src=x onerror="alert(1)"> fell 5%']
+
+
+@pytest.mark.parametrize("text", ATTACKS)
+def test_user_text_renders_as_text(text):
+    mentions = [m.to_dict() for m in extract_numbers(text)]
+    html = highlight_numbers(text, mentions, "A") + masked_html(mask_numbers(text)[0])
+    html += ranking_html(text, [text, "other"], [0.5, 0.4], [0.4, 0.5]) + error_html(text) + tau_html(0.3, text)
+    assert "<script>" not in html and "<img" not in html
+    assert "&lt;script&gt;" in html or "&lt;img" in html
+
+
+def test_highlight_keeps_every_character_and_marks_each_number():
+    text = "Sales rose 5.2 % to EUR 205.5 mn & more"
+    html = highlight_numbers(text, [m.to_dict() for m in extract_numbers(text)], "A")
+    assert html.count("<mark") == 2 and "&amp; more" in html and "A1" in html and "A2" in html
+
+
+@pytest.mark.parametrize(
+    "name,content,message",
+    [
+        ("p.csv", "x,y\n1,2\n", "no recognised pair of columns"),
+        ("p.csv", "a,b\nfine,\n", "line 2: column 'b' is empty"),
+        ("p.jsonl", '{"a": "x", "b": "y"}\n{"a": "x", "b": \n', "line 2: not valid JSON"),
+        ("p.jsonl", '["a", "b"]\n', "expected a JSON object"),
+        ("p.exe", "a,b\nx,y\n", "unsupported file type"),
+        ("p.csv", "a,b\n", "no pairs"),
+        ("p.csv", "", "empty"),
+    ],
+)
+def test_malformed_uploads_give_readable_errors(tmp_path, name, content, message):
+    path = tmp_path / name
+    path.write_text(content)
+    with pytest.raises(BatchFileError, match=message):
+        parse_pairs(path)
+
+
+def test_batch_limits(tmp_path):
+    path = tmp_path / "many.csv"
+    path.write_text("a,b\n" + "x 1,y 2\n" * (MAX_ROWS + 1))
+    with pytest.raises(BatchFileError, match=f"limit is {MAX_ROWS}"):
+        parse_pairs(path)
+    binary = tmp_path / "bin.csv"
+    binary.write_bytes(b"a,b\n\x00\x01\x02")
+    with pytest.raises(BatchFileError, match="binary"):
+        parse_pairs(binary)
+    assert parse_pairs(_pairs_file(tmp_path)) == [("Revenue rose 4%.", "Revenue rose 40%."),
+                                                  ("Profit fell.", "Profit fell 3%.")]
+
+
+def _pairs_file(tmp_path):
+    path = tmp_path / "pairs.jsonl"
+    path.write_text('{"prediction": "Revenue rose 4%.", "reference": "Revenue rose 40%."}\n\n'
+                    '{"prediction": "Profit fell.", "reference": "Profit fell 3%."}\n')
+    return path
+
+
+@pytest.fixture(scope="module")
+def client(space_url):
+    from gradio_client import Client
+
+    return Client(space_url, verbose=False)
+
+
+MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+
+
+def _tau_of(html):
+    """The tau a result reports (render.tau_html writes it unrounded into data-tau)."""
+    found = re.search(r'data-tau="([^"]+)"', html)
+    assert found, html
+    return float(found.group(1))
+
+
+def test_a_model_without_a_default_tau_gets_its_own(tiny_model_dir):
+    from nash_metric import NASH
+    from nash_metric.space.handlers import compare, tau_control
+    from nash_metric.space.scorers import get_scorer, scorer_for
+
+    model = str(tiny_model_dir)
+    own = NASH(model=model, backend="token", device="cpu")  # no per-model default: calibrated on the built-in corpus
+    assert own.threshold_source == "calibrated on the built-in corpus"
+    assert own.threshold != pytest.approx(0.3763, abs=1e-3)
+    # The slider is locked on that tau when the model is picked, and the handlers score with it.
+    update = tau_control(model, "token", True)
+    assert update["value"] == pytest.approx(own.threshold) and update["interactive"] is False
+    assert scorer_for(model, "token", True, 0.3763) is get_scorer(model, "token")
+    cards, _, figure, _ = compare("Revenue rose 4% to 30 mn.", "Revenue rose 40% to 31 mn.", model, "token",
+                                  True, 0.3763)
+    assert "nash-error" not in cards, cards
+    assert _tau_of(cards) == pytest.approx(own.threshold) and "calibrated for this model" in cards
+    assert f"τ = {own.threshold:.4f}" in figure.axes[1].get_ylabel()  # the heat map is centred on it too
+
+
+def test_an_explicit_tau_is_applied(tiny_model_dir):
+    from nash_metric.space.handlers import compare, tau_control
+    from nash_metric.space.scorers import get_scorer, scorer_for
+
+    model = str(tiny_model_dir)
+    assert tau_control(model, "token", False)["interactive"] is True
+    chosen = scorer_for(model, "token", False, 0.5)
+    assert chosen.threshold == 0.5 and chosen.encoder is get_scorer(model, "token").encoder  # same loaded model
+    cards, _, figure, _ = compare("Revenue rose 4% to 30 mn.", "Revenue rose 40% to 31 mn.", model, "token",
+                                  False, 0.5)
+    assert _tau_of(cards) == 0.5 and "set by you" in cards
+    assert "τ = 0.5000" in figure.axes[1].get_ylabel()
+
+
+@pytest.mark.slow
+def test_compare_endpoint(client):
+    from nash_metric.space.scorers import get_scorer
+
+    model_tau = get_scorer(MODEL, "sentence").threshold  # the server runs in this process: same cache
+    assert client.predict(MODEL, "auto", True, api_name="/tau")["value"] == pytest.approx(model_tau)
+    cards, panels, plot, table = client.predict("Revenue increased by 4%.", "Revenue increased by 40%.", MODEL,
+                                                "sentence", True, 0.0, api_name="/compare")
+    assert 'data-metric="NASH"' in cards and "BERTScore F1" in cards
+    assert _tau_of(cards) == pytest.approx(model_tau) and "default for this model" in cards
+    assert "nash-num" in panels and "[NUM]" in panels and plot is not None
+    assert [row[1] for row in table["data"]] == ["4%", "40%"]
+
+
+@pytest.mark.slow
+def test_rank_endpoint_shows_the_order_change(client):
+    html = client.predict("Revenue increased by 4%.", "Revenue increased by 3.56%.\nRevenue increased by 40%.",
+                          MODEL, "token", False, 0.3763, api_name="/rank")
+    assert 'data-testid="bertscore-top">Revenue increased by 40%.' in html
+    assert 'data-testid="nash-top">Revenue increased by 3.56%.' in html
+    assert _tau_of(html) == pytest.approx(0.3763) and "set by you" in html
+
+
+@pytest.mark.slow
+def test_batch_endpoint_and_download(client, tmp_path):
+    from gradio_client import handle_file
+
+    summary, table, download = client.predict(handle_file(str(_pairs_file(tmp_path))), MODEL, "sentence", True, 0.0,
+                                              api_name="/batch")
+    assert "2 pairs" in summary and len(table["data"]) == 2 and "default for this model" in summary
+    with open(download, encoding="utf-8") as fh:
+        assert fh.readline().strip().startswith("a,b,bertscore_f1,baseline,nash")
+
+
+@pytest.mark.slow
+def test_malformed_upload_returns_an_error_message(client, tmp_path):
+    from gradio_client import handle_file
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"a": "x", "b": "y"}\nnot json\n')
+    summary, _, download = client.predict(handle_file(str(bad)), MODEL, "sentence", True, 0.0, api_name="/batch")
+    assert "nash-error" in summary and "line 2: not valid JSON" in summary and "Traceback" not in summary
+    assert download is None
+
+
+@pytest.mark.slow
+def test_bad_text_and_unknown_model_are_explained(client):
+    cards, *_ = client.predict("", "x", MODEL, "sentence", True, 0.0, api_name="/compare")
+    assert "Text A is empty" in cards
+    cards, *_ = client.predict("a 1", "b 2", "/no/such/model", "token", True, 0.0, api_name="/compare")
+    assert "nash-error" in cards and "does not exist" in cards

@@ -1,0 +1,82 @@
+"""The Space in real headless Chromium: the model's tau on the slider, the paper's case on the page, and user
+markup staying inert."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def page(space_url):
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian chromium is not installed (scripts/install_browser.sh installs it)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the dev extra")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        tab = browser.new_page(viewport={"width": 1280, "height": 1100})
+        tab.set_default_timeout(120_000)
+        tab.goto(space_url)
+        try:
+            yield tab
+        finally:
+            browser.close()
+
+
+def fill(page, elem_id: str, text: str) -> None:
+    box = page.locator(f"#{elem_id} textarea, #{elem_id} input").first
+    box.fill(text)
+
+
+def test_tau_slider_shows_the_models_own_tau_until_unticked(page):
+    from playwright.sync_api import expect
+
+    from nash_metric.config import DEFAULT_MODEL
+    from nash_metric.space.scorers import get_scorer
+
+    model_tau = get_scorer(DEFAULT_MODEL, "auto").threshold  # the server runs in this process: same cache
+    slider = page.locator("#tau input[type=number]")
+    expect(slider).to_have_value(f"{model_tau:g}")  # filled in when the page loads the model
+    expect(slider).to_be_disabled()
+    page.get_by_label("Use the model's τ").uncheck()
+    expect(slider).to_be_enabled()
+    page.get_by_label("Use the model's τ").check()
+    expect(slider).to_be_disabled()
+
+
+def test_rank_tab_shows_bertscore_blind_and_nash_right(page, data_paths):
+    page.get_by_role("tab", name="Rank").click()
+    fill(page, "rank-anchor", "Revenue increased by 4%.")
+    fill(page, "rank-candidates", "Revenue increased by 3.56%.\nRevenue increased by 40%.")
+    page.locator("#rank-button").click()
+    verdict = page.get_by_test_id("verdict")
+    verdict.wait_for()
+    assert page.get_by_test_id("bertscore-top").inner_text() == "Revenue increased by 40%."
+    assert page.get_by_test_id("nash-top").inner_text() == "Revenue increased by 3.56%."
+    assert "The order changed" in verdict.inner_text()
+    assert "default for this model" in page.get_by_test_id("tau").inner_text()
+    data_paths.artifacts.mkdir(exist_ok=True)
+    page.screenshot(path=str(data_paths.artifacts / "space_rank.png"), full_page=True)
+
+
+def test_markup_in_user_text_is_shown_not_run(page, data_paths):
+    page.get_by_role("tab", name="Compare").click()
+    attack = '<img src=x onerror="window.__nash_xss=1"> <script>window.__nash_xss=2</script> rose 4%'
+    fill(page, "compare-a", attack)
+    fill(page, "compare-b", "Revenue rose 40%")
+    page.locator("#compare-button").click()
+    text_a = page.get_by_test_id("text-A")
+    text_a.wait_for()
+    assert "<img src=x" in text_a.inner_text() and "<script>" in text_a.inner_text()
+    assert page.evaluate("window.__nash_xss === undefined")
+    assert page.locator("#compare-texts img").count() == 0
+    data_paths.artifacts.mkdir(exist_ok=True)
+    page.screenshot(path=str(data_paths.artifacts / "space_compare.png"), full_page=True)

@@ -1,0 +1,131 @@
+"""The package's shape: no import cycles, light imports, one option set for every entry point."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import nash_metric
+from nash_metric.config import NASHConfig, option_names
+
+PACKAGE = Path(nash_metric.__file__).parent
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path) -> set[str]:
+    """Every nash_metric module `path` imports, at any depth (function-level imports included)."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                target = f"{base}.{node.module}" if node.module else base
+            else:
+                target = node.module or ""
+            if target.startswith("nash_metric"):
+                found.add(target)
+                found.update(f"{target}.{alias.name}" for alias in node.names)  # `from . import module`
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("nash_metric"))
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    return {name: {t for t in _imports(path) if t in modules and t != name} for name, path in modules.items()}
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """A cycle as a list of modules, or None. A package's own __init__ importing its children is no cycle."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if node.startswith(nxt + "."):  # a submodule importing its own package's __init__ (re-exports)
+                continue
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt) :], nxt]
+            if nxt not in state and (cycle := visit(nxt)):
+                return cycle
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (cycle := visit(node)):
+            return cycle
+    return None
+
+
+def test_no_import_cycle_in_the_package():
+    assert find_cycle(import_graph()) is None, " -> ".join(find_cycle(import_graph()))
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"p": {"p.x"}, "p.x": {"p"}}) is None  # re-export through the package __init__
+
+
+def _imports_argparse(path: Path) -> bool:
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import) and any(a.name == "argparse" for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and node.module == "argparse":
+            return True
+    return False
+
+
+def test_only_the_cli_uses_argparse():
+    assert sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py") if _imports_argparse(p)) == ["cli.py"]
+
+
+def _fresh_python(code: str) -> str:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_import_and_help_do_not_load_torch():
+    assert _fresh_python("import nash_metric, sys; print('torch' in sys.modules)") == "False"
+    code = (
+        "import sys\nfrom nash_metric.cli import build_parser\nbuild_parser()\n"
+        "print(sorted(m for m in ('torch', 'transformers', 'numpy', 'gradio') if m in sys.modules))"
+    )
+    assert _fresh_python(code) == "[]"
+
+
+def test_lazy_exports_resolve():
+    for name in nash_metric.__all__:
+        assert getattr(nash_metric, name) is not None
+    with pytest.raises(AttributeError):
+        nash_metric.no_such_name  # noqa: B018
+
+
+def _keyword_options(fn) -> set[str]:
+    return {p.name for p in inspect.signature(fn).parameters.values() if p.kind is p.KEYWORD_ONLY}
+
+
+def test_every_entry_point_takes_the_config_options():
+    from nash_metric import NASH, nash_score
+    from nash_metric.cli import build_parser
+
+    options = set(option_names())
+    assert _keyword_options(NASH) == options
+    assert _keyword_options(nash_score) - {"show_progress"} == options
+    for f in NASHConfig.__dataclass_fields__.values():  # generated signatures carry the config's defaults
+        assert inspect.signature(NASH).parameters[f.name].default == f.default
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command").choices["score"]
+    assert {a.dest for a in sub._actions} - {"help", "a", "b"} == options

@@ -1,0 +1,95 @@
+"""The benchmark registry: cheap lookup, one protocol for all four benchmarks, the CLI wired through it."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import nash_metric.benchmarks
+from nash_metric.benchmarks import Benchmark, UnknownBenchmarkError, registry
+
+PACKAGE = Path(nash_metric.benchmarks.__file__).parent  # the code under test, wherever it is installed
+
+
+def _loaded_after(code: str) -> list[str]:
+    """Modules loaded by running `code` in a fresh interpreter."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def test_importing_the_registry_loads_no_benchmark_code():
+    loaded = _loaded_after("import nash_metric.benchmarks as b; b.registry['numfine'].summary")
+    heavy = [m for m in loaded if m.split(".")[0] in ("numpy", "torch", "pandas", "datasets", "transformers")]
+    ours = [m for m in loaded if m.startswith("nash_metric.benchmarks.")]
+    assert heavy == [] and ours == ["nash_metric.benchmarks.registry"]
+
+
+def test_cli_parser_loads_no_benchmark_code():
+    loaded = _loaded_after("from nash_metric.cli import build_parser; build_parser()")
+    assert [m for m in loaded if m.startswith("nash_metric.benchmarks.")] == ["nash_metric.benchmarks.registry"]
+    assert not [m for m in loaded if m.split(".")[0] in ("numpy", "torch", "pandas")]
+
+
+def test_unknown_name_lists_the_known_ones():
+    with pytest.raises(UnknownBenchmarkError, match="known benchmarks: numfine, embednum1k, nquad, stsb") as info:
+        registry["numfin"]
+    assert isinstance(info.value, KeyError) and str(info.value).startswith("unknown benchmark 'numfin'")
+    assert list(registry) == ["numfine", "embednum1k", "nquad", "stsb"]
+    assert registry.buildable() == ["numfine", "embednum1k", "nquad"]
+
+
+@pytest.mark.parametrize("name", ["numfine", "embednum1k", "nquad", "stsb"])
+def test_every_entry_point_resolves(name):
+    bench = registry[name]
+    assert isinstance(bench, Benchmark) and bench.summary and "\n" not in bench.summary
+    for role in ("build", "build_markdown", "evaluate", "markdown", "plot", "card"):
+        ref = getattr(bench, f"{role}_ref")
+        entry = getattr(bench, role)
+        assert (entry is None) == (ref is None), role
+        assert entry is None or callable(entry), role
+    assert callable(bench.evaluate) and callable(bench.markdown)
+    assert (bench.build is None) == (name == "stsb")
+
+
+def test_cli_flag_defaults_match_the_library():
+    from nash_metric.benchmarks.embednum.construction import ALL_CONFIGS
+    from nash_metric.benchmarks.numfine.construction import K_DEFAULT
+    from nash_metric.cli import EMBEDNUM_CONFIGS, build_parser
+
+    args = build_parser().parse_args(["build-data", "numfine", "--source", "s.txt", "--out", "o"])
+    assert args.k == K_DEFAULT
+    assert EMBEDNUM_CONFIGS == ALL_CONFIGS
+
+
+def test_benchmark_code_never_imports_the_cli():
+    # Package-wide cycles and argparse are checked in tests/unit/test_architecture.py.
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or "", *(a.name for a in node.names)] if node.level else [node.module or ""]
+                assert not any(n == "cli" or n.endswith(".cli") or n == "nash_metric.cli" for n in names), path
+            elif isinstance(node, ast.Import):
+                assert not any(a.name.startswith("nash_metric.cli") for a in node.names), path
+
+
+def test_stsb_through_the_registry_with_a_scorer_or_a_factory(tmp_path, tiny_scorer):
+    tsv = tmp_path / "sts.tsv"
+    rows = [("A man plays a guitar.", "A man plays the guitar.", 4.8), ("Sales rose 5%.", "Sales rose 50%.", 2.0),
+            ("A cat sleeps.", "Stocks fell sharply.", 0.2), ("It costs $3.", "It costs 3 dollars.", 4.5)]
+    tsv.write_text("".join(f"g\tf\t2012\t{i}\t{s}\t{a}\t{b}\n" for i, (a, b, s) in enumerate(rows)), encoding="utf-8")
+    stsb = registry["stsb"]
+    result = stsb.evaluate(tiny_scorer, tsv, limit=3, show_progress=False)
+    assert result["benchmark"] == "stsb" and result["results"]["pairs"] == 3
+    assert result["config"]["limit"] == 3 and result["config"]["hashcode"] == tiny_scorer.hashcode
+    assert "Spearman (all 3 pairs)" in stsb.markdown(result)
+    again = stsb.evaluate(lambda **overrides: tiny_scorer.with_options(**overrides), tsv, limit=3,
+                          show_progress=False)
+    assert again["results"] == result["results"]
+    with pytest.raises(TypeError, match="NASH scorer or a factory"):
+        stsb.evaluate("not a scorer", tsv, show_progress=False)

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ._version import __version__
+from .benchmarks import get_benchmark, registry  # the registry only: no benchmark code is imported
 from .config import NASHConfig, option_names, scorer_options
 
 
@@ -124,8 +125,6 @@ def build_parser() -> argparse.ArgumentParser:
 # -- build-data and bench: every benchmark flag is declared here; the work goes through the benchmark registry
 def _add_benchmark_commands(sub: argparse._SubParsersAction) -> None:
     """`nash build-data NAME` and `nash bench NAME`; importing the registry loads no benchmark code."""
-    from .benchmarks import registry
-
     build = sub.add_parser("build-data", help="construct a benchmark dataset").add_subparsers(
         dest="dataset", required=True
     )
@@ -141,12 +140,6 @@ def _add_benchmark_commands(sub: argparse._SubParsersAction) -> None:
 def _scorer_factory(args: argparse.Namespace):
     """What a benchmark's `evaluate` takes: `factory(**overrides)` builds the scorer the flags describe."""
     return lambda **overrides: scorer_from_args(args, **overrides)
-
-
-def _benchmark(name: str):
-    from .benchmarks import registry
-
-    return registry[name]
 
 
 def _report(args: argparse.Namespace, benchmark, result: dict) -> None:
@@ -192,7 +185,7 @@ def _add_numfine_commands(build, bench, summary: str) -> None:
 
 
 def _cmd_build_numfine(args: argparse.Namespace) -> int:
-    numfine = _benchmark("numfine")
+    numfine = get_benchmark("numfine")
     card = {"pretty_name": args.name, "license": args.license, "source_note": args.source_note}
     report = numfine.build(args.out, source=args.source, column=args.column, encoding=args.encoding, seed=args.seed,
                            k=args.k, card=card, show_progress=True)
@@ -204,7 +197,7 @@ def _cmd_build_numfine(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench_numfine(args: argparse.Namespace) -> int:
-    numfine = _benchmark("numfine")
+    numfine = get_benchmark("numfine")
     result = numfine.evaluate(_scorer_factory(args), args.data, limit=args.limit, seed=args.seed,
                               threshold_sweep=args.threshold_sweep,
                               alignment_rows=0 if args.no_alignment_check else args.alignment_rows)
@@ -249,7 +242,7 @@ def _add_embednum_commands(build, bench, summary: str) -> None:
 
 
 def _cmd_build_embednum(args: argparse.Namespace) -> int:
-    report = _benchmark("embednum1k").build(
+    report = get_benchmark("embednum1k").build(
         args.out, source=args.source, seeds=args.seeds, seed=args.seed, n=args.n, configs=args.configs,
         n_candidate_questions=args.candidate_questions, show_progress=True,
     )
@@ -260,7 +253,7 @@ def _cmd_build_embednum(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench_embednum(args: argparse.Namespace) -> int:
-    embednum = _benchmark("embednum1k")
+    embednum = get_benchmark("embednum1k")
     result = embednum.evaluate(_scorer_factory(args), args.data, configs=args.configs, limit=args.limit,
                                candidate_limit=args.candidate_limit, bertscore=not args.no_bertscore)
     _report(args, embednum, result)
@@ -300,7 +293,7 @@ def _add_nquad_commands(build, bench, summary: str) -> None:
 
 
 def _cmd_build_nquad(args: argparse.Namespace) -> int:
-    nquad = _benchmark("nquad")
+    nquad = get_benchmark("nquad")
     report = nquad.build(args.out, source=args.source, seed=args.seed, test_fraction=args.test_fraction,
                          answer_rtol=args.answer_rtol)
     print(nquad.build_markdown(report))
@@ -309,7 +302,7 @@ def _cmd_build_nquad(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench_nquad(args: argparse.Namespace) -> int:
-    nquad = _benchmark("nquad")
+    nquad = get_benchmark("nquad")
     result = nquad.evaluate(_scorer_factory(args), args.data, split=args.split, limit=args.limit,
                             backend=args.backend, numeral_weight=args.numeral_weight, label=args.label)
     _report(args, nquad, result)
@@ -326,7 +319,7 @@ def _add_stsb_commands(bench, summary: str) -> None:
 
 
 def _cmd_bench_stsb(args: argparse.Namespace) -> int:
-    stsb = _benchmark("stsb")
+    stsb = get_benchmark("stsb")
     result = stsb.evaluate(_scorer_factory(args), args.data, limit=args.limit)
     _report(args, stsb, result)
     return 0

@@ -6,7 +6,9 @@ The steps, each a function below:
    context cosine (a directional argmax: several v may pick the same u), in both directions.
 2. `Alignment.accepted(tau)`: the tau gate; a match counts when its cosine is at least tau (or when a
    stated condition links the two numbers, in comparison-aware mode).
-3. `magnitude_similarity`: an accepted match contributes 1 / (1 + |v-u| / N(v,u)), N(v,u) = 1 + (|v|+|u|)/2.
+3. `magnitude_similarity`: an accepted match contributes 1 / (1 + |v-u| / N(v,u)), N(v,u) = 1 + (|v|+|u|)/2;
+   two calendar periods (dates, quarters, fiscal years) contribute their calendar similarity instead
+   (`numbers.periods`: 1 / (1 + days / 182.5), compared at the coarser granularity).
 4. `numeric_similarity`: S(a->b) = sum of contributions / |V_b|, capped at 1 because the many-to-one argmax
    can exceed |V_b| when a holds more numbers than b; S_num is the mean of both directions; no numbers on
    either side -> 1, numbers on one side only -> 0.
@@ -21,6 +23,8 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
+
+from .numbers.periods import CalendarKeys, calendar_similarity
 
 
 def magnitude_similarity(v: np.ndarray | float, u: np.ndarray | float) -> np.ndarray:
@@ -40,6 +44,7 @@ class MentionTable:
     values: np.ndarray  # [M] float64 values
     offsets: np.ndarray  # [T] int64
     counts: np.ndarray  # [T] int64
+    calendar: CalendarKeys | None = None  # the mentions' calendar periods (None: no mention has one)
 
     def of(self, text_id: int) -> slice:
         start = int(self.offsets[text_id])
@@ -54,7 +59,7 @@ class Matches:
     source: np.ndarray  # [R] mention index within the source text's scorable mentions
     target: np.ndarray  # [R] index of the chosen mention in the other text
     cosine: np.ndarray  # [R] context cosine of the match
-    magnitude: np.ndarray  # [R] magnitude similarity of the two values
+    magnitude: np.ndarray  # [R] magnitude similarity of the two values (calendar similarity for two periods)
     similarity: np.ndarray  # [R] what the match contributes when accepted (magnitude, or a condition score)
     by_condition: np.ndarray  # [R] bool: scored by a stated condition, so it counts whatever tau says
 
@@ -140,7 +145,7 @@ def align_numbers(
         vb = mentions.vectors[ib] * mask_b[..., None]
         cos = np.einsum("pih,pjh->pij", va, vb)
         cos = np.where(mask_a[:, :, None] & mask_b[:, None, :], cos, -np.inf)
-        magnitude = magnitude_similarity(mentions.values[ia][:, :, None], mentions.values[ib][:, None, :])
+        magnitude = value_similarity(mentions, ia, ib)
         similarity, by_condition = magnitude.copy(), np.zeros(magnitude.shape, dtype=bool)
         for local, k in enumerate(pair_ids):
             if conditions and k in conditions:
@@ -161,6 +166,16 @@ def align_numbers(
         b_to_a=_concat(parts["ba"]),
         cosines=cosines,
     )
+
+
+def value_similarity(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
+    """Similarity of the values of mentions ia[..., :, None] and ib[..., None, :]: magnitude, or calendar
+    similarity where both are calendar periods."""
+    magnitude = magnitude_similarity(mentions.values[ia][..., :, None], mentions.values[ib][..., None, :])
+    if mentions.calendar is None:
+        return magnitude
+    days = mentions.calendar.distance(ia, ib)
+    return np.where(np.isnan(days), magnitude, calendar_similarity(np.nan_to_num(days)))
 
 
 def _apply_conditions(scores: np.ndarray, similarity: np.ndarray, by_condition: np.ndarray) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 BACKENDS = ("auto", "token", "sentence")
+NUMBER_READERS = ("full", "paper")
 
 
 def option(default: Any, doc: str, *, model_bound: bool = False, cli: Mapping[str, Any] | None = None) -> Any:
@@ -96,6 +97,14 @@ class NASHConfig:
         "Comparison-aware number channel: a number under a stated condition ('above 200') is scored by "
         "whether it satisfies it instead of by magnitude (off: the paper's score).",
     )
+    numbers: str = option(
+        "full",
+        "Number reader: 'full' (dates and fiscal periods as one mention scored by calendar distance, written "
+        "numbers, scale words, accounting negatives, other scripts' digits) or 'paper' (the paper's scope: "
+        "digits, decimals, separators, sign, currency symbols, %, bp, glued k/m/b, as the authors' toolkit "
+        "reads them).",
+        cli={"choices": NUMBER_READERS},
+    )
     bertscore_idf: bool = option(
         False,
         "Token backend only: IDF-weighted BERTScore in the text channel and the baseline, as "
@@ -109,6 +118,8 @@ class NASHConfig:
             raise ValueError(f"model must be a hub id or a local path, got {self.model!r}")
         if self.backend not in BACKENDS:
             raise ValueError(f"unknown backend {self.backend!r}; expected one of {', '.join(BACKENDS)}")
+        if self.numbers not in NUMBER_READERS:
+            raise ValueError(f"unknown number reader {self.numbers!r}; expected one of {', '.join(NUMBER_READERS)}")
         if self.num_layers is not None and not _is_int(self.num_layers):
             raise TypeError(f"num_layers must be an integer or None, got {self.num_layers!r}")
         if self.threshold is not None and self.threshold != "auto":

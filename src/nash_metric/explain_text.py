@@ -10,6 +10,8 @@ from .reporting import markdown_table
 def _value(mention: dict[str, Any] | None) -> str:
     if mention is None:
         return "–"
+    if mention.get("period"):
+        return f"{mention['text']} (={mention['period']})"
     return f"{mention['text']} (={mention['value']:g})" if mention["value"] is not None else mention["text"]
 
 
@@ -20,11 +22,14 @@ def render_explanation(info: dict[str, Any]) -> str:
         f"B: {info['texts']['b']}",
         f"masked A: {info['masked']['a']}",
         f"masked B: {info['masked']['b']}",
-        "",
     ]
+    if info["text_channel"] != info["masked"]:
+        lines += [f"text channel A: {info['text_channel']['a']}", f"text channel B: {info['text_channel']['b']}"]
+    lines.append("")
     for side in ("a", "b"):
         found = ", ".join(
-            f"{m['text']}={m['value']!r} [{m['kind']}{'/' + m['unit'] if m['unit'] else ''}]"
+            f"{m['text']}={m['value']!r} [{m['kind']}{'/' + m['unit'] if m['unit'] else ''}"
+            f"{' ' + m['period'] if m.get('period') else ''}]"
             + ("" if m["scored"] else " (unscored)")
             for m in info["mentions"][side]
         )
@@ -49,7 +54,8 @@ def render_explanation(info: dict[str, Any]) -> str:
             lines.append(f"alignment {src.upper()} -> {dst.upper()} (tau = {info['threshold']:.4f})")
             lines.append(
                 markdown_table(
-                    ["number", "aligned to", "cosine", "status", "magnitude sim", "contribution"], rows, digits=4
+                    ["number", "aligned to", "cosine", "status", "magnitude / calendar sim", "contribution"], rows,
+                    digits=4
                 )
             )
             lines.append("")
@@ -62,7 +68,7 @@ def render_explanation(info: dict[str, Any]) -> str:
             ["score", "value"],
             [
                 [s["baseline_name"] + " (baseline)", s["baseline"]],
-                ["S_text (masked)", s["text"]],
+                ["S_text (text channel)", s["text"]],
                 ["S_num A->B", s["numeric_a_to_b"]],
                 ["S_num B->A", s["numeric_b_to_a"]],
                 ["S_num", s["numeric"]],

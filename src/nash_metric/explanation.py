@@ -105,6 +105,7 @@ def _explain_pair(call: ScoredCall, k: int, a: str, b: str, matches, cosines: np
             "b": [dict(m.to_dict(), scored=i in ib) for i, m in enumerate(pool.mentions[b])],
         },
         "masked": {"a": pool.masked[a], "b": pool.masked[b]},
+        "text_channel": {"a": pool.channel[a], "b": pool.channel[b]},
         "windows": {"a": call.encodings[pool.ids[a]].n_windows, "b": call.encodings[pool.ids[b]].n_windows},
         "similarity_matrix": cosines.tolist(),
         "threshold": call.tau,

@@ -64,6 +64,7 @@ def hashcode(config: Mapping[str, Any]) -> str:
     digest = hashlib.sha1(repr(sorted(config.items())).encode()).hexdigest()[:8]
     return (
         f"{config['model']}_L{config['num_layers']}_{config['backend']}_tau={tau_s}_idf={config['idf']}"
-        f"{'_cmp' if config['comparisons'] else ''}_version={config['nash_metric']}"
+        f"{'_cmp' if config['comparisons'] else ''}{'_paper' if config.get('numbers') == 'paper' else ''}"
+        f"_version={config['nash_metric']}"
         f"(hug_trans={config['transformers']})_{digest}"
     )

@@ -1,12 +1,19 @@
 """Modal separation for a whole call: the distinct texts, their numbers and their masked forms (DESIGN §1.1).
 
 A scoring call encodes each distinct text once: the originals (for the baseline and the number vectors)
-and their masked forms (for S_text) are pooled, deduplicated and sorted, so that every batch, and so
-every float, is independent of input order.
+and their text-channel forms (for S_text) are pooled, deduplicated and sorted, so that every batch, and
+so every float, is independent of input order.
+
+The text channel reads each text with its numbers masked. The paper reader (``numbers="paper"``) writes
+the mask ``[NUM]`` there, as the paper does; the full reader leaves the numbers out instead, because the
+backbone does not know the placeholder: BERT splits ``[NUM]`` into four word pieces that always match
+each other, which lifts S_text of every pair with numbers on both sides whatever the numbers are
+(STS-B dev Spearman, README). The α weights count ``[NUM]`` in both cases (``masked``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +23,10 @@ import numpy as np
 from .alignment import MentionTable
 from .encoders import Encoding, Span
 from .numbers import NumericMention, extract_numbers, mask_numbers
+from .numbers.extract import reader_text
+from .numbers.periods import CalendarKeys
 
+_GAP = re.compile(r"[ \t]+(?=[,.;:!?)\]]|$)|(?<=[(\[])[ \t]+|(?<=[ \t])[ \t]+")
 NO_SUBTOKEN = "no sub-token of this mention in the encoded text"
 
 
@@ -26,23 +36,32 @@ class TextPool:
     ids: dict[str, int]
     mentions: dict[str, list[NumericMention]]  # original text -> every mention found
     scorable: dict[str, list[int]]  # original text -> indices of the mentions in the number channel
-    masked: dict[str, str]  # original text -> masked text
+    masked: dict[str, str]  # original text -> masked text (with [NUM]: what the α weights count)
+    channel: dict[str, str]  # original text -> what the text channel encodes
 
     @classmethod
-    def build(cls, originals: Sequence[str]) -> TextPool:
-        """Find and mask the numbers of each distinct text; mentions without a value are never masked."""
+    def build(cls, originals: Sequence[str], reader: str = "full") -> TextPool:
+        """Find and mask the numbers of each distinct text; mentions without a value are never masked.
+
+        ``originals`` are already in the reader's view (``read_texts``), so the encoder sees what was read.
+        """
         distinct = sorted(set(originals))
-        mentions = {t: extract_numbers(t) for t in distinct}
+        mentions = {t: extract_numbers(t, reader) for t in distinct}
         scorable = {t: valued(ms) for t, ms in mentions.items()}
         masked = {t: mask_numbers(t, [mentions[t][i] for i in scorable[t]])[0] for t in distinct}
-        texts = sorted(set(distinct) | set(masked.values()))
-        return cls(texts, {t: i for i, t in enumerate(texts)}, mentions, scorable, masked)
+        if reader == "paper":
+            channel = masked
+        else:
+            channel = {t: _without(t, [mentions[t][i] for i in scorable[t]]) for t in distinct}
+        texts = sorted(set(distinct) | set(channel.values()))
+        return cls(texts, {t: i for i, t in enumerate(texts)}, mentions, scorable, masked, channel)
 
     def original_ids(self, texts: Sequence[str]) -> np.ndarray:
         return np.array([self.ids[t] for t in texts], np.int64)
 
-    def masked_ids(self, texts: Sequence[str]) -> np.ndarray:
-        return np.array([self.ids[self.masked[t]] for t in texts], np.int64)
+    def channel_ids(self, texts: Sequence[str]) -> np.ndarray:
+        """Ids of the texts' text-channel forms."""
+        return np.array([self.ids[self.channel[t]] for t in texts], np.int64)
 
     def spans(self) -> list[list[Span]]:
         """Per pooled text, the spans of its scorable mentions (masked texts have none)."""
@@ -59,7 +78,7 @@ class TextPool:
         """
         n = len(self.texts)
         offsets, counts = np.zeros(n, np.int64), np.zeros(n, np.int64)
-        vectors, values, total = [], [], 0
+        vectors, values, periods, total = [], [], [], 0
         for text in self.mentions:
             enc = encodings[self.ids[text]]
             placed = enc.mention_has_tokens
@@ -67,6 +86,7 @@ class TextPool:
             if self.scorable[text]:
                 vectors.append(enc.mention_vectors[placed])
                 values.extend(self.mentions[text][i].value for i in self.scorable[text])
+                periods.extend(self.mentions[text][i].period for i in self.scorable[text])
                 offsets[self.ids[text]], counts[self.ids[text]] = total, len(self.scorable[text])
                 total += len(self.scorable[text])
         hidden = encodings[0].mention_vectors.shape[1] if encodings else 1
@@ -75,6 +95,7 @@ class TextPool:
             values=np.asarray(values, dtype=np.float64),
             offsets=offsets,
             counts=counts,
+            calendar=CalendarKeys.of(periods) if any(periods) else None,
         )
 
     def unscored(self, predictions: Sequence[str], references: Sequence[str]) -> list[dict[str, Any]]:
@@ -90,6 +111,22 @@ class TextPool:
                             {"index": k, "side": side, "text": m.text, "start": m.start, "end": m.end, "reason": reason}
                         )
         return out
+
+
+def _without(text: str, mentions: Sequence[NumericMention]) -> str:
+    """``text`` with the mentions left out (one space where a gap would glue two words)."""
+    if not mentions:
+        return text
+    parts, pos = [], 0
+    for m in sorted(mentions, key=lambda x: x.start):
+        parts += [text[pos:m.start], " "]
+        pos = m.end
+    return _GAP.sub("", "".join(parts) + text[pos:]).strip()
+
+
+def read_texts(texts: Sequence[str], reader: str) -> list[str]:
+    """The texts as the reader reads them and the encoder sees them (other scripts' digits as ASCII)."""
+    return [reader_text(t, reader) for t in texts]
 
 
 def valued(mentions: Sequence[NumericMention]) -> list[int]:

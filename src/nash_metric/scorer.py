@@ -1,18 +1,19 @@
-"""The NASH scorer: text channel on masked texts, number channel on aligned mentions, IDF mixing.
+"""The NASH scorer: text channel without the numbers, number channel on aligned mentions, IDF mixing.
 
 `NASH._score` reads top to bottom as the method (DESIGN §1), one named function per step:
 
+0. reading               `read_texts`                   (pool.py; other scripts' digits as ASCII, full reader)
 1. modal separation      `TextPool.build`               (pool.py; numbers/ finds and masks the numbers)
 2. encoding              `Encoder.encode`               (encoders.py; one forward pass per distinct text)
 3. mention vectors       `TextPool.mention_table`       (mean sub-token state of each number)
-4. text channel          `text_similarity`              (similarity.py; S_text on masked pairs, baseline on originals)
+4. text channel          `text_similarity`              (similarity.py; S_text without numbers, baseline on originals)
 5. alignment             `align_numbers`                (alignment.py; directional argmax)
-6. tau gate, magnitude   `Matches.accepted`, `magnitude_similarity`
+6. tau gate, magnitude   `Matches.accepted`, `value_similarity` (magnitude; calendar distance for periods)
 7. S_num                 `numeric_similarity`
 8. IDF masses and alpha  `pair_alphas`                  (weighting.py)
 9. mixing                `mix`
 
-One forward pass per distinct text (original and masked texts pooled and deduplicated) yields both the
+One forward pass per distinct text (originals and text-channel forms pooled and deduplicated) yields both the
 baseline and the contextual number vectors, so every result carries its own side-by-side comparison.
 """
 
@@ -34,7 +35,7 @@ from .explanation import ScoredCall, explain_pairs
 from .models import choose_backend, default_threshold, resolve_model
 from .numbers import extract_numbers
 from .output import NASHOutput, hashcode
-from .pool import TextPool, valued
+from .pool import TextPool, read_texts, valued
 from .similarity import bertscore_idf_weights, text_similarity
 from .validation import check_pairs, check_texts
 from .weighting import IDF, load_idf, mix, pair_alphas
@@ -68,7 +69,7 @@ class NASH:
         """Set up what the options that do not touch the model decide: IDF and tau."""
         if self.options.bertscore_idf and self.backend != "token":
             raise ValueError("bertscore_idf applies to the token backend only")
-        self.idf = load_idf(self.options.idf)
+        self.idf = load_idf(self.options.idf, self.options.numbers)
         threshold = self.options.threshold
         if threshold == "auto":
             self.threshold_source, self._tau = "auto", None
@@ -102,6 +103,7 @@ class NASH:
             "threshold": self._tau if self._tau is not None else "auto",
             "threshold_source": self.threshold_source,
             "idf": self.idf.source if self.idf else "references",
+            "numbers": self.options.numbers,
             "comparisons": self.options.comparisons,
             "bertscore_idf": self.options.bertscore_idf,
             "nash_metric": __version__,
@@ -129,7 +131,7 @@ class NASH:
     # -- scoring -------------------------------------------------------------------------------------
     def score(self, predictions: Sequence[str], references: Sequence[str], show_progress: bool = False) -> NASHOutput:
         """NASH of each (prediction, reference) pair, with S_text, S_num, alpha and the baseline."""
-        preds, refs = check_pairs(predictions, references)
+        preds, refs = self._read(*check_pairs(predictions, references))
         if not preds:
             empty, config = np.zeros(0), self.config
             return NASHOutput(empty, empty, empty, empty, empty, config=config, hashcode=hashcode(config))
@@ -141,25 +143,29 @@ class NASH:
 
     def explain_batch(self, predictions: Sequence[str], references: Sequence[str]) -> list[dict[str, Any]]:
         """`explain` for many pairs, sharing one scoring call."""
-        preds, refs = check_pairs(predictions, references)
+        preds, refs = self._read(*check_pairs(predictions, references))
         if not preds:
             return []
         return explain_pairs(self._score(preds, refs, keep_cosines=True), preds, refs)
 
     def mention_vectors(self, texts: Sequence[str], show_progress: bool = False) -> list[np.ndarray]:
         """Context vectors [M, H] of the scorable numbers of each text (as used for alignment)."""
-        texts = check_texts(texts, "texts")
-        mentions = {t: extract_numbers(t) for t in set(texts)}
+        texts = read_texts(check_texts(texts, "texts"), self.options.numbers)
+        mentions = {t: extract_numbers(t, self.options.numbers) for t in set(texts)}
         spans = [[(mentions[t][i].start, mentions[t][i].end) for i in valued(mentions[t])] for t in texts]
         encodings = self.encoder.encode(texts, spans, show_progress=show_progress)
         return [e.mention_vectors[e.mention_has_tokens] for e in encodings]
+
+    def _read(self, preds: list[str], refs: list[str]) -> tuple[list[str], list[str]]:
+        """The texts as the number reader reads them, which is also what the encoder sees."""
+        return read_texts(preds, self.options.numbers), read_texts(refs, self.options.numbers)
 
     # -- the method, step by step ---------------------------------------------------------------------
     def _score(
         self, preds: list[str], refs: list[str], show_progress: bool = False, keep_cosines: bool = False
     ) -> ScoredCall:
         # 1-3. Modal separation, one forward pass per distinct text, the context vector of every number.
-        pool = TextPool.build([*preds, *refs])
+        pool = TextPool.build([*preds, *refs], self.options.numbers)
         encodings = self.encoder.encode(pool.texts, pool.spans(), show_progress=show_progress)
         mentions = pool.mention_table(encodings)
         tau = self._tau
@@ -169,7 +175,7 @@ class NASH:
 
         # 4. Text channel on the masked pairs, and the baseline on the original pairs.
         baseline = self._text_similarity(encodings, pool, pool.original_ids(preds), pool.original_ids(refs))
-        s_text = self._text_similarity(encodings, pool, pool.masked_ids(preds), pool.masked_ids(refs))
+        s_text = self._text_similarity(encodings, pool, pool.channel_ids(preds), pool.channel_ids(refs))
 
         # 5-7. Number channel: each distinct pair aligned once, gated at tau, scored by magnitude.
         pairs, pair_index = np.unique(

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .numbers import MASK_TOKEN, mask_numbers
+from .numbers import MASK_TOKEN
+from .numbers.extract import masked_for_scoring
 from .validation import check_texts
 
 # CJK characters are one token each (Chinese has no spaces); other words are runs of letters/digits.
@@ -131,7 +132,9 @@ def mix(alpha: np.ndarray, s_text: np.ndarray, s_num: np.ndarray) -> np.ndarray:
     return np.clip(alpha * s_text + (1 - alpha) * s_num, -1.0, 1.0)
 
 
-def load_idf(spec: Mapping[str, float] | Sequence[str] | str | os.PathLike[str] | None) -> IDF | None:
+def load_idf(
+    spec: Mapping[str, float] | Sequence[str] | str | os.PathLike[str] | None, reader: str = "full"
+) -> IDF | None:
     """The mixing IDF an `idf` option describes: None (the call's references), a dict, a JSON path or a corpus."""
     if spec is None:
         return None
@@ -140,4 +143,4 @@ def load_idf(spec: Mapping[str, float] | Sequence[str] | str | os.PathLike[str] 
     if isinstance(spec, (str, os.PathLike)):
         return IDF.load(Path(spec))
     corpus = check_texts(spec, "idf corpus")
-    return IDF.from_masked((mask_numbers(t)[0] for t in corpus), source=f"corpus({len(corpus)} sentences)")
+    return IDF.from_masked((masked_for_scoring(t, reader) for t in corpus), source=f"corpus({len(corpus)} sentences)")

@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 from nash_metric.benchmarks.numfine.build import build_from_file, build_numfine
-from nash_metric.benchmarks.numfine.dates import find_clock_times, find_dates
 from nash_metric.benchmarks.numfine.evaluation import pool_pairs, protocol_metrics
 from nash_metric.benchmarks.numfine.formats import SurfaceFormat
 from nash_metric.benchmarks.numfine.publish import write_numfine
@@ -23,6 +22,11 @@ from nash_metric.benchmarks.numfine.rules import find_targets
 from nash_metric.benchmarks.numfine.tables import CONFIGS, CROSSPAIR_MIN_RATIO, crosspair_distance, protocol_tables
 from nash_metric.io import InputFileError, read_sentences
 from nash_metric.numbers import extract_numbers
+from nash_metric.numbers.calendar import find_clock_times, find_dates
+from nash_metric.numbers.periods import period_distance_days, period_value
+
+# variant rules of calendar targets (distances in days, `period_distance_days`); bare years are "date_years"
+CALENDAR_RULES = ("date_days", "date_months", "date_quarters", "date_halves", "date_fiscal_years")
 
 
 @pytest.fixture(scope="module")
@@ -122,9 +126,21 @@ def test_dates_and_clock_times():
     found = {d.text: d for d in find_dates(s)}
     assert set(found) == {"April 23, 2010", "5 May", "January 4 , 2008", "30.09.2013"}
     assert found["30.09.2013"].when == date(2013, 9, 30)
-    assert found["April 23, 2010"].shifted(8) == ("May 1, 2010", found["April 23, 2010"].value + 8)
+    assert found["April 23, 2010"].shifted(8) == ("May 1, 2010", "2010-05-01")
     assert [c.text for c in find_clock_times(s)] == ["10:00"]
     assert find_dates("February 30, 2009 may rise") == []  # not calendar-valid; "may" is a verb
+
+
+def test_calendar_targets_are_whole_expressions():
+    s = "Sales in Q4 2019 and FY19 rose , as of December 31, 2019 , from the first half of 2018 at 9 am ."
+    targets, skipped = find_targets(s, extract_numbers(s))
+    got = {t.text: (t.category, t.rule, t.delta_unit, t.period) for t in targets}
+    assert got == {"Q4 2019": ("temporal", "date_quarters", "days", "2019-Q4"),
+                   "FY19": ("temporal", "date_fiscal_years", "days", "FY2019"),
+                   "December 31, 2019": ("temporal", "date_days", "days", "2019-12-31"),
+                   "first half of 2018": ("temporal", "date_halves", "days", "2018-H1"),
+                   "9 am": ("temporal", "time", "hours", "T09:00")}
+    assert not skipped
 
 
 @pytest.mark.parametrize(("sentence", "target", "category", "subcategory"), [
@@ -175,13 +191,26 @@ def test_variant_counts_and_only_the_target_changes(units):
         assert u["sentence"][s:e] == u["target"]
         for v, t in zip(variants, targets, strict=True):
             assert v == u["sentence"][:s] + t + u["sentence"][e:]
+        if u["rule"] in CALENDAR_RULES or u["rule"] == "date_years":  # distances are calendar days
+            anchor = _period(u["rule"], u["target"])
+            for t, value, d in zip(targets, u["variant_values"], dist, strict=True):
+                assert d == period_distance_days(anchor, _period(u["rule"], t))
+                assert value == pytest.approx(period_value(_period(u["rule"], t)))
+            continue
         for value, d in zip(u["variant_values"], dist, strict=True):
             assert abs(value - u["target_value"]) == pytest.approx(d)
 
 
+def _period(rule: str, text: str) -> str:
+    if rule == "date_years":
+        return text
+    (x,) = find_dates(text)
+    assert x.text == text
+    return x.period
+
+
 def test_formats_preserved(units):
-    numeric = [u for u in units if u["rule"] not in ("date_days", "date_months", "time") or
-               (u["rule"] == "time" and u["delta_unit"] != "hours")]
+    numeric = [u for u in units if u["rule"] not in CALENDAR_RULES and u["delta_unit"] != "hours"]
     assert numeric
     for u in numeric:
         if not re.search(r"\d", u["target"]):
@@ -198,17 +227,62 @@ def test_formats_preserved(units):
     assert spaced and all(t.endswith(" %") for u in spaced for t in u["variant_targets"])
 
 
-def test_dates_valid_and_within_rule(units):
-    days = [u for u in units if u["rule"] == "date_days"]
-    years = [u for u in units if u["rule"] == "date_years"]
-    assert days and years
-    for u in days:
+# the largest calendar distance of each rule, in days: ±30 days, ±12 months, ±8 quarters, ±6 halves, ±10 years
+MAX_DAYS = {"date_days": 30, "date_months": 366, "date_quarters": 731, "date_halves": 1097,
+            "date_fiscal_years": 3653, "date_years": 3653}
+
+
+def _check_calendar_units(units):
+    for u in units:
+        if u["rule"] not in MAX_DAYS:
+            continue
+        anchor = find_dates(u["target"])[0] if u["rule"] != "date_years" else None
         for t, d in zip(u["variant_targets"], u["distances"], strict=True):
-            parsed = find_dates(t)
-            assert len(parsed) == 1 and parsed[0].text == t, t  # a calendar-valid date in the same form
-            assert 1 <= d <= 30
-    for u in years:
-        assert all(1 <= d <= 10 for d in u["distances"])
+            if anchor is not None:
+                parsed = find_dates(t)
+                assert len(parsed) == 1 and parsed[0].text == t, t  # a calendar-valid date ...
+                assert parsed[0].form == anchor.form, (u["target"], t)  # ... in the same form
+            else:
+                assert re.fullmatch(r"\d{4}", t)
+            assert 1 <= d <= MAX_DAYS[u["rule"]], (u["target"], t, d)
+
+
+def test_dates_valid_and_within_rule(units):
+    assert {"date_days", "date_months", "date_quarters", "date_years"} <= {u["rule"] for u in units}
+    _check_calendar_units(units)
+
+
+def test_quarter_half_and_fiscal_year_variants_keep_their_form():
+    sentences = ["Revenue rose in Q4 2019 .", "EBITDA improved in 4Q19 .", "Sales fell in FY19 .",
+                 "Net sales for fiscal year 2019 rose .", "Results for the fourth quarter of fiscal 2019 improved .",
+                 "Margins widened in H1 2023 .", "Profit rose in the first half of 2023 .", "Sales rose in 2H19 .",
+                 "As of December 31, 2019 , debt was low .", "Sales in March 2020 fell .", "Revenue in 2019 grew .",
+                 "The meeting starts at 9:45 p.m. today ."]
+    build = build_numfine(sentences)
+    units = {u["target"]: u for u in build.units}
+    forms = {"Q4 2019": r"Q[1-4] \d{4}", "4Q19": r"[1-4]Q\d{2}", "FY19": r"FY\d{2}",
+             "fiscal year 2019": r"fiscal year \d{4}", "H1 2023": r"H[12] \d{4}", "2H19": r"[12]H\d{2}",
+             "fourth quarter of fiscal 2019": r"(first|second|third|fourth) quarter of fiscal \d{4}",
+             "first half of 2023": r"(first|second) half of \d{4}", "2019": r"\d{4}"}
+    for target, pattern in forms.items():
+        u = units[target]
+        assert u["delta_unit"] == "days" and u["category"] == "temporal"
+        assert all(re.fullmatch(pattern, t) for t in u["variant_targets"]), u["variant_targets"]
+    assert units["Q4 2019"]["rule"] == "date_quarters" and units["FY19"]["rule"] == "date_fiscal_years"
+    assert units["H1 2023"]["rule"] == "date_halves" and units["2019"]["rule"] == "date_years"
+    for u in build.units:  # |Δ| is exactly the calendar distance the scorer uses
+        if u["rule"] in MAX_DAYS:
+            anchor = _period(u["rule"], u["target"])
+            assert u["distances"] == [period_distance_days(anchor, _period(u["rule"], t)) for t in u["variant_targets"]]
+    _check_calendar_units(build.units)
+    q = units["Q4 2019"]
+    assert q["target_value"] == period_value("2019-Q4")
+    assert dict(zip(q["variant_targets"], q["distances"], strict=True)).get("Q3 2019") in (None, 92.0)
+    clock = units["9:45 p.m."]  # clock times keep the hour rule; distances in hours on a 24-hour clock
+    assert clock["delta_unit"] == "hours" and clock["target_value"] == 21.75
+    for t, d in zip(clock["variant_targets"], clock["distances"], strict=True):
+        hour = int(t.split(":")[0])
+        assert d == abs((hour % 12 + 12) - 21)
 
 
 def test_plausibility(units):
@@ -400,3 +474,18 @@ def test_load_tables_errors(tmp_path, data_paths):
     with pytest.raises(ValueError, match="--limit"):
         load_tables(sample, limit=0)
     assert len(load_tables(sample, limit=5)["listwise"]) == 5
+
+
+@pytest.mark.slow
+def test_annual_report_dates_rank_by_calendar_distance(data_paths, minilm_sentence):
+    """Issue 10's must-show on real filing text, in small: temporal units of the annual-report build."""
+    from nash_metric.benchmarks.numfine.evaluation import run_numfine
+
+    built = build_from_file(data_paths.require("annual_reports"))
+    tables = {name: [r for r in rows if r["category"] == "temporal"][:150] for name, rows in built.tables.items()}
+    assert len(tables["triplet_hard"]) == 150
+    paper = run_numfine(minilm_sentence.with_options(numbers="paper"), tables, alignment_rows=0, show_progress=False)
+    full = run_numfine(minilm_sentence, tables, alignment_rows=0, show_progress=False)
+    assert full["nash"]["triplet_hard"] >= 0.90 > paper["nash"]["triplet_hard"]
+    assert full["nash"]["triplet_hard"] > full["base"]["triplet_hard"]
+    assert full["nash"]["listwise"] > paper["nash"]["listwise"]

@@ -1,4 +1,5 @@
-"""Default NASH scores must not drift: saved values from all-MiniLM-L6-v2, both backbones.
+"""Default NASH scores must not drift: saved values from all-MiniLM-L6-v2, both backbones, both number
+readers (the default full reader and the paper reader).
 
 Regenerate deliberately (after a reviewed change to the paper-faithful score) with
 `python tests/integration/test_regression.py`.
@@ -33,10 +34,11 @@ def compute(scorer) -> dict[str, list[float]]:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("reader", ["full", "paper"])
 @pytest.mark.parametrize("backend", ["sentence", "token"])
-def test_default_scores_are_unchanged(backend, minilm_sentence, minilm_token):
-    scorer = minilm_sentence if backend == "sentence" else minilm_token
-    saved = json.loads(SAVED.read_text())[backend]
+def test_default_scores_are_unchanged(backend, reader, minilm_sentence, minilm_token):
+    scorer = (minilm_sentence if backend == "sentence" else minilm_token).with_options(numbers=reader)
+    saved = json.loads(SAVED.read_text())[reader][backend]
     now = compute(scorer)
     for field in FIELDS:
         np.testing.assert_allclose(now[field], saved[field], atol=1e-5, err_msg=f"{backend} {field}")
@@ -45,5 +47,7 @@ def test_default_scores_are_unchanged(backend, minilm_sentence, minilm_token):
 if __name__ == "__main__":
     from nash_metric import NASH
 
-    SAVED.write_text(json.dumps({b: compute(NASH(backend=b, device="cpu")) for b in ("sentence", "token")}, indent=1))
+    scorers = {b: NASH(backend=b, device="cpu") for b in ("sentence", "token")}
+    SAVED.write_text(json.dumps({r: {b: compute(s.with_options(numbers=r)) for b, s in scorers.items()}
+                                 for r in ("full", "paper")}, indent=1))
     sys.exit(0)

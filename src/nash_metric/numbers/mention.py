@@ -15,15 +15,20 @@ MASK_TOKEN = "[NUM]"
 
 @dataclass(frozen=True)
 class NumericMention:
-    """One numeric mention: ``text == source[start:end]``; ``value`` is finite, or None with ``error``."""
+    """One numeric mention: ``text == source[start:end]``; ``value`` is finite, or None with ``error``.
+
+    A date, month, quarter, half, fiscal year or time of day is one mention; ``period`` holds its calendar
+    meaning and ``value`` its ``periods.period_value`` (decimal year, or decimal hours for a time).
+    """
 
     text: str
     start: int
     end: int
     value: float | None
     kind: str  # "quantity" | "percentage" | "monetary" | "temporal"
-    unit: str | None = None  # "%", "bp", an ISO 4217 code, or None
+    unit: str | None = None  # "%", "bp", an ISO 4217 code, a physical unit ("kg"), or None
     error: str | None = None
+    period: str | None = None  # calendar meaning of a temporal mention ("2019-12-31", "2019-Q4"): see periods
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -32,15 +37,18 @@ class NumericMention:
 def resolve_overlaps(mentions: list[NumericMention]) -> list[NumericMention]:
     """Keep a non-overlapping subset, sorted by start: longest span wins; ties: earlier start, then earlier
     in ``mentions`` (callers list their readers in priority order, so list order is the source tie-break).
+
+    Linear in the text length: an occupancy map marks the characters already taken.
     """
     if len(mentions) < 2:
         return mentions
-    order = sorted(range(len(mentions)), key=lambda i: (-(mentions[i].end - mentions[i].start),
-                                                        mentions[i].start, i))
+    order = sorted(range(len(mentions)), key=lambda i: (mentions[i].start - mentions[i].end, mentions[i].start, i))
+    taken = bytearray(max(m.end for m in mentions))
     kept: list[NumericMention] = []
     for i in order:
         m = mentions[i]
-        if all(m.end <= k.start or m.start >= k.end for k in kept):
+        if taken.find(1, m.start, m.end) < 0:
+            taken[m.start:m.end] = b"\x01" * (m.end - m.start)
             kept.append(m)
     return sorted(kept, key=lambda x: x.start)
 
@@ -50,6 +58,8 @@ def mask_spans(
 ) -> tuple[str, list[NumericMention]]:
     """Replace every mention's span with ``mask``; return the masked text and the mentions (sorted).
 
+    The masked text holds ``mask`` exactly once per mention (the mixing weight counts them): a literal
+    ``mask`` elsewhere in ``text`` is escaped (``[NUM]`` -> ``(NUM)``).
     Raises ValueError when mentions overlap or do not match ``text`` (they came from another string).
     """
     mentions = sorted(mentions, key=lambda x: x.start)
@@ -58,8 +68,22 @@ def mask_spans(
     for mention in mentions:
         if mention.start < pos or text[mention.start:mention.end] != mention.text:
             raise ValueError(f"mention {mention.text!r} at {mention.start} overlaps or is not in the text")
-        parts.append(text[pos:mention.start])
+        parts.append(_escape(text[pos:mention.start], mask))
         parts.append(mask)
         pos = mention.end
-    parts.append(text[pos:])
+    parts.append(_escape(text[pos:], mask))
     return "".join(parts), mentions
+
+
+def _escape(part: str, mask: str) -> str:
+    """``part`` with each literal ``mask`` rewritten in one pass: ``[NUM]`` -> ``(NUM)``. The rewrite is the
+    mask's letters and digits (shorter than the mask) between brackets the mask does not use, so no new
+    occurrence can form around it (``[[NUM]]`` -> ``[(NUM)]``)."""
+    if not mask or mask not in part:
+        return part
+    core = "".join(ch for ch in mask if ch.isalnum())
+    if len(core) >= len(mask):
+        core = mask[:-1]
+    brackets = (pair for pair in ("()", "<>", "{}", "«»", "⟨⟩") if pair[0] not in mask and pair[1] not in mask)
+    left, right = next(brackets, ("", ""))
+    return part.replace(mask, left + core + right)

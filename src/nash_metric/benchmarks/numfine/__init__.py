@@ -2,7 +2,8 @@
 
 Modules, in dependency order (each imports only those before it):
 
-* ``dates``, ``formats``: date/clock-time grammar and numeral surface forms;
+* ``formats``: numeral surface forms (dates and clock times: ``nash_metric.numbers.calendar``, the
+  grammar the scorer reads them with);
 * ``rules``: FinNum categories, variant rules and plausibility checks;
 * ``construction``: units (one per target) with k seeded variants;
 * ``tables``: the protocol tables (triplets, listwise, cross-pairs) from units;

@@ -83,10 +83,13 @@ Licence of this build: `{card.get('license') or 'other'}`. {card.get('license_no
 {config_rows}
 
 Every config carries `unit_id`, `category`, `subcategory` and `target` (the original numeral text).
-Distances are |Δ| in the target's own unit (`delta_unit`: `value`, or `days`/`months`/`years` for dates,
-`hours` for clock times, the time unit for durations). Cross-pairs compare units of the same category and
-`delta_unit`; their `distance_a`/`distance_b` are relative deviations |Δ|/|v| for magnitudes and |Δ| for
-dates and times, and one is at least {r['crosspair']['min_ratio']}× the other.
+Distances are |Δ| in the target's own unit (`delta_unit`): `value` for magnitudes; `days` for every
+calendar target (dates, months, quarters, halves, fiscal and bare years), the calendar distance NASH itself
+scores (`nash_metric.numbers.periods.period_distance_days`); `hours` for clock times; the time unit for
+durations. A calendar target's `target_value`/`variant_values` are its decimal year (`period_value`).
+Cross-pairs compare units of the same category and `delta_unit`; their `distance_a`/`distance_b` are
+relative deviations |Δ|/|v| for magnitudes and absolute |Δ| (days, hours) for dates and times, and one is
+at least {r['crosspair']['min_ratio']}× the other.
 
 ## Evaluation
 
@@ -103,6 +106,18 @@ gold ordering is strict. Randomness is seeded per unit from a hash of (seed, uni
 
 ### Categories and rules
 {_rules_doc()}
+
+### Changes from earlier builds
+
+Builds before nash-metric's calendar-aware reader split a date into its numerals ("December 31, 2019" was
+a day target 31 and a year target 2019) and measured dates in days, months or years by precision. Real
+filing text says "December 31, 2019" everywhere, and a split date ranks wrongly: "December 31, 2019 →
+January 2, 2020" (2 days) changed every numeral, "December 31 → December 1" (30 days) only one. Now one
+grammar (`nash_metric.numbers.calendar`) reads a whole date, month, quarter, half or fiscal year as one
+target for the builder and as one mention for the scorer, variants keep its surface form, and every
+calendar distance is in days as NASH scores it. Quarters ("Q4 2019", "4Q19"), halves and fiscal years
+("FY19", "fiscal 2019") are new targets; the number reader's format fixes (glued `100M`, accounting
+negatives with a scale, `1'000'000`, ...) change a few magnitude targets.
 
 ## Statistics of this build
 

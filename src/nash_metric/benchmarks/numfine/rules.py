@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from .dates import ClockTarget, DateTarget, find_clock_times, find_dates
+from ...numbers.calendar import ClockTime, DateExpression, find_calendar
+from ...numbers.periods import period_distance_days, period_value
 from .formats import SurfaceFormat, WordFormat, scale_of
 
 CATEGORIES: dict[str, tuple[str, ...]] = {
@@ -31,13 +32,20 @@ RULES_SUMMARY = """\
 Variant rules (DESIGN.md §2): day-precision dates ±1..30 days; times: base 0 → [1,60], ≤12 → [1,12],
 <60 → [1,60], else ×[0.8,1.2]; monetary and percentage ×[0.5,2.0]; quantity ≤5 → ×[0.25,4.0], else
 ×[0.5,2.0]; product number, indicator, option exercise price ×[0.33,3.0]; option maturity date ±30
-days. Our extension for coarser dates, which the paper's rule does not cover: month-precision dates
-±1..12 months, bare years ±1..10 years. New values are rounded to the written precision.
+days. Our extension for coarser calendar periods, which the paper's rule does not cover: months ±1..12
+months, quarters ±1..8 quarters, halves ±1..6 halves, fiscal years and bare years ±1..10 years, each
+rewritten in its own surface form ("Q4 2019" → "Q2 2020", "4Q19" → "2Q20", "FY19" → "FY21",
+"fourth quarter of fiscal 2019" → "second quarter of fiscal 2020"). Every calendar variant's distance is
+the calendar distance NASH scores, in days (`numbers.periods.period_distance_days`: days between the
+periods' starts at the coarser granularity; year-less dates by circular day-of-year distance), so
+|Δ| of a quarter is 90-92 days per quarter and of a year 365-366 days per year. Clock times keep the
+hour rule; their distance is in hours (24-hour clock). New values are rounded to the written precision.
 
-Plausibility (replaces the paper's LLM filter): dates are calendar-valid with a year in 1900-2100 (bare
-years 1500-2100); clock hours within 1-12 (am/pm) or 0-23; durations, counts, prices and product numbers
-> 0; absolute percentages in (0, 100]; relative decreases at most 100 %; relative increases at most
-1000 %; bounded indicators (RSI, stochastics, Williams %R) within 0-100.
+Plausibility (replaces the paper's LLM filter): calendar variants are calendar-valid, read back by the
+calendar grammar as the same period (two-digit years within the pivot's century) and have a year in
+1900-2100 (bare years 1500-2100); clock hours within 1-12 (am/pm) or 0-23; durations, counts, prices and
+product numbers > 0; absolute percentages in (0, 100]; relative decreases at most 100 %; relative
+increases at most 1000 %; bounded indicators (RSI, stochastics, Williams %R) within 0-100.
 """
 
 YEARS = (1500, 2100)  # a bare 4-digit number in this range can be a year (if its context says so)
@@ -45,10 +53,12 @@ YEARS = (1500, 2100)  # a bare 4-digit number in this range can be a year (if it
 # (category, subcategories, rule) in the order the rules are tried.
 CATEGORY_RULES: list[tuple[str, str, str]] = [
     ("temporal", "date, time",
-     "date grammar (`numfine.dates`); clock times; a number before a time unit (\"3 years\", \"90-day\") is a "
-     "time; a 4-digit year 1500-2100 in temporal context is a date; Q1-Q4 / H1-H2 are dates"),
+     "the calendar grammar (`nash_metric.numbers.calendar`, the scorer's own): a date, month, quarter, half or "
+     "fiscal year is one date target, a clock time one time target; a number before a time unit (\"3 years\", "
+     "\"90-day\") is a time; a 4-digit year 1500-2100 in temporal context is a date; Q1-Q4 / H1-H2 without a "
+     "year are dates"),
     ("option", "exercise price, maturity date",
-     "an option cue (option, call, put, warrant, strike, exercise) before a price; a date after "
+     "an option cue (option, call, put, warrant, strike, exercise) before a price; a calendar date after "
      "\"expire\"/\"maturity\" in a sentence with an option cue"),
     ("indicator", "indicator", "a technical-indicator cue (RSI, MACD, moving average, P/E, ...) next to the number"),
     ("percentage", "relative, absolute",
@@ -121,6 +131,7 @@ class Variant:
     target_text: str
     value: float
     distance: float
+    period: str | None = None  # calendar variants and valid clock times: the period the scorer reads
 
 
 @dataclass
@@ -132,21 +143,30 @@ class Target:
     text: str
     category: str
     subcategory: str
-    form: str  # number | date | clock
+    form: str  # number | date (any calendar period) | clock
     rule: str
     delta_unit: str
     value: float
     fmt: SurfaceFormat | WordFormat | None = None
     sign: int = 1
     multiplier: Decimal = Decimal(1)
-    date: DateTarget | None = None
-    clock: ClockTarget | None = None
+    date: DateExpression | None = None
+    clock: ClockTime | None = None
     checks: dict = field(default_factory=dict)
 
     @property
     def relative(self) -> bool:
         """Crosspair deviation is relative (|Δ|/|v|) for magnitudes, absolute for dates and times."""
         return self.delta_unit == "value"
+
+    @property
+    def period(self) -> str | None:
+        """The calendar period of a calendar target, a bare year or a clock time (None for other numbers)."""
+        if self.date is not None:
+            return self.date.period
+        if self.clock is not None:
+            return self.clock.period
+        return f"{int(self.fmt.core):04d}" if self.rule == "date_years" and self.fmt is not None else None
 
 
 @dataclass(frozen=True)
@@ -164,26 +184,27 @@ def _words(text: str) -> list[str]:
 def find_targets(sentence: str, mentions: list) -> tuple[list[Target], list[Skipped]]:
     """Every usable numeral of ``sentence`` as a Target, and the mentions that could not be used (with why).
 
-    ``mentions`` are ``nash_metric.numbers.extract_numbers(sentence)``; numerals inside a recognised date
-    or clock time become part of that single target.
+    ``mentions`` are ``nash_metric.numbers.extract_numbers(sentence)``. Calendar expressions come from the
+    scorer's own grammar (``numbers.calendar.find_calendar``): each is one target, and the numerals inside it
+    are part of that target. An expression that a longer mention overlaps is left to that mention (the
+    extractor keeps the longest span, so the scorer would not read it as a date either).
     """
     targets: list[Target] = []
     skipped: list[Skipped] = []
     spans: list[tuple[int, int]] = []
-    for d in find_dates(sentence):
-        left = [w.lower() for w in _words(sentence[: d.start])[-6:]]
-        option = bool(set(left) & _MATURITY_CUES) and bool(set(_words(sentence.lower())) & _OPTION_CUES)
-        rule = {"day": "date_days", "month": "date_months"}[d.precision]
-        targets.append(Target(d.start, d.end, d.text, "option" if option else "temporal",
-                              "maturity date" if option else "date", "date", rule,
-                              "days" if d.precision == "day" else "months", d.value, date=d))
-        spans.append((d.start, d.end))
-    for c in find_clock_times(sentence):
-        if any(c.start < e and s < c.end for s, e in spans):
+    for x in find_calendar(sentence):
+        if any(m.start < x.end and x.start < m.end and m.end - m.start > x.end - x.start for m in mentions):
             continue
-        targets.append(Target(c.start, c.end, c.text, "temporal", "time", "clock", "time", "hours", float(c.hour),
-                              clock=c, checks={"clock": "12h" if c.twelve_hour else "24h"}))
-        spans.append((c.start, c.end))
+        if isinstance(x, ClockTime):
+            targets.append(Target(x.start, x.end, x.text, "temporal", "time", "clock", "time", "hours", x.value,
+                                  clock=x, checks={"clock": "12h" if x.twelve_hour else "24h"}))
+        else:
+            left = [w.lower() for w in _words(sentence[: x.start])[-6:]]
+            option = bool(set(left) & _MATURITY_CUES) and bool(set(_words(sentence.lower())) & _OPTION_CUES)
+            targets.append(Target(x.start, x.end, x.text, "option" if option else "temporal",
+                                  "maturity date" if option else "date", "date", _CALENDAR_RULES[x.granularity],
+                                  "days", x.value, date=x))
+        spans.append((x.start, x.end))
     for m in mentions:
         if any(m.start < e and s < m.end for s, e in spans):
             continue  # part of a date or clock time
@@ -246,7 +267,7 @@ def categorise(sentence: str, m, fmt: SurfaceFormat | WordFormat) -> tuple[str, 
         return "temporal", "time", "time", unit["unit"].lower() + "s", {"positive": True}
     if plain_int and len(m.text.strip("+-")) == 4 and YEARS[0] <= m.value <= YEARS[1] and (
             m.kind == "temporal" or _year_context(left, right, after)):
-        return "temporal", "date", "date_years", "years", {"min": float(YEARS[0]), "max": float(YEARS[1])}
+        return "temporal", "date", "date_years", "days", {"min": float(YEARS[0]), "max": float(YEARS[1])}
     if plain_int and m.value > 0 and (
         (left and left[-1] in _PRODUCT_LEFT)
         or (left_raw and left_raw[0][:1].isupper() and left_raw[0] not in _NOT_NAMES and len(left_raw[0]) > 1
@@ -302,26 +323,45 @@ def _monetary_subcategory(left: list[str]) -> str:
 # --------------------------------------------------------------------------------------------- variants
 
 _FACTORS = {"x0.5-2": (0.5, 2.0), "x0.33-3": (0.33, 3.0), "x0.8-1.2": (0.8, 1.2)}
+# calendar granularity -> variant rule; rule -> the largest shift, in units of the granularity
+_CALENDAR_RULES = {"day": "date_days", "month": "date_months", "quarter": "date_quarters", "half": "date_halves",
+                   "year": "date_fiscal_years"}
+CALENDAR_SHIFTS = {"date_days": 30, "date_months": 12, "date_quarters": 8, "date_halves": 6,
+                   "date_fiscal_years": 10, "date_years": 10}
+
+
+def _shift(rule: str, rng: random.Random) -> int:
+    span = CALENDAR_SHIFTS[rule]
+    return rng.choice([d for d in range(-span, span + 1) if d != 0])
 
 
 def draw_variant(target: Target, rng: random.Random) -> Variant:
-    """One random variant of ``target`` by its category rule (not yet checked for plausibility)."""
+    """One random variant of ``target`` by its category rule (not yet checked for plausibility).
+
+    A calendar variant's distance is ``period_distance_days`` between the target's and the variant's period:
+    the calendar distance the scorer uses, in days.
+    """
     if target.form == "date":
         assert target.date is not None
-        span = {"date_days": 30, "date_months": 12}[target.rule]
-        amount = rng.choice([d for d in range(-span, span + 1) if d != 0])
-        text, value = target.date.shifted(amount)
-        return Variant(text, value, abs(value - target.value))
+        text, period = target.date.shifted(_shift(target.rule, rng))
+        return Variant(text, period_value(period), period_distance_days(target.date.period, period), period)
     if target.form == "clock":
-        assert target.clock is not None
-        hour = _time_rule(Decimal(target.clock.hour), rng, 0)
-        return Variant(target.clock.with_hour(int(hour)), float(hour), abs(float(hour) - target.value))
+        clock = target.clock
+        assert clock is not None
+        hour = int(_time_rule(Decimal(clock.hour), rng, 0))
+        if not (1 <= hour <= 12 if clock.twelve_hour else 0 <= hour <= 23):  # implausible: no period
+            return Variant(clock.with_hour(hour), float(hour), float(abs(hour - clock.hour)))
+        period = clock.period_at(hour)
+        value = period_value(period)
+        return Variant(clock.with_hour(hour), value, abs(value - target.value), period)
     assert target.fmt is not None
     core = target.fmt.core
+    if target.rule == "date_years":  # a bare year 1500-2100, written as it was
+        new = core + _shift(target.rule, rng)
+        period = f"{int(new):04d}"
+        return Variant(target.fmt.render(new), float(new), period_distance_days(target.period, period), period)
     if target.rule in ("period_q", "period_h"):
         new = Decimal(rng.randint(1, 4 if target.rule == "period_q" else 2))
-    elif target.rule == "date_years":
-        new = core + rng.choice([d for d in range(-10, 11) if d != 0])
     elif target.rule == "time":
         new = _time_rule(core, rng, target.fmt.decimals)
     elif target.rule == "quantity":
@@ -352,10 +392,13 @@ def implausible(target: Target, variant: Variant) -> str | None:
     c = target.checks
     v = variant.value
     if target.form == "clock":
-        ok = 1 <= v <= 12 if c.get("clock") == "12h" else 0 <= v <= 23
-        return None if ok else f"hour {v:g} outside the {c.get('clock')} clock"
+        return None if variant.period is not None else f"hour {v:g} outside the {c.get('clock')} clock"
     if target.form == "date":
-        return None  # calendar-valid by construction; the year range is checked below for bare years
+        # calendar-valid by construction; it must also read back as the same period ("FY68" + 1 = "FY69" is 1969)
+        found = find_calendar(variant.target_text)
+        if len(found) != 1 or found[0].text != variant.target_text or found[0].period != variant.period:
+            return f"{variant.target_text!r} does not read back as {variant.period}"
+        return None
     magnitude = abs(v)
     if c.get("positive") and v <= 0:
         return f"{target.category} must be positive, got {v:g}"

@@ -1,0 +1,400 @@
+"""Calendar expressions: the one date/period grammar of the project (the scorer's reader and NumFinE's builder).
+
+``calendar_mentions(text)`` returns every date, month, quarter, half, fiscal year and time of day of ``text``
+as ONE ``NumericMention`` whose span covers the whole expression: kind ``"temporal"``, unit None, ``period``
+its calendar meaning (``numbers.periods``) and ``value`` = ``periods.period_value(period)``. ``find_calendar``
+returns the same expressions as objects that NumFinE's builder shifts and writes back in the same surface
+form (``DateExpression.shifted``, ``ClockTime.with_hour``), so variants, distances and the scorer agree.
+
+Forms (period of the example in brackets):
+
+* Full dates (day): ``December 31, 2019``, ``Dec. 31, 2019``, ``Dec 31 2019``, ``December 31st, 2019``,
+  ``31 December 2019``, ``31st of December, 2019``, the Financial PhraseBank's ``January 4 , 2008``
+  (all ``2019-12-31``); ISO ``2019-12-31`` (also ``2019/12/31``); numeric ``12/31/2019``, ``31/12/2019``,
+  ``31.12.2019``, ``31-12-2019``: dots and dashes are read day-first, slashes month-first, unless a field
+  above 12 decides (``31/12/2019`` is day-first). Numeric dates need a 4-digit year.
+* Dates without a year (day): ``December 31``, ``Dec. 31st``, ``31 December``, ``31st of December``
+  (``--12-31``); shifted in a stand-in year (2001, or 2004 for February 29).
+* Months: ``March 2020``, ``Mar. 2020``, ``March, 2020``, ``03/2020`` (``2020-03``). A month after another
+  month and a hyphen (``January-June 2008``, a range) is left alone (its year is a bare year).
+* Quarters: ``Q4 2019``, ``Q4, 2019``, ``Q4 of 2019``, ``Q4-2019``, ``Q4 '19``, ``4Q19``, ``4Q 2019``,
+  ``4Q2019``, ``fourth quarter of 2019``, ``fourth-quarter 2019``, ``4th quarter 2019`` (``2019-Q4``).
+* Halves: ``H1 2023``, ``H1 of 2023``, ``1H23``, ``1H 2023``, ``first half of 2023``, ``first-half 2023``,
+  ``1st half 2023`` (``2023-H1``).
+* Fiscal quarters and halves: ``Q4 FY2019``, ``Q4 FY19``, ``Q4 fiscal 2019``, ``fourth quarter of fiscal
+  2019``, ``third quarter of fiscal year 2019``, ``H1 FY23`` are read as the quarter (half) of the year
+  named (``2019-Q4``): fiscal calendars differ by company, and a consistent reading is what distances need.
+* Fiscal years: ``fiscal 2019``, ``Fiscal Year 2019``, ``fiscal year 2019``, ``FY2019``, ``FY 2019``,
+  ``FY19``, ``FY'19`` (``FY2019``). Plural ``fiscal years 2019 and 2018`` is not one fiscal year (each year
+  is a bare year); ``FY2019/20`` and ``fiscal 2019-20`` (split years) are not read.
+* Clock times: ``10:30`` (``T10:30``), ``10:30:15`` (seconds dropped: ``T10:30``), ``9 am``, ``9 a.m.``
+  (``T09:00``), ``9:45 p.m.``, ``9.45 pm`` (``T21:45``), ``12 am`` (``T00:00``), and a dotted time after a
+  date's year and "at" (PhraseBank's ``RELEASE 28.02.2008 AT 09.30``). A bare number is no time: ``hh:mm``
+  needs two minute digits; ``h.mm`` elsewhere needs am/pm ("closed at 22.70" is a price), ``h`` always
+  does; 24-hour times are 0-23, 12-hour 1-12.
+
+Not read here: bare years (``in 2019``; ``numbers.english`` marks them temporal and ``numbers.extract``
+gives them the period ``"2019"``), quarters and halves without a year (``Q3``), decades, ``2017/18``,
+year-month ``2016-02`` (often an identifier such as ``ASU 2016-02``), two-digit numeric years
+(``12/31/19``), year-first quarters (``fiscal 2019 second quarter`` reads ``fiscal 2019``), weekdays,
+seasons.
+
+Rules: month names are capitalised (``December``, ``Dec.``) or all capitals (``DECEMBER``, ``SEPT.``, as
+PhraseBank headers write them); full names, three-letter forms and ``Sept``, abbreviations with or without a
+dot; so the verb "may" is no month. Years are 1900-2100.
+Two-digit years follow the POSIX ``%y`` pivot (``TWO_DIGIT_PIVOT``): 00-68 -> 2000-2068, 69-99 ->
+1969-1999. Calendar-invalid dates (``February 30, 2009``, ``February 29, 2019``) are not dates. Overlapping
+candidates resolve as ``mention.resolve_overlaps`` does: the longest span wins (``December 31, 2019`` over
+``December 31``), ties by earlier start, then by the order of ``_PATTERNS``. Linear time: every pattern is
+precompiled, has bounded repetition and runs once over the text; overlaps are resolved with an occupancy map.
+"""
+
+from __future__ import annotations
+
+import calendar as _calendar
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from .mention import NumericMention
+from .periods import period_value
+
+__all__ = [
+    "MONTHS",
+    "NO_YEAR_LEAP_REFERENCE",
+    "NO_YEAR_REFERENCE",
+    "TWO_DIGIT_PIVOT",
+    "YEAR_RANGE",
+    "ClockTime",
+    "DateExpression",
+    "calendar_mentions",
+    "find_calendar",
+    "find_clock_times",
+    "find_dates",
+    "two_digit_year",
+]
+
+MONTHS = [_calendar.month_name[i] for i in range(1, 13)]
+YEAR_RANGE = (1900, 2100)
+TWO_DIGIT_PIVOT = 69  # "FY68" -> 2068, "FY69" -> 1969 (POSIX strptime %y)
+NO_YEAR_REFERENCE = 2001  # a non-leap year stands in when a date has no year
+NO_YEAR_LEAP_REFERENCE = 2004  # ... unless it is February 29
+
+_FULL = {m: i for i, m in enumerate(MONTHS, 1)}
+_ABBR = {m[:3]: i for i, m in enumerate(MONTHS, 1) if m != "May"} | {"Sept": 9}
+_MONTH_NUMBER = _FULL | {m.upper(): i for m, i in _FULL.items()} | _ABBR | {m.upper(): i for m, i in _ABBR.items()}
+_FULL_ALT = "|".join(sorted(set(_FULL) | {m.upper() for m in _FULL}, key=len, reverse=True))
+_ABBR_ALT = "|".join(sorted(set(_ABBR) | {m.upper() for m in _ABBR}, key=len, reverse=True))
+_MON_DOT = rf"(?P<mon>(?:{_FULL_ALT})|(?:{_ABBR_ALT})\.?)(?![A-Za-z])"  # "Dec." keeps its dot
+_MON = rf"(?P<mon>{_FULL_ALT}|{_ABBR_ALT})(?![A-Za-z])"  # last word of an expression: a dot may end the sentence
+_DAY = r"(?P<day>[0-3]?[0-9])(?P<ord>st|nd|rd|th)?"
+_YEAR = r"(?P<year>(?:19|20|21)[0-9]{2})"
+_COMMA = r"(?:\s?,\s?|\s)"  # "31, 2019", "31 2019", PhraseBank "4 , 2008"
+_B = r"(?<![\w.,])"  # nothing glued before a leading digit or month name
+_BL = r"(?<![A-Za-z0-9])"
+_BN = r"(?<![\w.,/-])"  # numeric forms: not inside a longer numeric token
+_E = r"(?![\w]|[.,/][0-9])"  # nothing glued after
+_EN = r"(?![\w]|[.,/-][0-9])"
+_FISCAL = r"(?i:fiscal)\s(?:(?i:year)\s)?"
+# the year of a quarter or half: "2019", "FY2019", "fiscal 2019", "fiscal year 2019", "FY19", "'19"
+_PERIOD_YEAR = rf"(?:(?:FY\s?|{_FISCAL})?{_YEAR}|FY\s?'?(?P<yy>[0-9]{{2}})|'(?P<ay>[0-9]{{2}}))"
+_PERIOD_SEP = r"(?:\s?,\s?|\s(?:(?i:of)\s)?(?:(?i:the)\s)?|[-/]|(?=FY|'))"
+_QWORD = r"(?P<qw>(?i:first|second|third|fourth)|1st|2nd|3rd|4th)"
+_HWORD = r"(?P<hw>(?i:first|second)|1st|2nd)"
+_ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+# a year-less date is not the head of a dated one: "February 29, 2019" is invalid, not "February 29"
+_NO_YEAR_AFTER = r"(?!" + _COMMA + r"[0-9]{4}(?![0-9]))"
+
+# (form, granularity, pattern); the list order breaks ties between equally long overlapping matches.
+_PATTERNS: list[tuple[str, str, re.Pattern[str]]] = [
+    ("mdy", "day", re.compile(_B + _MON_DOT + r"\s" + _DAY + _COMMA + _YEAR + _E)),
+    ("dmy", "day", re.compile(_B + _DAY + r"\s(?:of\s)?" + _MON_DOT + _COMMA + _YEAR + _E)),
+    ("iso", "day", re.compile(_BN + _YEAR + r"(?P<sep>[-/])(?P<mnum>[0-9]{1,2})(?P=sep)(?P<day>[0-9]{1,2})" + _EN)),
+    ("numeric", "day", re.compile(_BN + r"(?P<a>[0-9]{1,2})(?P<sep>[./-])(?P<b>[0-9]{1,2})(?P=sep)" + _YEAR + _EN)),
+    ("quarter_words", "quarter", re.compile(
+        r"(?<![A-Za-z])" + _QWORD + r"[\s-](?i:quarter)" + _PERIOD_SEP + _PERIOD_YEAR + _E)),
+    ("half_words", "half", re.compile(r"(?<![A-Za-z])" + _HWORD + r"[\s-](?i:half)" + _PERIOD_SEP + _PERIOD_YEAR + _E)),
+    ("quarter", "quarter", re.compile(_BL + r"Q(?P<q>[1-4])" + _PERIOD_SEP + _PERIOD_YEAR + _E)),
+    ("half", "half", re.compile(_BL + r"H(?P<h>[12])" + _PERIOD_SEP + _PERIOD_YEAR + _E)),
+    ("quarter_compact", "quarter", re.compile(
+        _B + r"(?P<q>[1-4])Q(?:\s?" + _YEAR + r"|(?P<yy>[0-9]{2})|\s?'(?P<ay>[0-9]{2}))" + _E)),
+    ("half_compact", "half", re.compile(
+        _B + r"(?P<h>[12])H(?:\s?" + _YEAR + r"|(?P<yy>[0-9]{2})|\s?'(?P<ay>[0-9]{2}))" + _E)),
+    ("my", "month", re.compile(_B + _MON_DOT + _COMMA + _YEAR + _E)),
+    ("mnum_y", "month", re.compile(_BN + r"(?P<mnum>[0-9]{1,2})/" + _YEAR + _EN)),
+    ("fiscal", "year", re.compile(r"(?<![A-Za-z])" + _FISCAL + _YEAR + _EN)),
+    ("fy", "year", re.compile(_BL + r"FY\s?(?:" + _YEAR + r"|'?(?P<yy>[0-9]{2}))" + _EN)),
+    ("md", "day", re.compile(_B + _MON_DOT + r"\s" + _DAY + _E + _NO_YEAR_AFTER)),
+    ("dm", "day", re.compile(_B + _DAY + r"\s(?:of\s)?" + _MON + _NO_YEAR_AFTER)),
+]
+_MONTH_FORMS = ("mdy", "my", "md")
+_MONTH_RANGE_BEFORE = re.compile(rf"(?:{_FULL_ALT}|{_ABBR_ALT})\.?\s?[-–]\s?\Z")
+_DAY_BEFORE = re.compile(r"(?<![\w.,])[0-9]{1,2}(?:st|nd|rd|th)?\s(?:of\s)?\Z")  # "31 June 2019" is no month
+_CLOCK = re.compile(
+    r"(?<![\w.:,/])(?P<hour>[0-9]{1,2})(?:(?P<sep>[:.])(?P<min>[0-5][0-9])(?::(?P<sec>[0-5][0-9]))?)?"
+    r"(?:\s?(?P<ampm>[aApP]\.?[mM]\.?)(?![A-Za-z])|(?=\s|$|[,;)\-–]|\.(?![0-9])))"
+)
+_CLOCK_ORDER = len(_PATTERNS)
+# "RELEASE 28.02.2008 AT 09.30", "5 December 2006 at 15.45": a dotted time without am/pm only after a date's
+# year and "at" (elsewhere "at 22.70" is a price)
+_DATED_AT_BEFORE = re.compile(r"(?<![0-9])[0-9]{4}\s?,?\s(?i:at)\s\Z")
+
+
+def two_digit_year(yy: int) -> int:
+    """The year a two-digit year stands for (pivot ``TWO_DIGIT_PIVOT``)."""
+    return (1900 if yy >= TWO_DIGIT_PIVOT else 2000) + yy
+
+
+@dataclass(frozen=True)
+class DateExpression:
+    """A date, month, quarter, half or fiscal year. ``fields`` are (name, start, end) spans relative to
+    ``text`` of the parts a shift rewrites; ``when`` is the first day of the period (in a stand-in year when
+    ``has_year`` is False)."""
+
+    start: int
+    end: int
+    text: str
+    form: str
+    granularity: str  # "day" | "month" | "quarter" | "half" | "year"
+    when: date
+    has_year: bool
+    fields: tuple[tuple[str, int, int], ...]
+    zero_pad: bool = False  # numeric day/month fields keep two digits ("05.03.2009", "31.12.2019", ISO)
+    fiscal: bool = False  # a fiscal year ("FY2019")
+
+    @property
+    def period(self) -> str:
+        return _period(self.when, self.granularity, self.has_year, self.fiscal)
+
+    @property
+    def value(self) -> float:
+        return period_value(self.period)
+
+    def moved(self, amount: int) -> date:
+        """The start of the period ``amount`` units (days, months, quarters, halves, years) away."""
+        if self.granularity == "day":
+            return self.when + timedelta(days=amount)
+        step = {"month": 1, "quarter": 3, "half": 6, "year": 12}[self.granularity]
+        months = self.when.year * 12 + self.when.month - 1 + amount * step
+        return date(months // 12, months % 12 + 1, 1)
+
+    def shifted(self, amount: int) -> tuple[str, str]:
+        """The expression moved by ``amount`` units of its granularity, in the same surface form, and its
+        period. (A two-digit year may leave the pivot's century: callers re-read the text to check.)"""
+        new = self.moved(amount)
+        out = self.text
+        for name, s, e in sorted(self.fields, key=lambda f: -f[1]):
+            out = out[:s] + _render_field(name, self.text[s:e], new, self.zero_pad) + out[e:]
+        return out, _period(new, self.granularity, self.has_year, self.fiscal)
+
+    def mention(self) -> NumericMention:
+        return NumericMention(self.text, self.start, self.end, self.value, "temporal", None, None, self.period)
+
+
+@dataclass(frozen=True)
+class ClockTime:
+    """A time of day; NumFinE varies only the hour. ``hour_span`` is relative to ``text``."""
+
+    start: int
+    end: int
+    text: str
+    hour: int  # as written (1-12 on a 12-hour clock)
+    minute: int
+    twelve_hour: bool
+    pm: bool
+    hour_span: tuple[int, int]
+
+    @property
+    def period(self) -> str:
+        return self.period_at(self.hour)
+
+    @property
+    def value(self) -> float:
+        return period_value(self.period)
+
+    def period_at(self, hour: int) -> str:
+        """The period of this time with the written hour ``hour``."""
+        h24 = (hour % 12 + (12 if self.pm else 0)) if self.twelve_hour else hour
+        return f"T{h24:02d}:{self.minute:02d}"
+
+    def with_hour(self, hour: int) -> str:
+        s, e = self.hour_span
+        old = self.text[s:e]
+        new = str(hour).zfill(len(old)) if old.startswith("0") else str(hour)
+        return self.text[:s] + new + self.text[e:]
+
+    def mention(self) -> NumericMention:
+        return NumericMention(self.text, self.start, self.end, self.value, "temporal", None, None, self.period)
+
+
+# ------------------------------------------------------------------------------------------ rendering
+def _period(when: date, granularity: str, has_year: bool, fiscal: bool) -> str:
+    if granularity == "day":
+        return f"{when.year:04d}-{when.month:02d}-{when.day:02d}" if has_year else f"--{when.month:02d}-{when.day:02d}"
+    if granularity == "month":
+        return f"{when.year:04d}-{when.month:02d}" if has_year else f"--{when.month:02d}"
+    if granularity == "quarter":
+        return f"{when.year:04d}-Q{(when.month - 1) // 3 + 1}"
+    if granularity == "half":
+        return f"{when.year:04d}-H{(when.month - 1) // 6 + 1}"
+    return f"FY{when.year:04d}" if fiscal else f"{when.year:04d}"
+
+
+def _render_field(name: str, old: str, new: date, zero_pad: bool) -> str:
+    if name == "mon":
+        dot = old.endswith(".")
+        word = old.rstrip(".")
+        full = MONTHS[new.month - 1]
+        if word.title() in _FULL:  # "December", "DECEMBER", "May"
+            out = full
+        else:
+            out = "Sept" if word.title() == "Sept" and new.month == 9 else ("May" if new.month == 5 else full[:3])
+            out += "." if dot and out != full else ""
+        return out.upper() if word.isupper() and len(word) > 1 else out
+    if name == "ord":
+        return _ordinal_suffix(new.day)
+    if name == "year":
+        return str(new.year)
+    if name == "yy":
+        return f"{new.year % 100:02d}"
+    if name == "q":
+        return str((new.month - 1) // 3 + 1)
+    if name == "h":
+        return str((new.month - 1) // 6 + 1)
+    if name in ("qw", "hw"):
+        n = (new.month - 1) // 3 + 1 if name == "qw" else (new.month - 1) // 6 + 1
+        if old[:1].isdigit():
+            return f"{n}{_ordinal_suffix(n)}"
+        word = next(w for w, i in _ORDINAL_WORDS.items() if i == n)
+        return word.upper() if old.isupper() else word.capitalize() if old[:1].isupper() else word
+    number = new.day if name == "day" else new.month
+    return f"{number:02d}" if zero_pad else str(number)
+
+
+def _ordinal_suffix(n: int) -> str:
+    if 11 <= n % 100 <= 13:
+        return "th"
+    return {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+
+
+# ------------------------------------------------------------------------------------------ reading
+def _make_date(text: str, m: re.Match[str], form: str, granularity: str) -> DateExpression | None:
+    g = m.groupdict()
+    fields: list[tuple[str, int, int]] = []
+    day = 1
+    if form in _MONTH_FORMS and _MONTH_RANGE_BEFORE.search(text, max(0, m.start() - 14), m.start()):
+        return None  # "January-June 2008": a range of months
+    if form == "my" and _DAY_BEFORE.search(text, max(0, m.start() - 8), m.start()):
+        return None  # the tail of an invalid date
+    if form == "numeric":
+        a, b = int(g["a"]), int(g["b"])
+        day_first = g["sep"] != "/" if (a <= 12 and b <= 12) else a > 12
+        day_key, mon_key = ("a", "b") if day_first else ("b", "a")
+        day, month = int(g[day_key]), int(g[mon_key])
+        fields += [("day", *m.span(day_key)), ("mnum", *m.span(mon_key))]
+    elif g.get("mon"):
+        month = _MONTH_NUMBER[g["mon"].rstrip(".")]
+        fields.append(("mon", *m.span("mon")))
+    elif g.get("mnum"):
+        month = int(g["mnum"])
+        fields.append(("mnum", *m.span("mnum")))
+    elif g.get("q") or g.get("qw"):
+        key = "q" if g.get("q") else "qw"
+        q = int(g["q"]) if key == "q" else _ordinal_number(g["qw"])
+        month = 3 * q - 2
+        fields.append((key, *m.span(key)))
+    elif g.get("h") or g.get("hw"):
+        key = "h" if g.get("h") else "hw"
+        h = int(g["h"]) if key == "h" else _ordinal_number(g["hw"])
+        month = 6 * h - 5
+        fields.append((key, *m.span(key)))
+    else:  # fiscal year
+        month = 1
+    if g.get("day") and form != "numeric":
+        day = int(g["day"])
+        fields.append(("day", *m.span("day")))
+        if g.get("ord"):
+            fields.append(("ord", *m.span("ord")))
+    yy = g.get("yy") or g.get("ay")
+    if g.get("year"):
+        year = int(g["year"])
+        fields.append(("year", *m.span("year")))
+    elif yy:
+        year = two_digit_year(int(yy))
+        fields.append(("yy", *m.span("yy" if g.get("yy") else "ay")))
+    else:
+        year = NO_YEAR_LEAP_REFERENCE if (month, day) == (2, 29) else NO_YEAR_REFERENCE
+    has_year = bool(g.get("year") or yy)
+    if has_year and not YEAR_RANGE[0] <= year <= YEAR_RANGE[1]:
+        return None
+    try:
+        when = date(year, month, day)
+    except ValueError:
+        return None
+    start = m.start()
+    rel = tuple(sorted((name, s - start, e - start) for name, s, e in fields))
+    # zero padding: a field written "05", or two 2-digit fields in ISO or dotted/dashed form ("31.12.2019")
+    numeric = [text[s:e] for name, s, e in fields if name in ("day", "mnum")]
+    zero_pad = any(f.startswith("0") for f in numeric) or (
+        (form == "iso" or (form == "numeric" and g["sep"] != "/")) and all(len(f) == 2 for f in numeric))
+    return DateExpression(start, m.end(), m.group(), form, granularity, when, has_year, rel, zero_pad,
+                          fiscal=form in ("fiscal", "fy"))
+
+
+def _ordinal_number(word: str) -> int:
+    return int(word[0]) if word[0].isdigit() else _ORDINAL_WORDS[word.lower()]
+
+
+def _make_clock(text: str, m: re.Match[str]) -> ClockTime | None:
+    hour = int(m["hour"])
+    twelve = m["ampm"] is not None
+    if not twelve and m["min"] is None:
+        return None  # a bare number is no time
+    if not twelve and m["sep"] == "." and not _DATED_AT_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+        return None  # "10.30" without am/pm is a decimal unless a date and "at" precede it
+    if (twelve and not 1 <= hour <= 12) or hour > 23:
+        return None
+    text = m.group()
+    s = m.start("hour") - m.start()
+    pm = twelve and m["ampm"][0] in "pP"
+    return ClockTime(m.start(), m.end(), text, hour, int(m["min"] or 0), twelve, pm, (s, s + len(m["hour"])))
+
+
+def find_calendar(text: str) -> list[DateExpression | ClockTime]:
+    """Every calendar expression of ``text`` (dates, months, quarters, halves, fiscal years, clock times),
+    non-overlapping, sorted by start (rules: module doc)."""
+    candidates: list[tuple[int, int, int, DateExpression | ClockTime]] = []
+    for order, (form, granularity, pattern) in enumerate(_PATTERNS):
+        for m in pattern.finditer(text):
+            found = _make_date(text, m, form, granularity)
+            if found is not None:
+                candidates.append((-(found.end - found.start), found.start, order, found))
+    for m in _CLOCK.finditer(text):
+        clock = _make_clock(text, m)
+        if clock is not None:
+            candidates.append((-(clock.end - clock.start), clock.start, _CLOCK_ORDER, clock))
+    if not candidates:
+        return []
+    candidates.sort(key=lambda c: c[:3])
+    taken = bytearray(len(text))
+    kept: list[DateExpression | ClockTime] = []
+    for _, start, _, found in candidates:
+        if taken.find(1, start, found.end) < 0:
+            taken[start:found.end] = b"\x01" * (found.end - start)
+            kept.append(found)
+    return sorted(kept, key=lambda x: x.start)
+
+
+def find_dates(text: str) -> list[DateExpression]:
+    """The dates, months, quarters, halves and fiscal years of ``find_calendar(text)``."""
+    return [x for x in find_calendar(text) if isinstance(x, DateExpression)]
+
+
+def find_clock_times(text: str) -> list[ClockTime]:
+    """The clock times of ``find_calendar(text)``."""
+    return [x for x in find_calendar(text) if isinstance(x, ClockTime)]
+
+
+def calendar_mentions(text: str) -> list[NumericMention]:
+    """Every calendar expression of ``text`` as one temporal mention with its ``period``, sorted, non-overlapping."""
+    return [x.mention() for x in find_calendar(text)]

@@ -25,9 +25,7 @@ from .mention import MASK_TOKEN, NumericMention, mask_spans, resolve_overlaps
 from .normalize import normalize_digits
 from .paper import paper_mentions
 
-__all__ = ["READERS", "extract_numbers", "mask_numbers", "masked_for_scoring", "reader_text"]
-
-READERS = NUMBER_READERS
+__all__ = ["extract_numbers", "mask_numbers", "masked_for_scoring", "reader_text"]
 
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
@@ -45,7 +43,7 @@ def extract_numbers(text: str, reader: str = "full") -> list[NumericMention]:
     if reader == "paper":
         return paper_mentions(text)
     if reader != "full":
-        raise ValueError(f"unknown number reader {reader!r}; expected one of {', '.join(READERS)}")
+        raise ValueError(f"unknown number reader {reader!r}; expected one of {', '.join(NUMBER_READERS)}")
     read = normalize_digits(text)
     mentions = calendar_mentions(read) + digit_mentions(read)
     if any(ch.isalpha() for ch in read):

@@ -15,7 +15,7 @@ string; a time of day has a period too but is compared by value (decimal hours),
 ``T21:45``       time        "9:45 p.m."
 ===============  ==========  =============================================
 
-Distance (``calendar_distance``): two periods are compared at the coarser of their granularities (a year
+Distance (``CalendarKeys.distance``): two periods are compared at the coarser of their granularities (a year
 against a full date compares years, a quarter against a date compares quarters), as the days between the
 starts of the periods that contain them; when either has no year, by the circular day-of-year distance
 (so "December 31" and "January 2" are 2 days apart). Similarity is ``1 / (1 + days / DAY_SCALE)``: the
@@ -42,8 +42,6 @@ __all__ = [
     "DAY_SCALE",
     "CalendarKeys",
     "Period",
-    "calendar_distance",
-    "calendar_keys",
     "calendar_similarity",
     "granularity",
     "parse_period",
@@ -131,14 +129,14 @@ def period_value(period: str) -> float:
     return start.year + (day_of_year - 1) / days
 
 
-def calendar_keys(period: str | None) -> tuple[int, bool, np.ndarray, np.ndarray]:
+def _keys(period: str | None) -> tuple[int, bool, list[float], list[float]]:
     """(granularity index or -1, has a year, start ordinals, start days-of-year) per granularity.
 
-    The arrays hold, for each granularity at least as coarse as the period's own, the start of the
-    period containing it (NaN for finer ones); times and non-calendar mentions get index -1.
+    For each granularity at least as coarse as the period's own, the start of the period containing it
+    (NaN for finer ones); times and non-calendar mentions get index -1.
     """
-    ordinals = np.full(len(CALENDAR_GRANULARITIES), np.nan)
-    day_of_year = np.full(len(CALENDAR_GRANULARITIES), np.nan)
+    ordinals = [np.nan] * len(CALENDAR_GRANULARITIES)
+    day_of_year = [np.nan] * len(CALENDAR_GRANULARITIES)
     p = parse_period(period) if period else None
     if p is None or p.granularity == "time":
         return -1, False, ordinals, day_of_year
@@ -151,35 +149,18 @@ def calendar_keys(period: str | None) -> tuple[int, bool, np.ndarray, np.ndarray
     return level, p.year is not None, ordinals, day_of_year
 
 
-def calendar_distance(level_a, has_year_a, ordinals_a, doy_a, level_b, has_year_b, ordinals_b, doy_b):
-    """Days between calendar periods, broadcast over arrays of ``calendar_keys`` parts (NaN where either
-    is not a calendar period). The last axis of the ordinals/doy arrays is the granularity."""
-    level_a, level_b = np.asarray(level_a), np.asarray(level_b)
-    coarse = np.maximum(level_a, level_b)
-    both = (level_a >= 0) & (level_b >= 0)
-    idx = np.where(both, coarse, 0)[..., None]
-    at_a = np.take_along_axis(np.broadcast_to(ordinals_a, idx.shape[:-1] + ordinals_a.shape[-1:]), idx, -1)[..., 0]
-    at_b = np.take_along_axis(np.broadcast_to(ordinals_b, idx.shape[:-1] + ordinals_b.shape[-1:]), idx, -1)[..., 0]
-    da = np.take_along_axis(np.broadcast_to(doy_a, idx.shape[:-1] + doy_a.shape[-1:]), idx, -1)[..., 0]
-    db = np.take_along_axis(np.broadcast_to(doy_b, idx.shape[:-1] + doy_b.shape[-1:]), idx, -1)[..., 0]
-    around = np.abs(da - db)
-    around = np.minimum(around, _YEAR_DAYS - around)
-    days = np.where(np.asarray(has_year_a) & np.asarray(has_year_b), np.abs(at_a - at_b), around)
-    return np.where(both, days, np.nan)
-
-
 @dataclass
 class CalendarKeys:
-    """``calendar_keys`` of many mentions, stacked (row i is mention i); level -1 marks a non-calendar one."""
+    """The calendar keys of many mentions, stacked (row i is mention i); level -1 marks a non-calendar one."""
 
-    level: np.ndarray  # [M] int
+    level: np.ndarray  # [M] int: index into CALENDAR_GRANULARITIES
     has_year: np.ndarray  # [M] bool
-    ordinals: np.ndarray  # [M, G]
-    day_of_year: np.ndarray  # [M, G]
+    ordinals: np.ndarray  # [M, G] start of the period containing the mention, per granularity
+    day_of_year: np.ndarray  # [M, G] the same start as a day of the reference year
 
     @classmethod
     def of(cls, periods: list[str | None]) -> CalendarKeys:
-        keys = [calendar_keys(p) for p in periods]
+        keys = [_keys(p) for p in periods]
         width = len(CALENDAR_GRANULARITIES)
         return cls(
             level=np.array([k[0] for k in keys], np.int64),
@@ -189,10 +170,21 @@ class CalendarKeys:
         )
 
     def distance(self, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
-        """Days between mentions ia[..., :, None] and ib[..., None, :] (NaN unless both are calendar periods)."""
-        a, b = (ia[..., :, None], ib[..., None, :])
-        return calendar_distance(self.level[a], self.has_year[a], self.ordinals[a], self.day_of_year[a],
-                                 self.level[b], self.has_year[b], self.ordinals[b], self.day_of_year[b])
+        """Days between mentions ia[..., :, None] and ib[..., None, :] at the coarser of their granularities
+        (circular day-of-year distance when either has no year); NaN unless both are calendar periods."""
+        a, b = ia[..., :, None], ib[..., None, :]
+        level_a, level_b = self.level[a], self.level[b]
+        both = (level_a >= 0) & (level_b >= 0)
+        coarse = np.where(both, np.maximum(level_a, level_b), 0)[..., None]
+
+        def at_coarse(keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
+            return np.take_along_axis(keys[rows], coarse, -1)[..., 0]  # broadcasts rows against columns
+
+        around = np.abs(at_coarse(self.day_of_year, a) - at_coarse(self.day_of_year, b))
+        around = np.minimum(around, _YEAR_DAYS - around)
+        exact = np.abs(at_coarse(self.ordinals, a) - at_coarse(self.ordinals, b))
+        days = np.where(self.has_year[a] & self.has_year[b], exact, around)
+        return np.where(both, days, np.nan)
 
 
 def calendar_similarity(days: np.ndarray | float) -> np.ndarray:
@@ -202,7 +194,7 @@ def calendar_similarity(days: np.ndarray | float) -> np.ndarray:
 
 def period_distance_days(a: str, b: str) -> float:
     """The calendar distance of two period strings in days (what the scorer and NumFinE's builder use)."""
-    ka, kb = calendar_keys(a), calendar_keys(b)
-    if ka[0] < 0 or kb[0] < 0:
+    keys = CalendarKeys.of([a, b])
+    if (keys.level < 0).any():
         raise ValueError(f"{a!r} and {b!r} are not both calendar periods (times compare by value)")
-    return float(calendar_distance(ka[0], ka[1], ka[2], ka[3], kb[0], kb[1], kb[2], kb[3]))
+    return float(keys.distance(np.array([0]), np.array([1]))[0, 0])

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -122,3 +124,29 @@ def minilm_token():
     from nash_metric import NASH
 
     return NASH(backend="token", device="cpu")
+
+
+def check_linear_time(read: Callable[[str], object], text: str) -> None:
+    """`read(text)` takes about 5x the time of `read(text[: len // 5])` (quadratic: 25x), and stays short.
+
+    A ratio rather than a wall-clock bound, and the best of two runs of each, so that a loaded machine does
+    not fail a linear reader.
+    """
+
+    def best_time(part: str) -> float:
+        timings = []
+        for _ in range(2):
+            t0 = time.perf_counter()
+            read(part)
+            timings.append(time.perf_counter() - t0)
+        return min(timings)
+
+    small, full = best_time(text[: len(text) // 5]), best_time(text)
+    ratio = full / max(small, 0.02)
+    assert full < 10.0, f"{len(text):,} characters took {full:.1f} s ({text[:20]!r}...)"
+    assert ratio < 15, f"5x the text took {ratio:.0f}x the time ({text[:20]!r}...)"
+
+
+@pytest.fixture
+def assert_linear() -> Callable[[Callable[[str], object], str], None]:
+    return check_linear_time

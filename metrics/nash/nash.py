@@ -92,7 +92,9 @@ Returns:
     numeric_similarity (list of float): S_num, the magnitude similarity of the aligned numbers.
     alpha (list of float): text weight alpha = W_text / (W_text + W_num); 1.0 when there are no numbers.
     baseline (list of float): the backbone score on the original (unmasked) pair.
-    hashcode (str): the scorer's configuration hashcode, for reproducibility.
+    best_reference (list of int, with lists of references only): the index of the reference kept.
+    hashcode (str): names everything that determines the scores (model, backbone, layer, tau value, IDF,
+        options, versions), for reproducibility.
     Empty predictions and references give empty lists (and the hashcode).
 
 Examples:
@@ -199,30 +201,13 @@ class Nash(evaluate.Metric):
         grouped = check_reference_lists(predictions, references)
         scorer = self._scorer(config)
 
-        # One flat batch over every (prediction, reference) pair: the engine deduplicates and length-sorts.
-        flat_preds = [pred for pred, refs in zip(predictions, grouped, strict=True) for _ in refs]
-        flat_refs = [ref for refs in grouped for ref in refs]
-        out = scorer.score(flat_preds, flat_refs, show_progress=verbose)
-
-        # Per prediction keep the reference with the best NASH (the first one on ties) and report every field
-        # from that same pair, so that nash = alpha * text + (1 - alpha) * numeric still holds row by row.
-        nash = np.asarray(out.nash, dtype=np.float64)
-        best: list[int] = []
-        start = 0
-        for refs in grouped:
-            best.append(start + int(np.argmax(nash[start : start + len(refs)])))
-            start += len(refs)
-
-        def pick(values: Any) -> list[float]:
-            return np.asarray(values, dtype=np.float64)[best].tolist()
-
-        return {
-            "nash": pick(out.nash),
-            "text_similarity": pick(out.text),
-            "numeric_similarity": pick(out.numeric),
-            "alpha": pick(out.alpha),
-            "baseline": pick(out.baseline),
-            "hashcode": str(out.hashcode),
-        }
+        # With lists of references the engine scores every pair in one batch and keeps the best per prediction.
+        multi = any(not isinstance(entry, str) for entry in references)
+        out = scorer.score(predictions, grouped if multi else [refs[0] for refs in grouped], show_progress=verbose)
+        result: dict[str, Any] = {name: np.asarray(v, np.float64).tolist() for name, v in out.columns().items()}
+        if multi:
+            result["best_reference"] = np.asarray(out.best_reference, np.int64).tolist()
+        result["hashcode"] = str(out.hashcode)
+        return result
 
     _compute.__signature__ = _compute_signature()  # type: ignore[attr-defined]

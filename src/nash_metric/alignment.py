@@ -19,7 +19,8 @@ encoding again, and so that `explain` reads the very matches the score used.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -93,6 +94,25 @@ class Alignment:
 
     def numeric_similarity(self, tau: float) -> NumberScores:
         return numeric_similarity(self, tau)
+
+    @classmethod
+    def concat(cls, parts: Sequence[Alignment]) -> tuple[Alignment, np.ndarray]:
+        """The pairs of several alignments as one, and the row offset of each part (chunks of one corpus)."""
+        sizes = np.array([len(p.n_a) for p in parts], np.int64)
+        offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+
+        def shifted(direction: str) -> Matches:
+            matches = (getattr(p, direction) for p in parts)
+            return _concat([replace(m, pair=m.pair + o) for m, o in zip(matches, offsets)])
+
+        merged = cls(
+            n_a=np.concatenate([p.n_a for p in parts]) if parts else np.zeros(0, np.int64),
+            n_b=np.concatenate([p.n_b for p in parts]) if parts else np.zeros(0, np.int64),
+            a_to_b=shifted("a_to_b"),
+            b_to_a=shifted("b_to_a"),
+            cosines={int(row + o): c for p, o in zip(parts, offsets) for row, c in p.cosines.items()},
+        )
+        return merged, offsets
 
 
 def numeric_similarity(alignment: Alignment, tau: float) -> NumberScores:

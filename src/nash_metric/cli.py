@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ._version import __version__
 from .benchmarks import get_benchmark, registry  # the registry only: no benchmark code is imported
-from .config import NASHConfig, option_names, scorer_options
+from .config import NUMBER_READERS, NASHConfig, option_names, scorer_options
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,6 +38,9 @@ def scorer_from_args(args: argparse.Namespace, **overrides):
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
+    corpus = _corpus_from_args(args)
+    if corpus is not None:
+        return _score_corpus(args, corpus)
     from .reporting import markdown_table
 
     scorer = scorer_from_args(args)
@@ -54,6 +57,73 @@ def _cmd_score(args: argparse.Namespace) -> int:
     print(f"\nmodel={out.config['model']} backend={scorer.backend} tau={tau:.4f} hashcode={out.hashcode}")
     for item in out.unscored:
         print(f"warning: unscored mention {item['text']!r} in text {item['side']} ({item['reason']})", file=sys.stderr)
+    return 0
+
+
+def _corpus_from_args(args: argparse.Namespace):
+    """The pairs that --pairs or --candidates/--references name, or None for one pair given as A B."""
+    files = args.pairs is not None or args.candidates is not None or args.references is not None
+    if files and (args.a is not None or args.b is not None):
+        raise ValueError("give either two texts (nash score A B) or files (--pairs, or --candidates with "
+                         "--references), not both")
+    if not files:
+        if args.a is None or args.b is None:
+            raise ValueError("nothing to score: give two texts (nash score A B), --pairs FILE, or --candidates FILE "
+                             "--references FILE")
+        for flag in ("output", "summary"):
+            if getattr(args, flag) is not None:
+                raise ValueError(f"--{flag} applies to files of pairs (--pairs, --candidates/--references)")
+        return None
+    from .pairs_io import OUTPUT_FORMATS, read_candidates_references, read_pairs
+
+    if args.output is not None and Path(args.output).suffix.lower() not in OUTPUT_FORMATS:  # before any scoring
+        raise ValueError(f"--output {args.output}: unsupported format; use one of {', '.join(OUTPUT_FORMATS)}")
+    if args.pairs is not None:
+        if args.candidates is not None or args.references is not None:
+            raise ValueError("--pairs takes both columns from one file; do not combine it with "
+                             "--candidates/--references")
+        return read_pairs(args.pairs, args.prediction_column, args.reference_column, encoding=args.encoding)
+    if args.candidates is None or args.references is None:
+        raise ValueError("--candidates and --references go together (one text a line, line i of each is pair i)")
+    return read_candidates_references(args.candidates, args.references, encoding=args.encoding)
+
+
+def _score_corpus(args: argparse.Namespace, corpus) -> int:
+    from .corpus import score_corpus
+    from .distributed import Launch
+    from .pairs_io import summary_markdown
+    from .reporting import write_json
+
+    launch = Launch.from_env()
+    overrides = {}
+    if launch is not None:
+        overrides["device"] = launch.device(args.device)
+        launch.start(overrides["device"])
+    try:
+        summary = score_corpus(scorer_from_args(args, **overrides), corpus, args.output, launch=launch,
+                               show_progress=not args.quiet)
+    finally:
+        if launch is not None:
+            launch.finish()
+    if summary is None:  # a rank other than 0: rank 0 reports
+        return 0
+    print(summary_markdown(summary))
+    if args.output is not None:
+        print(f"wrote {len(corpus)} rows to {args.output}", file=sys.stderr)
+    if args.summary is not None:
+        print(f"wrote {write_json(args.summary, summary)}", file=sys.stderr)
+    return 0
+
+
+def _cmd_fit_idf(args: argparse.Namespace) -> int:
+    from .io import read_sentences
+    from .weighting import fit_idf
+
+    sentences = read_sentences(args.corpus, column=args.column, encoding=args.encoding)
+    idf = fit_idf(sentences, args.numbers, source=f"file:{Path(args.output).name}")
+    path = idf.save(args.output, corpus=str(args.corpus), sentences=len(sentences), numbers=args.numbers)
+    print(f"wrote {path}: {idf.n_documents} distinct masked sentences, {len(idf.df)} tokens, digest {idf.digest}; "
+          f"pass it to every shard as --idf {path}")
     return 0
 
 
@@ -92,11 +162,40 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"nash-metric {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("score", help="score one pair: baseline vs NASH, S_text, S_num, alpha")
-    p.add_argument("a")
-    p.add_argument("b")
+    p = sub.add_parser(
+        "score", help="score one pair (A B) or files of pairs: baseline vs NASH, S_text, S_num, alpha",
+        description="Score one pair given as two texts, or a corpus: --pairs FILE (CSV/TSV/JSONL/Parquet with a "
+        "prediction and a reference column) or --candidates FILE --references FILE [FILE ...] (one text a line; "
+        "several reference files: the best reference is kept). Under torchrun / accelerate launch the pairs are "
+        "split over the processes and rank 0 writes the one output.")
+    p.add_argument("a", nargs="?", help="first text (prediction)")
+    p.add_argument("b", nargs="?", help="second text (reference)")
+    files = p.add_argument_group("files of pairs")
+    files.add_argument("--pairs", default=None, help="pairs file: .csv, .tsv, .jsonl or .parquet")
+    files.add_argument("--prediction-column", default="prediction", help="column of the predictions in --pairs "
+                       "(default: %(default)s)")
+    files.add_argument("--reference-column", default="reference", help="column of the references in --pairs: a "
+                       "text, or in JSONL/Parquet a list of texts (default: %(default)s)")
+    files.add_argument("--candidates", default=None, help="candidates, one a line (bert-score's -c)")
+    files.add_argument("--references", action="extend", nargs="+", default=None, metavar="FILE",
+                       help="references, one a line; several files give several references per candidate")
+    files.add_argument("--encoding", default=None, help="input encoding (default: UTF-8, Latin-1 fallback with a "
+                       "warning)")
+    files.add_argument("--output", default=None, help="per-pair rows, in input order: .jsonl, .csv, .tsv or "
+                       ".parquet")
+    files.add_argument("--summary", default=None, help="also write the corpus summary as JSON here")
+    files.add_argument("--quiet", action="store_true", help="no progress bar")
     add_config_arguments(p)
     p.set_defaults(func=_cmd_score)
+
+    p = sub.add_parser("fit-idf", help="fit the mixing IDF on a corpus once, for every shard and run (--idf FILE)")
+    p.add_argument("--corpus", required=True, help="sentences: .txt (one a line), .csv/.tsv (--column), .jsonl")
+    p.add_argument("--column", default=None, help="CSV column / JSONL field holding the sentence")
+    p.add_argument("--encoding", default=None, help="corpus encoding (default: UTF-8, Latin-1 fallback)")
+    p.add_argument("--output", required=True, help="IDF JSON to write")
+    p.add_argument("--numbers", default="full", choices=NUMBER_READERS,
+                   help="number reader whose masked forms are counted; use the one you score with")
+    p.set_defaults(func=_cmd_fit_idf)
 
     p = sub.add_parser("explain", help="mentions, masked texts, alignments and the arithmetic of one pair")
     p.add_argument("a")

@@ -23,6 +23,7 @@ from typing import Any
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 BACKENDS = ("auto", "token", "sentence")
 NUMBER_READERS = ("full", "paper")
+DTYPES = ("float32", "float16", "bfloat16")
 
 
 def option(default: Any, doc: str, *, model_bound: bool = False, cli: Mapping[str, Any] | None = None) -> Any:
@@ -74,16 +75,18 @@ class NASHConfig:
     )
     threshold: float | str | None = option(
         None,
-        "Alignment threshold tau, a cosine in [-1, 1]; 'auto' calibrates tau = mu + sigma on each call's "
-        "texts; None takes the per-model default (0.3763 for all-MiniLM-L6-v2) or, for other models, "
-        "mu + sigma calibrated once on a built-in corpus.",
+        "Alignment threshold tau, a cosine in [-1, 1]; 'auto' calibrates tau = mu + sigma once per corpus (each "
+        "`score` call, on up to 2,000 of its distinct texts); None takes the per-model default (0.3763 for "
+        "all-MiniLM-L6-v2) or, for other models, mu + sigma calibrated once on a built-in corpus.",
         cli={"type": _threshold_arg, "metavar": "TAU|auto"},
     )
-    idf: Mapping[str, float] | Sequence[str] | str | os.PathLike[str] | None = option(
-        None,
-        "Mixing IDF: None (from the masked references of each call), a {token: weight} dict (with a weight "
-        "for '[NUM]'), a list of sentences (masked, one document each) or the path of a saved IDF JSON.",
-        cli={"metavar": "IDF_JSON"},
+    idf: Mapping[str, float] | Sequence[str] | str | os.PathLike[str] = option(
+        "uniform",
+        "Mixing weights of alpha: 'uniform' (every token weighs 1, so a pair's score depends on that pair "
+        "alone, as in the authors' toolkit), 'references' (the paper's corpus IDF, fitted on the masked "
+        "references of each call), the path of an IDF JSON written by `nash fit-idf`, a list of sentences "
+        "(fitted on them), or a {token: weight} dict with a weight for the number token '[NUM]'.",
+        cli={"metavar": "uniform|references|IDF_JSON"},
     )
     device: str | None = option(
         None,
@@ -92,6 +95,19 @@ class NASHConfig:
         cli={"metavar": "DEVICE"},
     )
     batch_size: int = option(64, "Texts per forward pass.", model_bound=True, cli={"type": int, "metavar": "N"})
+    dtype: str = option(
+        "float32",
+        "Precision of the forward pass: 'float32', or 'float16' / 'bfloat16' (half precision, for GPUs; "
+        "similarities are still computed in float32).",
+        model_bound=True,
+        cli={"choices": DTYPES},
+    )
+    chunk_size: int = option(
+        1024,
+        "Pairs scored per chunk: each chunk's distinct texts are encoded once and their encodings dropped "
+        "before the next, so memory stays flat however long the input. Scores do not depend on it.",
+        cli={"type": int, "metavar": "N"},
+    )
     comparisons: bool = option(
         False,
         "Comparison-aware number channel: a number under a stated condition ('above 200') is scored by "
@@ -126,8 +142,13 @@ class NASHConfig:
             object.__setattr__(self, "threshold", check_threshold(self.threshold))
         if self.device is not None and not isinstance(self.device, str):
             object.__setattr__(self, "device", str(self.device))  # a torch.device
-        if not _is_int(self.batch_size) or self.batch_size < 1:
-            raise ValueError(f"batch_size must be a positive integer, got {self.batch_size!r}")
+        for name in ("batch_size", "chunk_size"):
+            if not _is_int(getattr(self, name)) or getattr(self, name) < 1:
+                raise ValueError(f"{name} must be a positive integer, got {getattr(self, name)!r}")
+        if self.dtype not in DTYPES:
+            raise ValueError(f"unknown dtype {self.dtype!r}; expected one of {', '.join(DTYPES)}")
+        if self.idf is None:  # the default, however it is spelled: the digest and hashcode do not change
+            object.__setattr__(self, "idf", "uniform")
         for name in ("comparisons", "bertscore_idf"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name} must be True or False, got {getattr(self, name)!r}")

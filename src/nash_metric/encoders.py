@@ -160,9 +160,9 @@ class Encoder:
             if len(windows) == 1:
                 enc.pooled = pooled[0]
             else:  # the model's own pooling over the stitched sequence
-                stitched = self.pool(
-                    full[None].to(self.device), torch.ones(1, full.shape[0], dtype=torch.long, device=self.device)
-                )
+                dtype = next(self.model.parameters()).dtype  # the states were cast to float32 for the similarities
+                mask = torch.ones(1, full.shape[0], dtype=torch.long, device=self.device)
+                stitched = self.pool(full[None].to(self.device, dtype), mask)
                 enc.pooled = stitched[0].float().cpu()
             enc.pooled = torch.nn.functional.normalize(enc.pooled, dim=-1)
         return enc
@@ -199,7 +199,10 @@ class TokenEncoder(Encoder):
 
     keep_states = True
 
-    def __init__(self, resolved: ResolvedModel, num_layers: int | None, device: torch.device, batch_size: int) -> None:
+    def __init__(
+        self, resolved: ResolvedModel, num_layers: int | None, device: torch.device, batch_size: int,
+        dtype: torch.dtype = torch.float32,
+    ) -> None:
         from transformers import AutoModel, AutoTokenizer
 
         try:
@@ -217,7 +220,7 @@ class TokenEncoder(Encoder):
         if not 0 <= layer <= total:
             raise ValueError(f"num_layers must be between 0 and {total} for {resolved.name!r}, got {layer}")
         self.num_layers = layer
-        self.model = model.to(device)
+        self.model = model.to(device=device, dtype=dtype)
         limit = min(int(tokenizer.model_max_length), int(getattr(model.config, "max_position_embeddings", 512)))
         if getattr(model.config, "model_type", "") in ("roberta", "xlm-roberta", "camembert"):
             limit = min(limit, model.config.max_position_embeddings - 2)
@@ -231,7 +234,9 @@ class TokenEncoder(Encoder):
 class SentenceEncoder(Encoder):
     """A sentence-transformers model: its first module gives token states, the rest pool them."""
 
-    def __init__(self, resolved: ResolvedModel, device: torch.device, batch_size: int) -> None:
+    def __init__(
+        self, resolved: ResolvedModel, device: torch.device, batch_size: int, dtype: torch.dtype = torch.float32
+    ) -> None:
         from sentence_transformers import SentenceTransformer
 
         try:
@@ -239,7 +244,7 @@ class SentenceEncoder(Encoder):
         except Exception as exc:
             raise model_load_error(resolved, exc) from exc
         model.eval()
-        self.model = model
+        self.model = model.to(dtype=dtype)
         self.num_layers = (
             int(getattr(model[0].auto_model.config, "num_hidden_layers", 0)) if hasattr(model[0], "auto_model") else 0
         )
@@ -259,10 +264,17 @@ class SentenceEncoder(Encoder):
 
 
 def load_encoder(
-    resolved: ResolvedModel, backend: str, num_layers: int | None, device: torch.device, batch_size: int
+    resolved: ResolvedModel,
+    backend: str,
+    num_layers: int | None,
+    device: torch.device,
+    batch_size: int,
+    dtype: str = "float32",
 ) -> Encoder:
+    """The backbone `backend` names, in precision `dtype` ('float32', 'float16', 'bfloat16')."""
+    torch_dtype = getattr(torch, dtype)
     if backend == "sentence":
         if num_layers is not None:
             raise ValueError("num_layers applies to the token backend only; sentence models use their own output")
-        return SentenceEncoder(resolved, device, batch_size)
-    return TokenEncoder(resolved, num_layers, device, batch_size)
+        return SentenceEncoder(resolved, device, batch_size, torch_dtype)
+    return TokenEncoder(resolved, num_layers, device, batch_size, torch_dtype)

@@ -60,7 +60,7 @@ def render_explanation(info: dict[str, Any]) -> str:
             )
             lines.append("")
     lines.append(
-        f"IDF mass: words {info['idf']['w_text']:.3f}, numbers {info['idf']['w_num']:.3f} "
+        f"weight ({info['idf']['source']}): words {info['idf']['w_text']:.3f}, numbers {info['idf']['w_num']:.3f} "
         f"-> alpha = {info['alpha']:.4f}"
     )
     lines.append(

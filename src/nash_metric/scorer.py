@@ -10,22 +10,34 @@
 5. alignment             `align_numbers`                (alignment.py; directional argmax)
 6. tau gate, magnitude   `Matches.accepted`, `value_similarity` (magnitude; calendar distance for periods)
 7. S_num                 `numeric_similarity`
-8. IDF masses and alpha  `pair_alphas`                  (weighting.py)
+8. weights and alpha     `pair_alphas`                  (weighting.py; every token 1, or an IDF table)
 9. mixing                `mix`
 
 One forward pass per distinct text (originals and text-channel forms pooled and deduplicated) yields both the
 baseline and the contextual number vectors, so every result carries its own side-by-side comparison.
+
+`score` runs `_score` on chunks of `chunk_size` pairs and drops each chunk's encodings, so memory stays flat.
+What a whole corpus decides (tau for threshold='auto', the table for idf='references', bert-score's IDF) is
+fixed once by `for_corpus` before the first chunk; everything else is a function of the pair alone, so a
+chunk, a shard or a process scores each pair exactly as one call over the whole corpus would.
 """
 
 from __future__ import annotations
 
 import copy
+import ctypes
+import functools
+import hashlib
 import inspect
-from collections.abc import Sequence
+import itertools
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import torch
+from tqdm.auto import tqdm
 
 from .alignment import NumberScores, align_numbers
 from .calibration import Calibration, builtin_sentences, tau_from_vectors
@@ -36,11 +48,12 @@ from .models import choose_backend, default_threshold, resolve_model
 from .numbers import extract_numbers
 from .output import NASHOutput, hashcode
 from .pool import TextPool, read_texts, valued
-from .similarity import bertscore_idf_weights, text_similarity
-from .validation import check_pairs, check_texts
-from .weighting import IDF, load_idf, mix, pair_alphas
+from .similarity import BertScoreIDF, text_similarity
+from .validation import check_pairs, check_reference_lists, check_texts
+from .weighting import REFERENCES, fit_idf, load_idf, mix, pair_alphas
 
 _P = inspect.Parameter
+AUTO_CALIBRATION_TEXTS = 2000  # threshold='auto': distinct texts of a corpus that its tau is calibrated on
 _SELF_AND_CONFIG = [_P("self", _P.POSITIONAL_ONLY), _P("config", _P.POSITIONAL_OR_KEYWORD, default=None)]
 
 
@@ -58,7 +71,8 @@ class NASH:
         self.backend = choose_backend(self.options.backend, self.resolved)
         self.device = torch_device(self.options.device)
         self.encoder = load_encoder(
-            self.resolved, self.backend, self.options.num_layers, self.device, self.options.batch_size
+            self.resolved, self.backend, self.options.num_layers, self.device, self.options.batch_size,
+            self.options.dtype,
         )
         self.num_layers = self.encoder.num_layers
         self.baseline_name = "BERTScore F1" if self.backend == "token" else "cosine"
@@ -69,7 +83,8 @@ class NASH:
         """Set up what the options that do not touch the model decide: IDF and tau."""
         if self.options.bertscore_idf and self.backend != "token":
             raise ValueError("bertscore_idf applies to the token backend only")
-        self.idf = load_idf(self.options.idf, self.options.numbers)
+        self.idf = load_idf(self.options.idf, self.options.numbers)  # None: fitted per corpus (for_corpus)
+        self.bertscore_idf: tuple[BertScoreIDF, BertScoreIDF] | None = None  # likewise
         threshold = self.options.threshold
         if threshold == "auto":
             self.threshold_source, self._tau = "auto", None
@@ -85,7 +100,7 @@ class NASH:
     # -- configuration ------------------------------------------------------------------------------
     @property
     def threshold(self) -> float | None:
-        """tau; None when it is calibrated anew on each call ("auto")."""
+        """tau; None when each corpus calibrates its own ("auto")."""
         return self._tau
 
     @property
@@ -100,9 +115,11 @@ class NASH:
             "model_source": self.resolved.source,
             "backend": self.backend,
             "num_layers": self.num_layers,
+            "dtype": self.options.dtype,
             "threshold": self._tau if self._tau is not None else "auto",
             "threshold_source": self.threshold_source,
-            "idf": self.idf.source if self.idf else "references",
+            "idf": self.idf.digest if self.idf else REFERENCES,
+            "idf_source": self.idf.source if self.idf else REFERENCES,
             "numbers": self.options.numbers,
             "comparisons": self.options.comparisons,
             "bertscore_idf": self.options.bertscore_idf,
@@ -129,13 +146,96 @@ class NASH:
         return self.with_options(threshold=threshold)
 
     # -- scoring -------------------------------------------------------------------------------------
-    def score(self, predictions: Sequence[str], references: Sequence[str], show_progress: bool = False) -> NASHOutput:
-        """NASH of each (prediction, reference) pair, with S_text, S_num, alpha and the baseline."""
-        preds, refs = self._read(*check_pairs(predictions, references))
+    def score(
+        self,
+        predictions: Sequence[str],
+        references: Sequence[str] | Sequence[Sequence[str]],
+        show_progress: bool = False,
+    ) -> NASHOutput:
+        """NASH of each (prediction, reference) pair, with S_text, S_num, alpha and the baseline.
+
+        `references` holds one str per prediction, or one list of str per prediction: then every pair is
+        scored and the reference with the highest NASH is kept (`best_reference` says which). The pairs are
+        scored in chunks of `chunk_size` whose encodings are dropped as they finish, so memory stays flat;
+        under the defaults a pair scores the same alone or inside any larger call.
+        """
+        preds, refs, groups = self._flat_pairs(predictions, references)
         if not preds:
             empty, config = np.zeros(0), self.config
             return NASHOutput(empty, empty, empty, empty, empty, config=config, hashcode=hashcode(config))
-        return self._score(preds, refs, show_progress).output
+        scorer = self.for_corpus(preds, refs, show_progress=show_progress)
+        chunk = self.options.chunk_size
+        parts = []
+        with tqdm(total=len(preds), desc="NASH", unit="pair", disable=not show_progress or len(preds) <= chunk) as bar:
+            for start in range(0, len(preds), chunk):
+                part = slice(start, start + chunk)
+                parts.append(scorer._score(preds[part], refs[part], show_progress and len(preds) <= chunk).output)
+                release_freed_memory()
+                bar.update(len(parts[-1]))
+        out = NASHOutput.concat(parts)
+        return out.best_of(groups) if groups is not None else out
+
+    def iter_score(
+        self, pairs: Iterable[tuple[str, str]], show_progress: bool = False, total: int | None = None
+    ) -> Iterator[NASHOutput]:
+        """Score a stream of (prediction, reference) pairs, yielding one `NASHOutput` per `chunk_size` pairs.
+
+        For inputs too large to hold (a file read line by line, a `datasets.Dataset`): only one chunk is held
+        at a time, and `unscored` indices count from the start of the stream. What a corpus decides
+        (threshold='auto', idf='references') cannot be fixed from a stream: fix it first with `for_corpus`
+        on the whole corpus (or on a sample of it), or pass a tau and an IDF file.
+        """
+        if not self.corpus_fixed:
+            raise ValueError(
+                "iter_score needs a fixed tau and IDF, but threshold='auto', idf='references' and bertscore_idf "
+                "are decided by the whole corpus: call scorer.for_corpus(predictions, references) first, or pass "
+                "a number as threshold and an IDF file from `nash fit-idf` as idf"
+            )
+        chunk, seen = self.options.chunk_size, 0
+        iterator = iter(pairs)
+        with tqdm(total=total, desc="NASH", unit="pair", disable=not show_progress) as bar:
+            while block := list(itertools.islice(iterator, chunk)):
+                for k, pair in enumerate(block):
+                    if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                        raise TypeError(f"pairs[{seen + k}] must be a (prediction, reference) pair, got {pair!r:.80}")
+                preds, refs = self._read(*check_pairs([a for a, _ in block], [b for _, b in block]))
+                out = self._score(preds, refs).output
+                release_freed_memory()
+                if seen:
+                    out = replace(out, unscored=[{**u, "index": u["index"] + seen} for u in out.unscored])
+                seen += len(block)
+                bar.update(len(block))
+                yield out
+
+    def for_corpus(
+        self, predictions: Sequence[str], references: Sequence[str], show_progress: bool = False
+    ) -> NASH:
+        """This scorer with what a corpus decides fixed: tau for threshold='auto', the table for idf='references'.
+
+        Called once per corpus (`score` does it), so the chunks, shards and processes of one corpus share one
+        tau and one IDF. 'auto' calibrates on up to `AUTO_CALIBRATION_TEXTS` distinct texts picked by a hash of
+        their content (not their position), so the choice does not depend on order or sharding.
+        """
+        if self.corpus_fixed:
+            return self
+        predictions, references = self._read(*check_pairs(predictions, references))
+        other = copy.copy(self)
+        if self.options.bertscore_idf and self.bertscore_idf is None:
+            other.bertscore_idf = self._fit_bertscore_idf(references)
+        if other.idf is None:
+            other.idf = fit_idf(references, self.options.numbers, source=REFERENCES)
+        if other._tau is None:
+            texts = calibration_sample([*predictions, *references])
+            vectors = self.mention_vectors(texts, show_progress=show_progress)
+            other.calibration = tau_from_vectors(vectors, corpus=f"auto: {len(texts)} texts of the corpus")
+            other._tau, other.threshold_source = other.calibration.tau, other.calibration.corpus
+        return other
+
+    @property
+    def corpus_fixed(self) -> bool:
+        """Whether nothing is left for a corpus to decide: tau, the mixing IDF and bert-score's IDF are fixed."""
+        bertscore_fixed = self.bertscore_idf is not None or not self.options.bertscore_idf
+        return self._tau is not None and self.idf is not None and bertscore_fixed
 
     def explain(self, a: str, b: str) -> dict[str, Any]:
         """Every step of one pair's score as a JSON-serialisable dict."""
@@ -146,7 +246,7 @@ class NASH:
         preds, refs = self._read(*check_pairs(predictions, references))
         if not preds:
             return []
-        return explain_pairs(self._score(preds, refs, keep_cosines=True), preds, refs)
+        return explain_pairs(self.for_corpus(preds, refs)._score(preds, refs, keep_cosines=True), preds, refs)
 
     def mention_vectors(self, texts: Sequence[str], show_progress: bool = False) -> list[np.ndarray]:
         """Context vectors [M, H] of the scorable numbers of each text (as used for alignment)."""
@@ -160,22 +260,31 @@ class NASH:
         """The texts as the number reader reads them, which is also what the encoder sees."""
         return read_texts(preds, self.options.numbers), read_texts(refs, self.options.numbers)
 
+    def _flat_pairs(
+        self, predictions: Sequence[str], references: Sequence[str] | Sequence[Sequence[str]]
+    ) -> tuple[list[str], list[str], list[int] | None]:
+        """Every (prediction, reference) pair in the reader's view, and the group sizes with several references."""
+        if isinstance(references, Sequence) and len(references) and not isinstance(references[0], str):
+            grouped = check_reference_lists(predictions, references)
+            preds = [p for p, refs in zip(predictions, grouped) for _ in refs]
+            return *self._read(preds, [r for refs in grouped for r in refs]), [len(refs) for refs in grouped]
+        return *self._read(*check_pairs(predictions, references)), None
+
     # -- the method, step by step ---------------------------------------------------------------------
     def _score(
         self, preds: list[str], refs: list[str], show_progress: bool = False, keep_cosines: bool = False
     ) -> ScoredCall:
+        """One chunk of a corpus whose tau and IDF are fixed (`for_corpus`); its encodings die with the call."""
+        assert self.corpus_fixed, "fix what the corpus decides with for_corpus first"
+        tau, idf = self._tau, self.idf
         # 1-3. Modal separation, one forward pass per distinct text, the context vector of every number.
         pool = TextPool.build([*preds, *refs], self.options.numbers)
         encodings = self.encoder.encode(pool.texts, pool.spans(), show_progress=show_progress)
         mentions = pool.mention_table(encodings)
-        tau = self._tau
-        if tau is None:  # "auto": mu + sigma over this call's own numbers
-            vectors = [mentions.vectors[mentions.of(pool.ids[t])] for t in pool.mentions]
-            tau = tau_from_vectors(vectors, corpus="call").tau
 
         # 4. Text channel on the masked pairs, and the baseline on the original pairs.
-        baseline = self._text_similarity(encodings, pool, pool.original_ids(preds), pool.original_ids(refs))
-        s_text = self._text_similarity(encodings, pool, pool.channel_ids(preds), pool.channel_ids(refs))
+        baseline = self._text_similarity(encodings, pool, pool.original_ids(preds), pool.original_ids(refs), False)
+        s_text = self._text_similarity(encodings, pool, pool.channel_ids(preds), pool.channel_ids(refs), True)
 
         # 5-7. Number channel: each distinct pair aligned once, gated at tau, scored by magnitude.
         pairs, pair_index = np.unique(
@@ -186,11 +295,10 @@ class NASH:
         alignment = align_numbers(mentions, pairs[:, 0], pairs[:, 1], conditions, keep_cosines=keep_cosines)
         numbers = NumberScores(*(s[pair_index] for s in alignment.numeric_similarity(tau)))
 
-        # 8-9. alpha from the IDF masses of words and [NUM] tokens; NASH = alpha S_text + (1 - alpha) S_num.
-        idf = self.idf or IDF.from_masked((pool.masked[r] for r in refs), source="references")
+        # 8-9. alpha from the weights of words and [NUM] tokens; NASH = alpha S_text + (1 - alpha) S_num.
         alpha = pair_alphas(idf, [pool.masked[t] for t in preds], [pool.masked[t] for t in refs])
 
-        config = {**self.config, "threshold": tau}
+        config = self.config
         output = NASHOutput(
             nash=mix(alpha, s_text, numbers.s_num),
             text=s_text,
@@ -198,16 +306,31 @@ class NASH:
             alpha=alpha,
             baseline=baseline,
             config=config,
-            hashcode=hashcode({**config, "threshold": self.config["threshold"]}),
+            hashcode=hashcode(config),
             unscored=pool.unscored(preds, refs),
             alignment=alignment,
             pair_index=pair_index,
         )
         return ScoredCall(pool, encodings, tau, idf, output, numbers, self.options.comparisons, self.baseline_name)
 
-    def _text_similarity(self, encodings: list[Encoding], pool: TextPool, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-        """The backbone metric of text pairs (xs[k], ys[k]); bert-score's IDF comes from the `ys` side."""
-        weights = bertscore_idf_weights(encodings, ys.tolist()) if self.options.bertscore_idf else None
+    def _fit_bertscore_idf(self, references: Sequence[str]) -> tuple[BertScoreIDF, BertScoreIDF]:
+        """bert-score's IDF over every reference of the corpus, for the originals and for the text channel."""
+        pool = TextPool.build(references, self.options.numbers)
+        affixes = self.encoder.prefix + self.encoder.suffix
+
+        def ids(text: str) -> list[int]:
+            return self.encoder.tokenize(text).ids + affixes
+
+        return (
+            BertScoreIDF.fit(ids(r) for r in references),
+            BertScoreIDF.fit(ids(pool.channel[r]) for r in references),
+        )
+
+    def _text_similarity(
+        self, encodings: list[Encoding], pool: TextPool, xs: np.ndarray, ys: np.ndarray, channel: bool
+    ) -> np.ndarray:
+        """The backbone metric of text pairs (xs[k], ys[k]): the text channel's forms or the originals."""
+        weights = self.bertscore_idf[channel].weights(encodings) if self.options.bertscore_idf else None
         return text_similarity(
             encodings,
             xs,
@@ -234,6 +357,33 @@ class NASH:
                 if not np.isnan(scores).all():
                     out[k] = scores
         return out
+
+
+@functools.cache
+def _libc() -> ctypes.CDLL | None:
+    try:
+        return ctypes.CDLL("libc.so.6") if sys.platform.startswith("linux") else None
+    except OSError:  # not glibc (e.g. musl)
+        return None
+
+
+def release_freed_memory() -> None:
+    """Hand the memory a finished chunk freed back to the OS.
+
+    glibc keeps freed heap pages for reuse, and the varying sizes of each chunk's tensors fragment them, so
+    without this RSS creeps up chunk after chunk although no Python object is kept (`benchmarks/scale.py`).
+    """
+    libc = _libc()
+    if libc is not None:
+        libc.malloc_trim(0)
+
+
+def calibration_sample(texts: Iterable[str], limit: int = AUTO_CALIBRATION_TEXTS) -> list[str]:
+    """Up to `limit` distinct texts, chosen by a digest of their content and sorted: order and shards do not matter."""
+    distinct = set(texts)
+    if len(distinct) > limit:
+        distinct = set(sorted(distinct, key=lambda t: hashlib.sha1(t.encode()).digest())[:limit])
+    return sorted(distinct)
 
 
 def torch_device(device: str | torch.device | None) -> torch.device:

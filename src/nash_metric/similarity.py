@@ -7,7 +7,9 @@ original pairs it is the baseline that every result carries.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -57,21 +59,33 @@ def uniform_token_weights(encodings: Sequence[Encoding]) -> TokenWeights:
     return lambda i: (~encodings[i].special).astype(np.float32)
 
 
-def bertscore_idf_weights(encodings: Sequence[Encoding], reference_ids: Sequence[int]) -> TokenWeights:
-    """bert-score's IDF: one document per reference (repeats included), idf = ln((M+1)/(df+1)); 0 for specials."""
-    df: dict[int, int] = {}
-    for i in reference_ids:
-        for tok in set(encodings[i].token_ids.tolist()):
-            df[tok] = df.get(tok, 0) + 1
-    m = len(reference_ids)
+@dataclass(frozen=True)
+class BertScoreIDF:
+    """bert-score's IDF over a corpus of references: one document per reference, repeats included."""
 
-    def weight(i: int) -> np.ndarray:
-        e = encodings[i]
-        w = np.array([math.log((m + 1) / (df.get(t, 0) + 1)) for t in e.token_ids.tolist()], np.float32)
-        w[e.special] = 0.0
-        return w
+    df: Mapping[int, int]
+    n_documents: int
 
-    return weight
+    @classmethod
+    def fit(cls, token_ids: Iterable[Sequence[int]]) -> BertScoreIDF:
+        df: Counter[int] = Counter()
+        n = 0
+        for ids in token_ids:
+            df.update(set(ids))
+            n += 1
+        return cls(df, n)
+
+    def weights(self, encodings: Sequence[Encoding]) -> TokenWeights:
+        """idf = ln((M+1)/(df+1)) per token of each text, 0 for special tokens."""
+        m, df = self.n_documents, self.df
+
+        def weight(i: int) -> np.ndarray:
+            e = encodings[i]
+            w = np.array([math.log((m + 1) / (df.get(t, 0) + 1)) for t in e.token_ids.tolist()], np.float32)
+            w[e.special] = 0.0
+            return w
+
+        return weight
 
 
 def bertscore(

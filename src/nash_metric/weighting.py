@@ -5,10 +5,17 @@ of IDF mass the words of a pair carry against its numbers:
 alpha = W_text / (W_text + W_num). Smoothed IDF, idf(t) = ln((N + 1) / (df(t) + 1)) + 1, keeps
 every token's weight positive (a one-pair corpus still mixes by token counts) and gives tokens
 never seen in the corpus the largest weight.
+
+The default is `uniform`: every token weighs 1, so alpha is the share of word tokens in the pair, as
+in the authors' toolkit. It is the only choice under which a pair's score depends on that pair alone:
+an IDF fitted on the references of a call (`references`, the paper's corpus IDF) moves every score
+with the rest of the call, so a corpus scored in shards or chunks should fit its IDF once
+(`nash fit-idf`) and pass the file. On a single pair the two coincide (every df is 1).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -32,14 +39,32 @@ def mixing_tokens(masked_text: str) -> list[str]:
     return [t if t == MASK_TOKEN else t.lower() for t in _TOKEN_RE.findall(masked_text)]
 
 
+UNIFORM = "uniform"
+REFERENCES = "references"
+
+
 @dataclass
 class IDF:
-    """Document frequencies over a corpus of masked sentences, or fixed weights from a dict."""
+    """Document frequencies over a corpus of masked sentences, fixed weights from a dict, or uniform weights."""
 
     n_documents: int = 0
     df: Counter[str] = field(default_factory=Counter)
     fixed: dict[str, float] | None = None
-    source: str = "references"
+    source: str = REFERENCES
+    uniform: bool = False
+
+    @classmethod
+    def uniform_weights(cls) -> IDF:
+        """Every token weighs 1: alpha is the share of word tokens (the authors' toolkit's default)."""
+        return cls(source=UNIFORM, uniform=True)
+
+    @property
+    def digest(self) -> str:
+        """What the weights are, not where they came from: `uniform`, or a content digest of the table."""
+        if self.uniform:
+            return UNIFORM
+        table = sorted(self.fixed.items()) if self.fixed is not None else [self.n_documents, sorted(self.df.items())]
+        return hashlib.sha256(json.dumps(table, ensure_ascii=False).encode()).hexdigest()[:12]
 
     @classmethod
     def from_masked(cls, masked_sentences: Iterable[str], source: str = "references") -> IDF:
@@ -74,27 +99,39 @@ class IDF:
             data = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise FileNotFoundError(f"IDF file {path} not found") from None
+        except UnicodeDecodeError:
+            raise ValueError(f"IDF file {path} is not UTF-8 text; expected the JSON `nash fit-idf` writes") from None
         except json.JSONDecodeError as exc:
             raise ValueError(f"IDF file {path} is not valid JSON: line {exc.lineno}: {exc.msg}") from None
         if isinstance(data, dict) and "df" in data and "n_documents" in data:
             if not isinstance(data["n_documents"], int) or data["n_documents"] < 0:
                 raise ValueError(f"IDF file {path}: field 'n_documents' must be a non-negative integer")
-            return cls(n_documents=data["n_documents"], df=Counter(data["df"]), source=f"file:{path.name}")
+            df = data["df"]
+            if not isinstance(df, dict) or not all(_is_count(v) for v in df.values()):
+                raise ValueError(f"IDF file {path}: field 'df' must map tokens to non-negative integer counts")
+            return cls(n_documents=data["n_documents"], df=Counter(df), source=f"file:{path.name}")
         if isinstance(data, dict) and "idf" in data and isinstance(data["idf"], dict):
             return cls.from_dict(data["idf"], source=f"file:{path.name}")
         raise ValueError(f"IDF file {path}: expected an object with 'n_documents' and 'df', or with 'idf'")
 
-    def save(self, path: str | Path) -> Path:
+    def save(self, path: str | Path, **metadata: object) -> Path:
+        """Write the table as JSON (`metadata`, e.g. the corpus and reader, is kept beside it for readers)."""
+        if self.uniform:
+            raise ValueError("uniform weights have no table to save; pass idf='uniform'")
         path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
         payload = (
             {"idf": self.fixed}
             if self.fixed is not None
             else {"n_documents": self.n_documents, "df": dict(sorted(self.df.items()))}
         )
+        payload = {**metadata, "digest": self.digest, **payload}
         path.write_text(json.dumps(payload, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         return path
 
     def weight(self, token: str) -> float:
+        if self.uniform:
+            return 1.0
         if self.fixed is not None:
             return self.fixed.get(token, max(self.fixed.values()))
         return math.log((self.n_documents + 1) / (self.df.get(token, 0) + 1)) + 1.0
@@ -132,15 +169,29 @@ def mix(alpha: np.ndarray, s_text: np.ndarray, s_num: np.ndarray) -> np.ndarray:
     return np.clip(alpha * s_text + (1 - alpha) * s_num, -1.0, 1.0)
 
 
+def fit_idf(corpus: Iterable[str], reader: str = "full", source: str = REFERENCES) -> IDF:
+    """Document frequencies over the masked forms of `corpus` (one distinct sentence, one document)."""
+    return IDF.from_masked({masked_for_scoring(t, reader) for t in corpus}, source=source)
+
+
 def load_idf(
     spec: Mapping[str, float] | Sequence[str] | str | os.PathLike[str] | None, reader: str = "full"
 ) -> IDF | None:
-    """The mixing IDF an `idf` option describes: None (the call's references), a dict, a JSON path or a corpus."""
-    if spec is None:
+    """The mixing IDF an `idf` option describes: 'uniform' (or None), a dict, a JSON path or a corpus.
+
+    'references' gives None: the table is fitted on the references of each scoring call (`fit_idf`).
+    """
+    if spec is None or spec == UNIFORM:
+        return IDF.uniform_weights()
+    if spec == REFERENCES:
         return None
     if isinstance(spec, Mapping):
         return IDF.from_dict(spec)
     if isinstance(spec, (str, os.PathLike)):
         return IDF.load(Path(spec))
     corpus = check_texts(spec, "idf corpus")
-    return IDF.from_masked((masked_for_scoring(t, reader) for t in corpus), source=f"corpus({len(corpus)} sentences)")
+    return fit_idf(corpus, reader, source=f"corpus({len(corpus)} sentences)")
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0

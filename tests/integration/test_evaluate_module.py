@@ -51,18 +51,18 @@ class FakeNASH:
     def hashcode(self) -> str:
         return f"fake|{self.options.model}|{self.options.digest()}"
 
-    def score(self, predictions: list[str], references: list[str], show_progress: bool = False) -> Any:
+    def score(self, predictions: list[str], references: list[Any], show_progress: bool = False) -> Any:
+        from nash_metric.output import NASHOutput
+
+        groups = None if all(isinstance(r, str) for r in references) else [len(r) for r in references]
+        if groups is not None:  # as the engine: every pair in one batch, then the best reference per prediction
+            predictions = [p for p, refs in zip(predictions, references) for _ in refs]
+            references = [r for refs in references for r in refs]
         self.calls.append((list(predictions), list(references)))
         nash = np.array([len(r) / 100 for r in references], dtype=np.float64)
         marked = np.array(["*" in r for r in references], dtype=np.float64) / 1000  # tells tied pairs apart
-        return SimpleNamespace(
-            nash=nash,
-            text=nash + 0.1,
-            numeric=nash + 0.2,
-            alpha=nash + 0.3,
-            baseline=nash + 0.4 + marked,
-            hashcode=self.hashcode,
-        )
+        out = NASHOutput(nash, nash + 0.1, nash + 0.2, nash + 0.3, nash + 0.4 + marked, {}, self.hashcode)
+        return out.best_of(groups) if groups is not None else out
 
     def with_options(self, **changes: Any) -> FakeNASH:
         # as the engine: the same loaded model unless a model-bound option changed (then built, i.e. loaded)

@@ -80,3 +80,22 @@ def test_calibrated_threshold_on_phrasebank_is_sensible(minilm_sentence, data_pa
     again = calibrate_threshold(minilm_sentence, list(reversed(cands)), n_pairs=500, seed=0)
     assert cal.tau == again.tau  # depends on the set of sentences, not their order
     assert 0.0 < cal.mu < cal.tau < 1.0 and cal.n_sentences > 50
+
+
+@pytest.mark.parametrize("backend", ["sentence", "token"])
+def test_a_pair_scores_the_same_alone_or_inside_any_call(backend, minilm_sentence, minilm_token, data_paths):
+    """Under the defaults a pair's score is a function of the pair alone: no call-level IDF, no per-call tau."""
+    scorer = minilm_sentence if backend == "sentence" else minilm_token
+    preds, refs = phrasebank_pairs(data_paths.require("phrasebank"), 150)
+    preds, refs = [ANCHOR, ANCHOR, *preds], [CLOSE, FAR, *refs]
+    together = scorer.score(preds, refs)
+    chunked = scorer.with_options(chunk_size=37).score(preds[::-1], refs[::-1])
+    for name in ("nash", "text", "numeric", "alpha", "baseline"):
+        np.testing.assert_allclose(getattr(chunked, name)[::-1], getattr(together, name), atol=1e-6, err_msg=name)
+    for k in (0, 1, 2, 50, 151):
+        alone = scorer.score([preds[k]], [refs[k]])
+        assert alone.nash[0] == pytest.approx(together.nash[k], abs=1e-6)
+        assert alone.alpha[0] == together.alpha[k] and alone.hashcode == together.hashcode
+    assert scorer.with_options(threshold=0.3763).hashcode == together.hashcode  # the default tau, given or not
+    if backend == "sentence":  # the paper's example, as the README and the toolkit give it
+        assert together.nash[:2] == pytest.approx([0.9789, 0.8475], abs=1e-4)

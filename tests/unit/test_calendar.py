@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import time
 
 import pytest
 
@@ -229,18 +228,14 @@ def test_the_extractor_reads_a_date_as_one_mention():
     assert period_distance_days("--12-31", "--01-02") == 2
 
 
-def test_linear_time_on_adversarial_text():
+def test_linear_time_on_adversarial_text(assert_linear):
     pieces = ["December 31, 2019 ", "31 December ", "Q4 FY19 ", "1/2/3/4/5/2019 ", "4Q 4Q 4Q ", "12:30:1 ",
               "fourth quarter of the fiscal year ", "May May 1 2 3 ", "FY FY'1 ", "1H2H1H ", "31.12.20 ",
               "9 a.m.p.m. ", "January-June-July 2008 ", "0" * 40 + " ", "1 " * 30, "-" * 20]
     text = "".join(pieces)
     text = (text * (100_000 // len(text) + 1))[:100_000]
-    t0 = time.perf_counter()
+    assert_linear(calendar_mentions, text)
     found = calendar_mentions(text)
-    elapsed = time.perf_counter() - t0
-    assert elapsed < 1.0, elapsed
     assert found and all(a.end <= b.start for a, b in itertools.pairwise(found))
     for worst in ("1" * 100_000, " " * 100_000, "Q" * 100_000, "December " * 11_000, "1 of " * 20_000):
-        t0 = time.perf_counter()
-        calendar_mentions(worst)
-        assert time.perf_counter() - t0 < 1.0, worst[:20]
+        assert_linear(calendar_mentions, worst)

@@ -15,7 +15,7 @@ def test_defaults_and_option_names():
     config = NASHConfig()
     assert config.model == DEFAULT_MODEL and config.backend == "auto" and config.threshold is None
     assert option_names() == tuple(f.name for f in dataclasses.fields(NASHConfig))
-    assert set(model_bound_options()) == {"model", "backend", "num_layers", "device", "batch_size"}
+    assert set(model_bound_options()) == {"model", "backend", "num_layers", "device", "batch_size", "dtype"}
     with pytest.raises(dataclasses.FrozenInstanceError):
         config.backend = "token"  # type: ignore[misc]
 

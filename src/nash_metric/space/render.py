@@ -89,7 +89,7 @@ def score_cards(scores: Mapping[str, float | None], baseline_label: str, alpha: 
         ("NASH", scores.get("nash"), "α·S_text + (1−α)·S_num"),
         ("S_text", scores.get("text"), "backbone on the masked texts"),
         ("S_num", scores.get("numeric"), "aligned numbers, magnitude similarity"),
-        ("α", alpha, "IDF mass of words / (words + numbers)"),
+        ("α", alpha, "weight of words / (words + numbers)"),
     ]
 
     def cards(items: list[tuple[str, float | None, str]], cls: str) -> str:

@@ -1,0 +1,103 @@
+"""Scoring a corpus of pairs: chunks in, one row per pair out in input order, a summary with bootstrap intervals.
+
+`score_corpus` is what `nash score --pairs / --candidates --references` runs. One process scores the pairs
+chunk by chunk and streams each chunk's rows to the output, so memory holds one chunk's encodings and the
+per-pair columns the summary needs. Under `torchrun` / `accelerate launch` (`distributed.Launch`) every rank
+fixes what the corpus decides from the whole input (`NASH.for_corpus`), scores its contiguous shard, and
+rank 0 gathers the shards in rank order and writes the one output, identical to a single-process run.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from .distributed import Launch
+from .output import hashcode
+from .pairs_io import PairCorpus, RowWriter, corpus_summary
+from .scorer import NASH
+
+ROW_COLUMNS = ("index", "nash", "text_similarity", "numeric_similarity", "alpha", "baseline")
+SHOWN_UNSCORED = 10  # unscored mentions printed to stderr; the rest are counted (column `unscored`, summary)
+
+
+def score_corpus(
+    scorer: NASH,
+    corpus: PairCorpus,
+    output: str | Path | None = None,
+    launch: Launch | None = None,
+    show_progress: bool = True,
+    seed: int = 0,
+) -> dict[str, Any] | None:
+    """Score every pair of `corpus`, write one row per pair to `output`, return the summary (rank 0; else None).
+
+    Rows: index, nash, text_similarity, numeric_similarity, alpha, baseline, best_reference (with several
+    references per prediction) and unscored (mentions of the pair left out of the number channel).
+    """
+    preds, refs = corpus.predictions, corpus.references
+    flat_refs = [r for group in refs for r in group] if corpus.multi_reference else refs
+    flat_preds = [p for p, group in zip(preds, refs) for _ in group] if corpus.multi_reference else preds
+    fixed = scorer.for_corpus(flat_preds, flat_refs, show_progress=show_progress)
+
+    columns = [*ROW_COLUMNS, *(("best_reference",) if corpus.multi_reference else ()), "unscored"]
+    shard = launch.shard(len(preds)) if launch else slice(0, len(preds))
+    main = launch is None or launch.is_main
+    writer = RowWriter(output, columns) if output is not None and launch is None else None
+    kept: list[dict[str, np.ndarray]] = []
+    unscored: list[dict[str, Any]] = []
+    chunk = scorer.options.chunk_size
+    try:
+        total, quiet = shard.stop - shard.start, not (show_progress and main)
+        with tqdm(total=total, desc="NASH", unit="pair", disable=quiet) as bar:
+            for start in range(shard.start, shard.stop, chunk):
+                stop = min(start + chunk, shard.stop)
+                out = fixed.score(preds[start:stop], refs[start:stop])
+                items = [{**u, "index": u["index"] + start} for u in out.unscored]
+                rows = {
+                    "index": np.arange(start, stop, dtype=np.int64),
+                    **out.columns(),
+                    "unscored": np.bincount([u["index"] - start for u in items], minlength=stop - start),
+                }
+                if writer is not None:
+                    writer.write(rows)
+                kept.append({name: rows[name] for name in columns})
+                unscored.extend(items)
+                bar.update(stop - start)
+    finally:
+        if writer is not None:
+            writer.close()
+
+    if launch is not None:
+        gathered = launch.gather((kept, unscored))
+        if not main:
+            return None
+        kept = [part for rank_kept, _ in gathered for part in rank_kept]
+        unscored = [item for _, rank_unscored in gathered for item in rank_unscored]
+        if output is not None:
+            with RowWriter(output, columns) as rank_writer:
+                for part in kept:
+                    rank_writer.write(part)
+
+    _warn_unscored(unscored)
+    merged = {name: np.concatenate([part[name] for part in kept]) for name in columns}
+    summary = corpus_summary(merged, n_unscored=len(unscored), hashcode=hashcode(fixed.config), seed=seed)
+    summary["config"] = fixed.config
+    summary["processes"] = launch.world_size if launch else 1
+    summary["inputs"] = corpus.sources
+    if output is not None:
+        summary["output"] = str(output)
+    return summary
+
+
+def _warn_unscored(unscored: Sequence[dict[str, Any]]) -> None:
+    for item in unscored[:SHOWN_UNSCORED]:
+        where = f"pair {item['index']}, {item['side']}" + (f" {item['reference']}" if "reference" in item else "")
+        print(f"warning: unscored mention {item['text']!r} ({where}): {item['reason']}", file=sys.stderr)
+    if len(unscored) > SHOWN_UNSCORED:
+        print(f"warning: {len(unscored) - SHOWN_UNSCORED} more unscored mentions (column 'unscored' counts them "
+              "per pair)", file=sys.stderr)

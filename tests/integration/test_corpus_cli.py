@@ -1,0 +1,179 @@
+"""`nash score` on files of pairs, `nash fit-idf`, 2-process torchrun, evaluate's distributed mode (tiny model)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from nash_metric import NASH
+from nash_metric.cli import main
+from nash_metric.pairs_io import read_rows
+
+PAIRS = [
+    ("Revenue increased by 4%.", "Revenue increased by 3.56%."),
+    ("Revenue increased by 4%.", "Revenue increased by 40%."),
+    ("Net profit was EUR 5.1 mn on December 31, 2019.", "Net profit was EUR 4.9 mn at the end of 2019."),
+    ("No numbers here.", "None at all."),
+    ("Shares fell 1.2.3 points.", "Shares fell 2 points."),
+    ("Costs rose 7% in Q4 2019.", "Costs fell 7% in Q3 2019."),
+    ("The firm hired 250 people.", "The firm hired 260 people."),
+]
+COLUMNS = ["index", "nash", "text_similarity", "numeric_similarity", "alpha", "baseline", "unscored"]
+
+
+@pytest.fixture
+def pairs_file(tmp_path):
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("".join(json.dumps({"prediction": a, "reference": b}) + "\n" for a, b in PAIRS))
+    return path
+
+
+def model_args(tiny_model_dir):
+    return ["--model", str(tiny_model_dir), "--backend", "token", "--device", "cpu"]
+
+
+def test_pairs_file_gives_one_row_per_pair_in_order(capsys, tmp_path, tiny_model_dir, pairs_file):
+    out_path = tmp_path / "out.csv"
+    code = main(["score", "--pairs", str(pairs_file), "--output", str(out_path), "--summary",
+                 str(tmp_path / "summary.json"), "--chunk-size", "3", "--quiet", *model_args(tiny_model_dir)])
+    captured = capsys.readouterr()
+    assert code == 0
+    rows = read_rows(out_path)
+    assert list(rows) == COLUMNS and rows["index"] == list(range(len(PAIRS)))
+    expected = NASH(model=str(tiny_model_dir), backend="token", device="cpu").score(*zip(*PAIRS))
+    np.testing.assert_allclose(rows["nash"], expected.nash, atol=1e-9)
+    assert rows["unscored"] == [0, 0, 0, 0, 1, 0, 0]  # "1.2.3" has no value: counted on its row
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["pairs"] == len(PAIRS) and summary["unscored_numbers"] == 1
+    assert summary["hashcode"] == expected.hashcode and summary["config"]["idf"] == "uniform"
+    mean = summary["fields"]["nash"]
+    assert mean["mean"] == pytest.approx(expected.nash.mean()) and mean["low"] <= mean["mean"] <= mean["high"]
+    assert "| nash |" in captured.out and "'1.2.3' (pair 4, prediction)" in captured.err
+
+
+def test_candidates_and_several_reference_files_keep_the_best(capsys, tmp_path, tiny_model_dir):
+    cands, refs1, refs2 = (tmp_path / name for name in ("c.txt", "r1.txt", "r2.txt"))
+    cands.write_text("Revenue increased by 4%.\nThe firm hired 250 people.\n")
+    refs1.write_text("Revenue increased by 40%.\nThe firm hired 260 people.\n")
+    refs2.write_text("Revenue increased by 3.56%.\nThe firm hired 9000 people.\n")
+    out_path = tmp_path / "out.jsonl"
+    code = main(["score", "--candidates", str(cands), "--references", str(refs1), str(refs2), "--output",
+                 str(out_path), "--quiet", *model_args(tiny_model_dir)])
+    capsys.readouterr()
+    assert code == 0
+    rows = read_rows(out_path)
+    scorer = NASH(model=str(tiny_model_dir), backend="token", device="cpu")
+    first = scorer.score(["Revenue increased by 4%."] * 2, ["Revenue increased by 40%.", "Revenue increased by 3.56%."])
+    assert rows["best_reference"][0] == int(np.argmax(first.nash))
+    assert rows["nash"][0] == pytest.approx(first.nash.max())
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["--pairs", "missing.jsonl"], "no such file"),
+        (["A", "B", "--pairs", "x.jsonl"], "not both"),
+        (["--candidates", "c.txt"], "--candidates and --references go together"),
+        (["A", "B", "--output", "o.jsonl"], "--output applies to files of pairs"),
+        ([], "nothing to score"),
+        (["--candidates", "c.txt", "--references", "r.txt", "--output", "o.xlsx"], "--output o.xlsx: unsupported"),
+    ],
+)
+def test_file_errors_are_one_clear_line(capsys, tiny_model_dir, argv, message):
+    assert main(["score", *argv, *model_args(tiny_model_dir)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_bad_row_is_located(capsys, tmp_path, tiny_model_dir):
+    path = tmp_path / "pairs.csv"
+    path.write_text('prediction,reference\n"a 1",b 2\n"c 3",\n')
+    assert main(["score", "--pairs", str(path), *model_args(tiny_model_dir)]) == 2
+    assert "pairs.csv:3: empty 'reference' field" in capsys.readouterr().err
+
+
+def test_fit_idf_once_then_score_with_it(capsys, tmp_path, tiny_model_dir, pairs_file):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("\n".join(b for _, b in PAIRS) + "\n")
+    idf_path = tmp_path / "idf.json"
+    assert main(["fit-idf", "--corpus", str(corpus), "--output", str(idf_path)]) == 0
+    saved = json.loads(idf_path.read_text())
+    # "...by 3.56%." and "...by 40%." mask alike: one document.
+    assert saved["n_documents"] == len(PAIRS) - 1 and saved["numbers"] == "full" and "[NUM]" in saved["df"]
+    out_path = tmp_path / "out.jsonl"
+    assert main(["score", "--pairs", str(pairs_file), "--output", str(out_path), "--idf", str(idf_path), "--quiet",
+                 *model_args(tiny_model_dir)]) == 0
+    # The fitted file scores as the references' IDF of this very corpus does, and is named by its digest.
+    by_refs = NASH(model=str(tiny_model_dir), backend="token", device="cpu", idf="references").score(*zip(*PAIRS))
+    np.testing.assert_allclose(read_rows(out_path)["alpha"], by_refs.alpha, atol=1e-12)
+    assert f"idf={saved['digest']}" in capsys.readouterr().out
+
+
+LAUNCHERS = {
+    "torchrun": [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2"],
+    # --multi_gpu is accelerate's torch.distributed launcher; without a GPU the ranks run on CPU (gloo).
+    "accelerate": [sys.executable, "-m", "accelerate.commands.launch", "--multi_gpu", "--num_processes", "2",
+                   "--num_machines", "1", "--mixed_precision", "no", "--dynamo_backend", "no"],
+}
+
+
+@pytest.mark.parametrize("launcher", sorted(LAUNCHERS))
+def test_two_processes_equal_one_process(tmp_path, tiny_model_dir, pairs_file, launcher):
+    single, double = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    base = ["-m", "nash_metric", "score", "--pairs", str(pairs_file), "--quiet", "--chunk-size", "2",
+            *model_args(tiny_model_dir), "--threshold", "auto", "--summary", str(tmp_path / "summary.json")]
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "HF_HUB_OFFLINE": "1"}
+    subprocess.run([sys.executable, *base, "--output", str(single)], check=True, env=env, capture_output=True)
+    run = subprocess.run([*LAUNCHERS[launcher], *base, "--output", str(double)], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    one, two = read_rows(single), read_rows(double)
+    assert two["index"] == list(range(len(PAIRS))) and list(two) == list(one)
+    for column in COLUMNS:
+        np.testing.assert_allclose(two[column], one[column], atol=1e-6, err_msg=column)
+    assert run.stdout.count("| nash |") == 1  # rank 0 reports, once
+    assert json.loads((tmp_path / "summary.json").read_text())["processes"] == 2
+
+
+EVALUATE_WORKER = textwrap.dedent(
+    """
+    import json, sys
+    import evaluate
+    rank, metric_dir, model, cache, out = sys.argv[1:]
+    pairs = json.loads(sys.stdin.read())
+    metric = evaluate.load(metric_dir, num_process=2, process_id=int(rank), experiment_id="nash-test",
+                           cache_dir=cache)
+    mine = pairs[int(rank)::2]
+    metric.add_batch(predictions=[a for a, _ in mine], references=[b for _, b in mine])
+    result = metric.compute(model_type=model, backend="token", device="cpu")
+    json.dump(result, open(out, "w"))
+    """
+)
+
+
+def test_evaluate_distributed_mode_equals_one_process(tmp_path, tiny_model_dir, data_paths):
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
+    procs = [
+        subprocess.Popen([sys.executable, "-c", EVALUATE_WORKER, str(rank), str(data_paths.metric_dir),
+                          str(tiny_model_dir), str(tmp_path / "cache"), str(tmp_path / f"r{rank}.json")],
+                         stdin=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+        for rank in (0, 1)
+    ]
+    for proc in procs:
+        proc.stdin.write(json.dumps(PAIRS))
+        proc.stdin.close()
+    for proc in procs:
+        assert proc.wait(timeout=300) == 0, proc.stderr.read()[-3000:]
+    main_result = json.loads((tmp_path / "r0.json").read_text())
+    assert json.loads((tmp_path / "r1.json").read_text()) is None
+    # evaluate gathers process 0's examples, then process 1's.
+    order = [*PAIRS[0::2], *PAIRS[1::2]]
+    expected = NASH(model=str(tiny_model_dir), backend="token", device="cpu").score(*zip(*order))
+    np.testing.assert_allclose(main_result["nash"], expected.nash, atol=1e-6)
+    assert main_result["hashcode"] == expected.hashcode

@@ -1,0 +1,155 @@
+"""Corpus-scale scoring on the tiny model: batch-independent defaults, chunks, streams, one tau and IDF per corpus."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from nash_metric import NASH
+from nash_metric.output import NASHOutput
+
+PAIRS = [
+    ("Revenue increased by 4%.", "Revenue increased by 3.56%."),
+    ("Revenue increased by 4%.", "Revenue increased by 40%."),
+    ("Net profit was EUR 5.1 mn on December 31, 2019.", "Net profit was EUR 4.9 mn at the end of 2019."),
+    ("The board approved the merger.", "The merger was approved."),
+    ("Headcount reached 12 engineers.", "Nothing numeric here."),
+    ("Shares fell 1.2.3 points.", "Shares fell 2 points."),  # "1.2.3" has no value: reported, not scored
+    ("The plant hired 250 people in 2019 and 300 in 2020.", "The plant hired 260 people in 2019."),
+    ("Costs rose 7% in Q4 2019.", "Costs fell 7% in Q3 2019."),
+    ("Revenue increased by 4%.", "Revenue increased by 3.56%."),  # a repeat
+]
+PREDS, REFS = [a for a, _ in PAIRS], [b for _, b in PAIRS]
+FIELDS = ("nash", "text", "numeric", "alpha", "baseline")
+
+
+@pytest.fixture(scope="module")
+def scorer(tiny_model_dir):
+    """Default options (uniform IDF, tau from the built-in corpus) on the tiny random BERT."""
+    return NASH(model=str(tiny_model_dir), backend="token", device="cpu")
+
+
+def assert_same_scores(a: NASHOutput, b: NASHOutput, atol: float = 1e-6) -> None:
+    for name in FIELDS:
+        np.testing.assert_allclose(getattr(a, name), getattr(b, name), atol=atol, err_msg=name)
+
+
+def test_default_scores_depend_on_the_pair_alone(scorer):
+    together = scorer.score(PREDS, REFS)
+    for k, (a, b) in enumerate(PAIRS):
+        alone = scorer.score([a], [b])
+        for name in FIELDS:
+            assert getattr(alone, name)[0] == pytest.approx(getattr(together, name)[k], abs=1e-6), (k, name)
+        assert alone.hashcode == together.hashcode
+
+
+def test_uniform_alpha_is_the_share_of_word_tokens(scorer):
+    # "revenue increased by" + [NUM] on each side: 6 words against 2 numbers.
+    assert scorer.score([PAIRS[0][0]], [PAIRS[0][1]]).alpha[0] == pytest.approx(6 / 8)
+    assert scorer.config["idf"] == scorer.config["idf_source"] == "uniform"
+
+
+def test_chunks_do_not_change_scores_and_bound_what_is_encoded(tiny_model_dir, scorer, monkeypatch):
+    whole = scorer.score(PREDS, REFS)
+    small = scorer.with_options(chunk_size=2)
+    seen: list[int] = []
+    encode = small.encoder.encode
+    monkeypatch.setattr(small.encoder, "encode", lambda t, *a, **k: seen.append(len(t)) or encode(t, *a, **k))
+    chunked = small.score(PREDS, REFS)
+    assert_same_scores(whole, chunked)
+    # A chunk of 2 pairs holds at most 4 originals and their 4 text-channel forms.
+    assert len(seen) == 5 and max(seen) <= 8
+    assert chunked.unscored == whole.unscored and any(u["index"] == 5 for u in chunked.unscored)
+    np.testing.assert_allclose(chunked.at_threshold(0.9).nash, whole.at_threshold(0.9).nash, atol=1e-6)
+    assert chunked.hashcode == whole.hashcode  # chunk_size does not determine scores
+
+
+def test_iter_score_streams_chunks_equal_to_score(scorer):
+    stream = scorer.with_options(chunk_size=4)
+    parts = list(stream.iter_score(iter(PAIRS)))
+    assert [len(p) for p in parts] == [4, 4, 1]
+    assert_same_scores(NASHOutput.concat(parts), scorer.score(PREDS, REFS))
+    assert [u["index"] for p in parts for u in p.unscored] == [u["index"] for u in scorer.score(PREDS, REFS).unscored]
+    with pytest.raises(TypeError, match=r"pairs\[1\] must be a \(prediction, reference\) pair"):
+        list(stream.iter_score([("a", "b"), "c"]))
+
+
+def test_corpus_decided_options_are_fixed_once_per_corpus(scorer):
+    for options in ({"threshold": "auto"}, {"idf": "references"}, {"bertscore_idf": True}):
+        corpus_scorer = scorer.with_options(**options)
+        whole = corpus_scorer.score(PREDS, REFS)
+        chunked = corpus_scorer.with_options(chunk_size=2).score(PREDS, REFS)
+        assert_same_scores(whole, chunked)
+        assert whole.hashcode == chunked.hashcode
+        reordered = corpus_scorer.with_options(chunk_size=3).score(PREDS[::-1], REFS[::-1])
+        assert_same_scores(whole, NASHOutput(*(getattr(reordered, n)[::-1] for n in FIELDS), {}, ""))
+        with pytest.raises(ValueError, match="for_corpus"):
+            next(corpus_scorer.iter_score(PAIRS))
+        fixed = corpus_scorer.for_corpus(PREDS, REFS)
+        assert_same_scores(NASHOutput.concat(list(fixed.iter_score(PAIRS))), whole)
+
+
+def test_references_idf_depends_on_the_call_and_says_so(scorer):
+    refs_idf = scorer.with_options(idf="references")
+    alone = refs_idf.score([PAIRS[1][0]], [PAIRS[1][1]])
+    inside = refs_idf.score(PREDS, REFS)
+    assert alone.alpha[0] == pytest.approx(6 / 8)  # one document: every df is 1, so uniform
+    assert inside.alpha[1] != pytest.approx(alone.alpha[0])
+    assert alone.config["idf_source"] == "references" and alone.config["idf"] != inside.config["idf"]
+    assert alone.hashcode != inside.hashcode  # the fitted table is named
+
+
+def test_auto_threshold_is_echoed_and_named_in_the_hashcode(scorer):
+    out = scorer.with_options(threshold="auto").score(PREDS, REFS)
+    tau = out.config["threshold"]
+    assert isinstance(tau, float) and out.config["threshold_source"].startswith("auto:")
+    assert f"tau={tau:.4f}" in out.hashcode
+
+
+def test_hashcode_names_the_value_of_tau_not_how_it_was_given(scorer):
+    given = scorer.with_options(threshold=scorer.threshold)
+    assert given.config["threshold_source"] != scorer.config["threshold_source"]
+    assert given.hashcode == scorer.hashcode
+    assert scorer.with_options(threshold=0.5).hashcode != scorer.hashcode
+    assert scorer.with_options(idf=None).hashcode == scorer.hashcode  # None is the default, uniform
+
+
+def test_several_references_keep_the_best(scorer):
+    preds = [PAIRS[0][0], PAIRS[2][0]]
+    refs = [[PAIRS[1][1], PAIRS[0][1]], [PAIRS[2][1], "Nothing numeric here.", PAIRS[2][1]]]
+    out = scorer.score(preds, refs)
+    singles = [scorer.score([p] * len(rs), rs).nash for p, rs in zip(preds, refs)]
+    assert out.best_reference.tolist() == [int(np.argmax(s)) for s in singles]
+    np.testing.assert_allclose(out.nash, [s.max() for s in singles], atol=1e-6)
+    np.testing.assert_allclose(out.nash, out.alpha * out.text + (1 - out.alpha) * out.numeric, atol=1e-9)
+    assert out.to_dict()["best_reference"] == out.best_reference.tolist()
+    with pytest.raises(ValueError, match=r"references\[1\] is an empty list"):
+        scorer.score(preds, [["x"], []])
+
+
+def test_half_precision_option_is_checked_and_named(tiny_model_dir, scorer):
+    with pytest.raises(ValueError, match="unknown dtype"):
+        NASH(model=str(tiny_model_dir), backend="token", dtype="float8")
+    half = NASH(model=str(tiny_model_dir), backend="token", device="cpu", dtype="bfloat16", threshold=scorer.threshold)
+    out = half.score(PREDS[:3], REFS[:3])
+    assert "_bfloat16_" in out.hashcode and out.hashcode != scorer.hashcode
+    np.testing.assert_allclose(out.nash, scorer.score(PREDS[:3], REFS[:3]).nash, atol=0.05)
+
+
+def test_dataset_map_with_rank_pipeline(tiny_model_dir, scorer):
+    """The README's `datasets.Dataset.map(batched=True, with_rank=True)` recipe, on one process."""
+    from datasets import Dataset
+
+    scorers: dict[str, NASH] = {}
+
+    def score_batch(batch, rank):
+        device = "cpu"  # on a GPU box: f"cuda:{(rank or 0) % torch.cuda.device_count()}"
+        if device not in scorers:
+            scorers[device] = NASH(model=str(tiny_model_dir), backend="token", device=device)
+        return scorers[device].score(batch["prediction"], batch["reference"]).columns()
+
+    ds = Dataset.from_dict({"prediction": PREDS, "reference": REFS})
+    scored = ds.map(score_batch, batched=True, batch_size=4, with_rank=True)
+    np.testing.assert_allclose(scored["nash"], scorer.score(PREDS, REFS).nash, atol=1e-6)
+    assert scored.column_names == ["prediction", "reference", "nash", "text_similarity", "numeric_similarity",
+                                   "alpha", "baseline"]

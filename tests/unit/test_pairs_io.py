@@ -1,0 +1,351 @@
+"""pairs_io: pair files in (every format, every error located), per-pair rows out and back, the corpus summary."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from nash_metric import pairs_io
+from nash_metric.io import InputFileError
+from nash_metric.pairs_io import (
+    OUTPUT_FORMATS,
+    PairCorpus,
+    RowWriter,
+    corpus_summary,
+    read_candidates_references,
+    read_pairs,
+    read_rows,
+    summary_markdown,
+)
+
+PREDICTIONS = ["Revenue rose 5%.", "  Net loss was $2m, wider \"than\" expected"]
+REFERENCES = ["Revenue grew by 5 percent.", "Net loss: $2 million\t(wider)"]
+
+
+def _jsonl(path, records) -> None:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+
+
+def _parquet(path, columns: dict) -> None:
+    pq.write_table(pa.table(columns), path)
+
+
+# ------------------------------------------------------------------------------------------------ read_pairs
+
+
+def test_csv_round_trip_keeps_texts_as_given(tmp_path):
+    path = tmp_path / "pairs.csv"
+    path.write_text('id,prediction,reference\n1,Revenue rose 5%.,Revenue grew by 5 percent.\n'
+                    '2,"  Net loss was $2m, wider ""than"" expected","Net loss: $2 million\t(wider)"\n',
+                    encoding="utf-8")
+    corpus = read_pairs(path)
+    assert corpus == PairCorpus(PREDICTIONS, REFERENCES, [str(path)])
+    assert len(corpus) == 2 and not corpus.multi_reference
+
+
+def test_tsv_with_renamed_columns_and_no_quote_processing(tmp_path):
+    path = tmp_path / "pairs.TSV"
+    path.write_text('hyp\tref\n"quoted" hyp\tref one\nhyp two\tref two\n', encoding="utf-8")
+    corpus = read_pairs(path, prediction_column="hyp", reference_column="ref")
+    assert corpus.predictions == ['"quoted" hyp', "hyp two"] and corpus.references == ["ref one", "ref two"]
+
+
+def test_jsonl_single_and_multi_reference(tmp_path):
+    path = tmp_path / "pairs.jsonl"
+    _jsonl(path, [{"prediction": p, "reference": r, "extra": 1} for p, r in zip(PREDICTIONS, REFERENCES)])
+    assert read_pairs(path) == PairCorpus(PREDICTIONS, REFERENCES, [str(path)])
+    multi = tmp_path / "multi.jsonl"
+    _jsonl(multi, [{"out": "a", "refs": ["r1", "r2"]}, {"out": "b", "refs": ["r3"]}])
+    corpus = read_pairs(multi, prediction_column="out", reference_column="refs")
+    assert corpus.references == [["r1", "r2"], ["r3"]] and corpus.multi_reference
+
+
+def test_parquet_single_and_multi_reference(tmp_path):
+    path = tmp_path / "pairs.parquet"
+    _parquet(path, {"prediction": PREDICTIONS, "reference": REFERENCES})
+    assert read_pairs(path) == PairCorpus(PREDICTIONS, REFERENCES, [str(path)])
+    multi = tmp_path / "multi.parquet"
+    _parquet(multi, {"p": ["a", "b"], "r": [["r1", "r2"], ["r3"]]})
+    corpus = read_pairs(multi, prediction_column="p", reference_column="r")
+    assert corpus.references == [["r1", "r2"], ["r3"]] and corpus.multi_reference
+
+
+def test_latin1_file_is_read_with_a_warning(tmp_path):
+    path = tmp_path / "pairs.csv"
+    path.write_bytes("prediction,reference\ncaf\xe9,caf\xe9\n".encode("latin-1"))
+    with pytest.warns(UnicodeWarning, match="Latin-1"):
+        assert read_pairs(path).predictions == ["café"]
+
+
+@pytest.mark.parametrize(("content", "match"), [
+    ("prediction,reference\na,b\nc,  \n", r"pairs\.csv:3: empty 'reference' field"),
+    ("prediction,reference\na,b\n,d\n", r"pairs\.csv:3: empty 'prediction' field"),
+    ('prediction,reference\n"multi\nline",b\nd,\n', r"pairs\.csv:4: empty 'reference' field"),  # record start
+    ("prediction,reference\na,b\nc,d,e\n", r"pairs\.csv:3: expected 2 fields \(prediction, reference\), got 3"),
+    ("pred,reference\na,b\n", r"pairs\.csv:1: no column 'prediction'; columns are \['pred', 'reference'\] "
+                              r"\(pass --prediction-column/--reference-column"),
+    ("prediction,reference\n", r"pairs\.csv: no pairs"),
+    ("", r"pairs\.csv: no pairs"),
+    ('prediction,reference\n"a,b\n', r"pairs\.csv:2: CSV error"),
+])
+def test_csv_errors_name_file_line_and_field(tmp_path, content, match):
+    path = tmp_path / "pairs.csv"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(InputFileError, match=match):
+        read_pairs(path)
+
+
+@pytest.mark.parametrize(("records", "match"), [
+    ([{"prediction": "a", "reference": "b"}, {"prediction": "c"}],
+     r"pairs\.jsonl:2: missing field 'reference'; fields are \['prediction'\] \(pass --prediction-column"),
+    ([{"prediction": "a", "reference": None}], r"pairs\.jsonl:1: field 'reference' is null"),
+    ([{"prediction": 3, "reference": "b"}], r"pairs\.jsonl:1: field 'prediction' must be a string, got int"),
+    ([{"prediction": "a", "reference": " \t"}], r"pairs\.jsonl:1: empty 'reference' field"),
+    ([{"prediction": "a", "reference": []}], r"pairs\.jsonl:1: field 'reference' is an empty list"),
+    ([{"prediction": "a", "reference": ["x", "y", " "]}], r"pairs\.jsonl:1: field 'reference'\[2\] is empty"),
+    ([{"prediction": "a", "reference": ["x", 1]}], r"pairs\.jsonl:1: field 'reference'\[1\] must be a string"),
+    ([{"prediction": "a", "reference": ["x"]}, {"prediction": "b", "reference": ["y"]},
+      {"prediction": "c", "reference": "z"}], r"pairs\.jsonl:3: field 'reference' is a string but line 1 holds a list"),
+    ([{"prediction": "a", "reference": "x"}, {"prediction": "b", "reference": ["y"]}],
+     r"pairs\.jsonl:2: field 'reference' is a list but line 1 holds a string"),
+    ([{"prediction": ["a"], "reference": "x"}], r"pairs\.jsonl:1: field 'prediction' must be a string, got list"),
+    ([], r"pairs\.jsonl: no pairs"),
+])
+def test_jsonl_errors_name_file_line_and_field(tmp_path, records, match):
+    path = tmp_path / "pairs.jsonl"
+    _jsonl(path, records)
+    with pytest.raises(InputFileError, match=match):
+        read_pairs(path)
+
+
+def test_jsonl_invalid_line_is_located(tmp_path):
+    path = tmp_path / "pairs.jsonl"
+    path.write_text('{"prediction": "a", "reference": "b"}\n{oops\n', encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"pairs\.jsonl:2: invalid JSON"):
+        read_pairs(path)
+
+
+PQ = r"pairs\.parquet: "
+
+
+@pytest.mark.parametrize(("columns", "match"), [
+    ({"prediction": ["a", "b", None], "reference": ["x", "y", "z"]}, PQ + r"row 3: field 'prediction' is null"),
+    ({"prediction": ["a", "b"], "reference": ["x", ""]}, PQ + r"row 2: empty 'reference' field"),
+    ({"prediction": ["a"], "reference": [["x", " "]]}, PQ + r"row 1: field 'reference'\[1\] is empty"),
+    ({"prediction": ["a", "b"], "reference": [["x"], None]}, PQ + r"row 2: field 'reference' is null"),
+    ({"prediction": ["a", "b"], "reference": [["x"], []]}, PQ + r"row 2: field 'reference' is an empty list"),
+    ({"prediction": [1], "reference": ["x"]}, PQ + r"row 1: field 'prediction' must be a string, got int"),
+    ({"prediction": ["a"], "ref": ["x"]}, PQ + r"no column 'reference'; columns are \['prediction', 'ref'\]"),
+    ({"prediction": pa.array([], pa.string()), "reference": pa.array([], pa.string())}, PQ + r"no pairs"),
+])
+def test_parquet_errors_name_file_row_and_field(tmp_path, columns, match):
+    path = tmp_path / "pairs.parquet"
+    _parquet(path, columns)
+    with pytest.raises(InputFileError, match=match) as info:
+        read_pairs(path)
+    row = re.search(r"row (\d+)", str(info.value))
+    assert info.value.line == (int(row.group(1)) if row else None)
+
+
+def test_unsupported_and_unreadable_inputs(tmp_path):
+    with pytest.raises(InputFileError, match=r"pairs\.xlsx: unsupported format '\.xlsx': use one of .csv, .tsv, "
+                                             r"\.jsonl, \.parquet"):
+        read_pairs(tmp_path / "pairs.xlsx")
+    with pytest.raises(FileNotFoundError):
+        read_pairs(tmp_path / "missing.csv")
+    bad = tmp_path / "bad.parquet"
+    bad.write_text("not parquet", encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"bad\.parquet: not a readable Parquet file"):
+        read_pairs(bad)
+    with pytest.raises(ValueError, match="both 'x'"):
+        read_pairs(tmp_path / "pairs.csv", prediction_column="x", reference_column="x")
+
+
+# ------------------------------------------------------------------------------- read_candidates_references
+
+
+def test_candidates_and_one_references_file(tmp_path):
+    cands, refs = tmp_path / "cands.txt", tmp_path / "refs.txt"
+    cands.write_bytes(b"first  cand\r\nsecond cand\r\n")
+    refs.write_text("first ref\nsecond ref", encoding="utf-8")  # no final newline
+    for references in (refs, [refs], str(refs)):
+        corpus = read_candidates_references(cands, references)
+        assert corpus.predictions == ["first  cand", "second cand"]
+        assert corpus.references == ["first ref", "second ref"] and not corpus.multi_reference
+        assert corpus.sources == [str(cands), str(refs)]
+
+
+def test_candidates_and_two_references_files(tmp_path):
+    cands, r1, r2 = tmp_path / "cands.txt", tmp_path / "r1.txt", tmp_path / "r2.txt"
+    cands.write_text("a\nb\n", encoding="utf-8")
+    r1.write_text("a1\nb1\n", encoding="utf-8")
+    r2.write_text("a2\nb2\n", encoding="utf-8")
+    corpus = read_candidates_references(cands, [r1, r2])
+    assert corpus.references == [["a1", "a2"], ["b1", "b2"]] and corpus.multi_reference and len(corpus) == 2
+
+
+def test_candidates_references_errors(tmp_path):
+    cands, r1, r2 = tmp_path / "cands.txt", tmp_path / "r1.txt", tmp_path / "r2.txt"
+    cands.write_text("a\nb\nc\n", encoding="utf-8")
+    r1.write_text("a1\nb1\nc1\n", encoding="utf-8")
+    r2.write_text("a2\nb2\n", encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"r2\.txt: line counts differ \(.*cands\.txt has 3, .*r1\.txt has 3, "
+                                             r".*r2\.txt has 2\)"):
+        read_candidates_references(cands, [r1, r2])
+    r2.write_text("a2\n \nc2\n", encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"r2\.txt:2: blank line") as info:
+        read_candidates_references(cands, [r1, r2])
+    assert info.value.line == 2
+    r2.write_text("a2\nb2\nc2\n\n", encoding="utf-8")  # one newline too many is a blank 4th line
+    with pytest.raises(InputFileError, match=r"r2\.txt:4: blank line"):
+        read_candidates_references(cands, [r1, r2])
+    cands.write_text("", encoding="utf-8")
+    r1.write_text("", encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"cands\.txt: no pairs"):
+        read_candidates_references(cands, r1)
+    with pytest.raises(ValueError, match="no references"):
+        read_candidates_references(cands, [])
+
+
+# ------------------------------------------------------------------------------------- RowWriter / read_rows
+
+FLOATS = [0.1 + 0.2, 1 / 3, -0.0, 1e-300, 5e-324, 1.7976931348623157e308, 2.0, math.pi]
+
+
+@pytest.mark.parametrize("suffix", OUTPUT_FORMATS)
+def test_row_writer_round_trip_is_exact(tmp_path, suffix):
+    path = tmp_path / "deep" / "er" / f"scores{suffix}"
+    chunks = [
+        {"index": np.arange(3), "nash": np.array(FLOATS[:3]), "text": ["a,b", 'say "x"', "tab\there"]},
+        {"index": [3, 4, 5], "nash": [np.float64(v) for v in FLOATS[3:6]], "text": ["line\nbreak", "cr\rhere", "é"]},
+        {"index": np.array([6, 7], dtype=np.int32), "nash": np.array(FLOATS[6:]), "text": ["7", "plain"]},
+    ]
+    with RowWriter(path, ["index", "nash", "text"]) as writer:
+        for chunk in chunks:
+            writer.write(chunk)
+        writer.write({"index": [], "nash": [], "text": []})  # an empty chunk writes nothing
+    assert writer.rows_written == 8
+    rows = read_rows(path)
+    assert list(rows) == ["index", "nash", "text"]
+    assert rows["index"] == list(range(8)) and all(type(v) is int for v in rows["index"])
+    assert [v.hex() for v in rows["nash"]] == [v.hex() for v in FLOATS]  # bit for bit, -0.0 included
+    assert rows["text"] == ["a,b", 'say "x"', "tab\there", "line\nbreak", "cr\rhere", "é", "7", "plain"]
+    if suffix == ".parquet":
+        file = pq.ParquetFile(path)
+        assert file.num_row_groups == 3
+        assert file.schema_arrow.field("nash").type == pa.float64()
+        assert file.schema_arrow.field("index").type == pa.int64()
+
+
+def test_row_writer_jsonl_writes_python_types_in_column_order(tmp_path):
+    path = tmp_path / "scores.jsonl"
+    with RowWriter(path, ["b", "a"]) as writer:
+        writer.write({"a": np.array([np.float32(0.5)]), "b": np.array([np.int64(2)])})
+    assert path.read_text(encoding="utf-8") == '{"b": 2, "a": 0.5}\n'
+
+
+def test_row_writer_errors(tmp_path):
+    with pytest.raises(ValueError, match=r"unsupported output format '\.xlsx'; use one of \.jsonl, \.csv, \.tsv, "
+                                         r"\.parquet"):
+        RowWriter(tmp_path / "out.xlsx", ["a"])
+    with RowWriter(tmp_path / "out.csv", ["a", "b"]) as writer:
+        with pytest.raises(ValueError, match=r"unequal length.*'a': 2, 'b': 1"):
+            writer.write({"a": [1, 2], "b": [1]})
+        with pytest.raises(ValueError, match=r"missing \['b'\], unexpected \['c'\]"):
+            writer.write({"a": [1], "c": [1]})
+    with pytest.raises(ValueError, match="write after close"):
+        writer.write({"a": [1], "b": [2]})
+    with RowWriter(tmp_path / "out.parquet", ["a"]) as writer:
+        writer.write({"a": [1.5]})
+        with pytest.raises(ValueError, match="column 'a' does not fit its type double"):
+            writer.write({"a": ["text"]})
+
+
+def test_row_writer_with_no_rows_writes_a_readable_file(tmp_path):
+    for suffix in OUTPUT_FORMATS:
+        path = tmp_path / f"empty{suffix}"
+        RowWriter(path, ["a", "b"]).close()
+        assert read_rows(path) in ({"a": [], "b": []}, {})  # JSONL has no header to name the columns
+
+
+# --------------------------------------------------------------------------------------------------- summary
+
+
+def _columns(n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    return {name: rng.random(n) for name in pairs_io.SUMMARY_FIELDS}
+
+
+def test_summary_of_a_constant_and_a_two_valued_column():
+    n = 200
+    columns = {"nash": np.full(n, 0.7), "alpha": np.tile([0.0, 1.0], n // 2)}
+    summary = corpus_summary(columns, n_unscored=3, hashcode="h", fields=("nash", "alpha"), n_resamples=500, seed=1)
+    assert summary["pairs"] == n and summary["unscored_numbers"] == 3 and summary["hashcode"] == "h"
+    assert summary["bootstrap"] == {"resamples": 500, "seed": 1, "confidence": 0.95}
+    const = summary["fields"]["nash"]
+    assert const["low"] == const["mean"] == const["high"] == np.full(n, 0.7).mean()
+    two = summary["fields"]["alpha"]
+    assert two["mean"] == 0.5
+    assert 0.0 <= two["low"] < two["mean"] < two["high"] <= 1.0
+    # the standard error is 0.5/sqrt(200) ≈ 0.035: a 95% interval is about ±0.07
+    assert 0.03 < two["mean"] - two["low"] < 0.11 and 0.03 < two["high"] - two["mean"] < 0.11
+
+
+def test_summary_is_deterministic_per_seed_and_shares_draws():
+    rng = np.random.default_rng(0)
+    columns = _columns(50, rng)
+    columns["baseline"] = columns["nash"].copy()
+    first = corpus_summary(columns, n_unscored=0, hashcode="h", n_resamples=200, seed=7)
+    assert first == corpus_summary(columns, n_unscored=0, hashcode="h", n_resamples=200, seed=7)
+    assert first["fields"]["baseline"] == first["fields"]["nash"]  # the same resampled pairs for every field
+    other = corpus_summary(columns, n_unscored=0, hashcode="h", n_resamples=200, seed=8)
+    assert other["fields"]["nash"]["mean"] == first["fields"]["nash"]["mean"]
+    assert other["fields"]["nash"]["low"] != first["fields"]["nash"]["low"]
+
+
+def test_summary_blocks_do_not_change_the_interval_much(monkeypatch):
+    columns = _columns(400, np.random.default_rng(3))
+    whole = corpus_summary(columns, n_unscored=0, hashcode="h", n_resamples=300)
+    for block in (1000, 150):  # several resamples per block; one resample over several blocks
+        monkeypatch.setattr(pairs_io, "_BOOTSTRAP_BLOCK", block)
+        blocked = corpus_summary(columns, n_unscored=0, hashcode="h", n_resamples=300)
+        for name, stats in blocked["fields"].items():
+            assert stats["mean"] == whole["fields"][name]["mean"]
+            assert abs(stats["low"] - whole["fields"][name]["low"]) < 0.02
+            assert stats["low"] < stats["mean"] < stats["high"]
+
+
+def test_summary_edge_cases():
+    one = corpus_summary({"nash": np.array([0.25])}, n_unscored=0, hashcode="h", fields=("nash",))
+    assert one["fields"]["nash"] == {"mean": 0.25, "low": 0.25, "high": 0.25}
+    with pytest.raises(ValueError, match="no pairs"):
+        corpus_summary({"nash": np.array([])}, n_unscored=0, hashcode="h", fields=("nash",))
+    with pytest.raises(ValueError, match=r"no column \['alpha'\]"):
+        corpus_summary({"nash": np.ones(3)}, n_unscored=0, hashcode="h", fields=("nash", "alpha"))
+    with pytest.raises(ValueError, match="equal length"):
+        corpus_summary({"nash": np.ones(3), "alpha": np.ones(2)}, n_unscored=0, hashcode="h", fields=("nash", "alpha"))
+    with pytest.raises(ValueError, match="confidence"):
+        corpus_summary({"nash": np.ones(3)}, n_unscored=0, hashcode="h", fields=("nash",), confidence=1.0)
+
+
+def test_summary_markdown_table():
+    summary = corpus_summary({"nash": np.full(4, 0.5), "alpha": np.full(4, 0.25)}, n_unscored=2, hashcode="abc",
+                             fields=("nash", "alpha"))
+    assert summary_markdown(summary) == (
+        "| field | mean | 95% CI |\n|---|---:|:---:|\n| nash | 0.5000 | 0.5000–0.5000 |\n"
+        "| alpha | 0.2500 | 0.2500–0.2500 |\n\npairs: 4 · unscored numbers: 2 · hashcode: `abc`\n"
+    )
+
+
+def test_importing_the_module_loads_neither_numpy_nor_pyarrow():
+    import subprocess
+    import sys
+
+    code = "import sys, nash_metric.pairs_io; print([m for m in ('numpy', 'pyarrow', 'torch') if m in sys.modules])"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"

@@ -7,10 +7,10 @@ every token's weight positive (a one-pair corpus still mixes by token counts) an
 never seen in the corpus the largest weight.
 
 The default is `uniform`: every token weighs 1, so alpha is the share of word tokens in the pair, as
-in the authors' toolkit. It is the only choice under which a pair's score depends on that pair alone:
-an IDF fitted on the references of a call (`references`, the paper's corpus IDF) moves every score
-with the rest of the call, so a corpus scored in shards or chunks should fit its IDF once
-(`nash fit-idf`) and pass the file. On a single pair the two coincide (every df is 1).
+in the authors' toolkit, and a pair's score depends on that pair alone with nothing to fit. An IDF
+fitted on the references of a call (`references`, the paper's corpus IDF) moves every score with the
+rest of the call, so a corpus scored in shards or chunks should fit its IDF once (`nash fit-idf`) and
+pass the saved table, which is fixed again. On a single pair the two coincide (every df is 1).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ class IDF:
         return hashlib.sha256(json.dumps(table, ensure_ascii=False).encode()).hexdigest()[:12]
 
     @classmethod
-    def from_masked(cls, masked_sentences: Iterable[str], source: str = "references") -> IDF:
+    def from_masked(cls, masked_sentences: Iterable[str], source: str = REFERENCES) -> IDF:
         docs = sorted(set(masked_sentences))  # one document per distinct sentence: repeats add nothing
         df: Counter[str] = Counter()
         for doc in docs:

@@ -198,14 +198,13 @@ class Nash(evaluate.Metric):
         if model_type is not None:
             options["model"] = model_type
         config = NASHConfig.from_options(**options)
-        grouped = check_reference_lists(predictions, references)
+        check_reference_lists(predictions, references)  # before any model is loaded
         scorer = self._scorer(config)
 
         # With lists of references the engine scores every pair in one batch and keeps the best per prediction.
-        multi = any(not isinstance(entry, str) for entry in references)
-        out = scorer.score(predictions, grouped if multi else [refs[0] for refs in grouped], show_progress=verbose)
+        out = scorer.score(predictions, references, show_progress=verbose)
         result: dict[str, Any] = {name: np.asarray(v, np.float64).tolist() for name, v in out.columns().items()}
-        if multi:
+        if out.best_reference is not None:
             result["best_reference"] = np.asarray(out.best_reference, np.int64).tolist()
         result["hashcode"] = str(out.hashcode)
         return result

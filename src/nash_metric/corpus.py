@@ -40,9 +40,7 @@ def score_corpus(
     references per prediction) and unscored (mentions of the pair left out of the number channel).
     """
     preds, refs = corpus.predictions, corpus.references
-    flat_refs = [r for group in refs for r in group] if corpus.multi_reference else refs
-    flat_preds = [p for p, group in zip(preds, refs) for _ in group] if corpus.multi_reference else preds
-    fixed = scorer.for_corpus(flat_preds, flat_refs, show_progress=show_progress)
+    fixed = scorer.for_corpus(preds, refs, show_progress=show_progress)
 
     columns = [*ROW_COLUMNS, *(("best_reference",) if corpus.multi_reference else ()), "unscored"]
     shard = launch.shard(len(preds)) if launch else slice(0, len(preds))
@@ -65,7 +63,7 @@ def score_corpus(
                 }
                 if writer is not None:
                     writer.write(rows)
-                kept.append({name: rows[name] for name in columns})
+                kept.append(rows)
                 unscored.extend(items)
                 bar.update(stop - start)
     finally:

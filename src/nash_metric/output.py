@@ -38,11 +38,13 @@ class NASHOutput:
 
     @classmethod
     def concat(cls, parts: Sequence[NASHOutput]) -> NASHOutput:
-        """The outputs of consecutive chunks of one corpus as one output (unscored indices made global)."""
+        """The outputs of consecutive chunks of one corpus as one output.
+
+        The chunks' `unscored` indices already count from the start of the corpus, as `iter_score` yields them.
+        """
         if len(parts) == 1:
             return parts[0]
-        offsets = np.cumsum([0, *(len(p) for p in parts[:-1])])
-        unscored = [{**item, "index": item["index"] + int(o)} for p, o in zip(parts, offsets) for item in p.unscored]
+        unscored = [item for p in parts for item in p.unscored]
         alignment, pair_index = None, None
         if all(p.alignment is not None for p in parts):
             alignment, rows = Alignment.concat([p.alignment for p in parts])

@@ -165,13 +165,8 @@ class NASH:
             return NASHOutput(empty, empty, empty, empty, empty, config=config, hashcode=hashcode(config))
         scorer = self.for_corpus(preds, refs, show_progress=show_progress)
         chunk = self.options.chunk_size
-        parts = []
-        with tqdm(total=len(preds), desc="NASH", unit="pair", disable=not show_progress or len(preds) <= chunk) as bar:
-            for start in range(0, len(preds), chunk):
-                part = slice(start, start + chunk)
-                parts.append(scorer._score(preds[part], refs[part], show_progress and len(preds) <= chunk).output)
-                release_freed_memory()
-                bar.update(len(parts[-1]))
+        blocks = ((preds[i : i + chunk], refs[i : i + chunk]) for i in range(0, len(preds), chunk))
+        parts = list(scorer._score_chunks(blocks, show_progress, total=len(preds)))
         out = NASHOutput.concat(parts)
         return out.best_of(groups) if groups is not None else out
 
@@ -191,24 +186,41 @@ class NASH:
                 "are decided by the whole corpus: call scorer.for_corpus(predictions, references) first, or pass "
                 "a number as threshold and an IDF file from `nash fit-idf` as idf"
             )
-        chunk, seen = self.options.chunk_size, 0
+        chunk = self.options.chunk_size
         iterator = iter(pairs)
-        with tqdm(total=total, desc="NASH", unit="pair", disable=not show_progress) as bar:
+
+        def blocks() -> Iterator[tuple[list[str], list[str]]]:
+            seen = 0
             while block := list(itertools.islice(iterator, chunk)):
                 for k, pair in enumerate(block):
                     if not isinstance(pair, (tuple, list)) or len(pair) != 2:
                         raise TypeError(f"pairs[{seen + k}] must be a (prediction, reference) pair, got {pair!r:.80}")
-                preds, refs = self._read(*check_pairs([a for a, _ in block], [b for _, b in block]))
-                out = self._score(preds, refs).output
+                seen += len(block)
+                yield self._read(*check_pairs([a for a, _ in block], [b for _, b in block]))
+
+        yield from self._score_chunks(blocks(), show_progress, total)
+
+    def _score_chunks(
+        self, blocks: Iterable[tuple[list[str], list[str]]], show_progress: bool, total: int | None
+    ) -> Iterator[NASHOutput]:
+        """`_score` each block of read pairs in turn, freeing its encodings; unscored indices count from the start."""
+        chunk, seen = self.options.chunk_size, 0
+        one_chunk = total is not None and total <= chunk  # then the encoder's own bar is the one to show
+        with tqdm(total=total, desc="NASH", unit="pair", disable=not show_progress or one_chunk) as bar:
+            for preds, refs in blocks:
+                out = self._score(preds, refs, show_progress and one_chunk).output
                 release_freed_memory()
                 if seen:
                     out = replace(out, unscored=[{**u, "index": u["index"] + seen} for u in out.unscored])
-                seen += len(block)
-                bar.update(len(block))
+                seen += len(preds)
+                bar.update(len(preds))
                 yield out
 
     def for_corpus(
-        self, predictions: Sequence[str], references: Sequence[str], show_progress: bool = False
+        self,
+        predictions: Sequence[str],
+        references: Sequence[str] | Sequence[Sequence[str]],
+        show_progress: bool = False,
     ) -> NASH:
         """This scorer with what a corpus decides fixed: tau for threshold='auto', the table for idf='references'.
 
@@ -218,7 +230,7 @@ class NASH:
         """
         if self.corpus_fixed:
             return self
-        predictions, references = self._read(*check_pairs(predictions, references))
+        predictions, references, _ = self._flat_pairs(predictions, references)
         other = copy.copy(self)
         if self.options.bertscore_idf and self.bertscore_idf is None:
             other.bertscore_idf = self._fit_bertscore_idf(references)

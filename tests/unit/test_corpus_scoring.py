@@ -70,6 +70,7 @@ def test_iter_score_streams_chunks_equal_to_score(scorer):
     assert [len(p) for p in parts] == [4, 4, 1]
     assert_same_scores(NASHOutput.concat(parts), scorer.score(PREDS, REFS))
     assert [u["index"] for p in parts for u in p.unscored] == [u["index"] for u in scorer.score(PREDS, REFS).unscored]
+    assert NASHOutput.concat(parts).unscored == scorer.score(PREDS, REFS).unscored
     with pytest.raises(TypeError, match=r"pairs\[1\] must be a \(prediction, reference\) pair"):
         list(stream.iter_score([("a", "b"), "c"]))
 

@@ -4,13 +4,60 @@ from __future__ import annotations
 
 import argparse
 import json
+import socket
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ._version import __version__
 from .benchmarks import get_benchmark, registry  # the registry only: no benchmark code is imported
 from .config import NUMBER_READERS, NASHConfig, option_names, scorer_options
+
+# What a user can get wrong (an option, a file, a model id, a port) ends in one `nash: error:` line and exit 2;
+# anything else is a bug: exit 1, with the traceback only under --debug.
+USER_ERRORS = (ValueError, TypeError, KeyError, OSError)
+
+
+def _int_in(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer in [low, high], checked at parse time."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            bounds = f"between {low} and {high}" if high is not None else f"at least {low}"
+            raise argparse.ArgumentTypeError(f"must be {bounds}, got {value}")
+        return value
+
+    return parse
+
+
+def _float_in(low: float, high: float, *, closed: bool = False) -> Callable[[str], float]:
+    """An argparse type: a float in (low, high), or [low, high] with `closed`."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        inside = low <= value <= high if closed else low < value < high
+        if not inside:
+            interval = f"[{low:g}, {high:g}]" if closed else f"({low:g}, {high:g})"
+            raise argparse.ArgumentTypeError(f"must be in {interval}, got {text}")
+        return value
+
+    return parse
+
+
+# `nash app` flags, named by the SpaceLimits field they set.
+SPACE_LIMIT_FLAGS = ("allowed_models", "allow_any_model", "max_loaded_models", "request_seconds", "concurrency",
+                     "max_queue", "max_file_bytes")
+POSITIVE = _int_in(1)
+NON_NEGATIVE = _int_in(0)
+PORT = _int_in(1, 65535)
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,6 +70,7 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
             group.add_argument(flag, action="store_true", help=doc)
         else:
             group.add_argument(flag, default=option.default, help=f"{doc} (default: %(default)s)", **option.cli)
+    parser.set_defaults(config_parser=parser)  # `main` validates the options before any model is loaded
 
 
 def config_from_args(args: argparse.Namespace, **overrides) -> NASHConfig:
@@ -42,7 +90,9 @@ def _cmd_score(args: argparse.Namespace) -> int:
     if corpus is not None:
         return _score_corpus(args, corpus)
     from .reporting import markdown_table
+    from .validation import check_pairs
 
+    check_pairs([args.a], [args.b])  # before the model loads
     scorer = scorer_from_args(args)
     out = scorer.score([args.a], [args.b])
     rows = [
@@ -128,6 +178,9 @@ def _cmd_fit_idf(args: argparse.Namespace) -> int:
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:
+    from .validation import check_pairs
+
+    check_pairs([args.a], [args.b])  # before the model loads
     scorer = scorer_from_args(args)
     info = scorer.explain(args.a, args.b)
     if args.json:
@@ -140,26 +193,53 @@ def _cmd_explain(args: argparse.Namespace) -> int:
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
-    from .calibration import calibrate_threshold
-    from .io import read_sentences
+    from .calibration import calibrate_file
 
-    sentences = read_sentences(args.sentences, column=args.column)
     scorer = scorer_from_args(args, threshold=0.0)
-    result = calibrate_threshold(scorer, sentences, n_pairs=args.pairs, seed=args.seed, show_progress=True)
+    result = calibrate_file(scorer, args.sentences, column=args.column, n_pairs=args.pairs, seed=args.seed,
+                            encoding=args.encoding, show_progress=True)
     print(json.dumps(result.as_dict(), indent=2))
     return 0
 
 
 def _cmd_app(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from .space.limits import SpaceLimits
+
+    limits = SpaceLimits.from_env()  # NASH_SPACE_* variables, then the flags given here
+    given = {name: getattr(args, name) for name in SPACE_LIMIT_FLAGS if getattr(args, name) not in (None, False)}
+    if "allowed_models" in given:
+        given["allowed_models"] = (*limits.allowed_models, *given["allowed_models"])
+    limits = replace(limits, **given)
+    _check_port_free(args.host, args.port)  # before the model and gradio load, not in gradio's traceback
     from .space import launch
 
-    launch(host=args.host, port=args.port)
+    launch(host=args.host, port=args.port, limits=limits)
+    return 0
+
+
+def _check_port_free(host: str, port: int) -> None:
+    with socket.socket() as probe:
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise OSError(f"--host {host} --port {port}: cannot listen there ({exc.strerror or exc}); "
+                          "choose another --port") from None
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from .export import describe, export_metric, export_space
+
+    export = export_space if args.kind == "space" else export_metric
+    print(describe(export(args.dir, wheel=args.wheel, force=args.force, repo_id=args.repo_id)))
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nash", description="NASH: numerically aware semantic similarity.")
     parser.add_argument("--version", action="version", version=f"nash-metric {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show the traceback of an error (anywhere on the line)")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser(
@@ -207,15 +287,46 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("calibrate", help="tau = mu + sigma of number-context cosine over random sentence pairs")
     p.add_argument("--sentences", required=True, help="text file (one sentence a line), .csv or .jsonl")
     p.add_argument("--column", default=None, help="CSV/JSONL column holding the sentence")
-    p.add_argument("--pairs", type=int, default=2000)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--encoding", default=None, help="file encoding (default: UTF-8, Latin-1 fallback with a warning)")
+    p.add_argument("--pairs", type=POSITIVE, default=2000, help="random sentence pairs (default: %(default)s)")
+    p.add_argument("--seed", type=NON_NEGATIVE, default=0)
     add_config_arguments(p)
     p.set_defaults(func=_cmd_calibrate)
 
-    p = sub.add_parser("app", help="launch the Gradio Space locally")
+    p = sub.add_parser("app", help="launch the Gradio Space locally",
+                       description="Serve the NASH vs BERTScore Space. The limits default to the NASH_SPACE_* "
+                       "environment variables (Space variables on the Hub), else to the values shown.")
     p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=7860)
+    p.add_argument("--port", type=PORT, default=7860)
+    limits = p.add_argument_group("limits (see spaces_app/README.md)")
+    limits.add_argument("--allow-model", dest="allowed_models", action="append", metavar="ID_OR_PATH",
+                        help="also serve this hub id or local model folder (repeatable); by default only the "
+                        "embedded model and hub models already in the HF cache")
+    limits.add_argument("--allow-any-model", dest="allow_any_model", action="store_true",
+                        help="serve any hub id or server path typed into the Model box (trusted use only)")
+    limits.add_argument("--max-models", dest="max_loaded_models", type=POSITIVE,
+                        help="models kept loaded, least recently used dropped first (default: 2)")
+    limits.add_argument("--request-seconds", type=_float_in(0.0, float("inf")),
+                        help="time budget of one request; a batch stops there with what it scored (default: 60)")
+    limits.add_argument("--concurrency", type=POSITIVE, help="runs at a time per action (default: 1)")
+    limits.add_argument("--max-queue", type=POSITIVE, help="requests waiting per action (default: 32)")
+    limits.add_argument("--max-file-bytes", type=POSITIVE,
+                        help="largest upload, refused while it streams in (default: 1000000)")
     p.set_defaults(func=_cmd_app)
+
+    p = sub.add_parser("export", help="write a Hub-ready Space or metric folder with the project's wheel vendored",
+                       description="Write a self-contained folder for the Hugging Face Hub: the app, its card (with "
+                       "the Space YAML header), pinned requirements and this project's wheel, which requirements.txt "
+                       "points at, so the folder builds without a PyPI release. Needs a source checkout.")
+    p.add_argument("kind", choices=("space", "metric"), help="space: the NASH vs BERTScore demo (spaces_app/); "
+                   "metric: the evaluate module (metrics/nash/)")
+    p.add_argument("dir", help="folder to write (must be empty or absent, unless --force)")
+    p.add_argument("--wheel", default=None, help="vendor this nash_metric-*.whl instead of building one")
+    p.add_argument("--force", action="store_true", help="write into a non-empty folder, replacing export's files")
+    p.add_argument("--repo-id", default=None, metavar="OWNER/NAME",
+                   help="the public Hub repo DIR is pushed to: requirements.txt names the wheel by its URL there, "
+                   "since the Hub installs requirements.txt before the rest of the repo is in place")
+    p.set_defaults(func=_cmd_export)
 
     _add_benchmark_commands(sub)
     return parser
@@ -259,8 +370,8 @@ def _add_numfine_commands(build, bench, summary: str) -> None:
     p.add_argument("--column", default=None, help="CSV column / JSONL field holding the sentence")
     p.add_argument("--encoding", default=None, help="source encoding (default: UTF-8, Latin-1 fallback with a warning)")
     p.add_argument("--out", required=True, help="output folder (a dataset repo: README.md card + data/)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--k", type=int, default=9,  # numfine.construction.K_DEFAULT (a test pins it)
+    p.add_argument("--seed", type=NON_NEGATIVE, default=0)
+    p.add_argument("--k", type=POSITIVE, default=9,  # numfine.construction.K_DEFAULT (a test pins it)
                    help="variants per unit (default: %(default)s)")
     p.add_argument("--name", default="NumFinE", help="pretty name on the dataset card")
     p.add_argument("--license", default="other", help="Hub licence id of the result (inherit the source's)")
@@ -269,16 +380,16 @@ def _add_numfine_commands(build, bench, summary: str) -> None:
 
     p = bench.add_parser("numfine", help=summary)
     p.add_argument("--data", required=True, help="a built NumFinE folder (or hub id), or a released .json/.jsonl")
-    p.add_argument("--limit", type=int, default=None,
+    p.add_argument("--limit", type=POSITIVE, default=None,
                    help="first N rows of each config (rows are in unit-id hash order: a fixed pseudo-random sample)")
     p.add_argument("--output", default=None, help="write the results as JSON here (a .md table is written beside it)")
     p.add_argument("--plot", default=None, help="grouped bar chart (.png/.pdf/.svg)")
     p.add_argument("--threshold-sweep", action="store_true",
                    help="also report tau in {mu-2sigma .. mu+2sigma} calibrated on the anchors (paper App. B)")
     p.add_argument("--no-alignment-check", action="store_true", help="skip the paper §5.5 alignment check")
-    p.add_argument("--alignment-rows", type=int, default=1000,
+    p.add_argument("--alignment-rows", type=NON_NEGATIVE, default=1000,
                    help="(anchor, closest variant) pairs for the alignment check (default: %(default)s)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the calibration pairs (threshold sweep)")
+    p.add_argument("--seed", type=NON_NEGATIVE, default=0, help="seed of the calibration pairs (threshold sweep)")
     add_config_arguments(p)
     p.set_defaults(func=_cmd_bench_numfine)
 
@@ -319,9 +430,9 @@ def _add_embednum_commands(build, bench, summary: str) -> None:
     p.add_argument("--source", default=None, help="the authors' released triples (.jsonl/.json/.csv with question, "
                    "positive, negative); default: generate from seed questions")
     p.add_argument("--seeds", default=None, help="seed question file (default: the packaged 72 templates)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--n", type=int, default=None, help="triples per config (default: 1000, or all released)")
-    p.add_argument("--candidate-questions", type=int, default=200, help="questions in candidates_10/100")
+    p.add_argument("--seed", type=NON_NEGATIVE, default=0)
+    p.add_argument("--n", type=POSITIVE, default=None, help="triples per config (default: 1000, or all released)")
+    p.add_argument("--candidate-questions", type=POSITIVE, default=200, help="questions in candidates_10/100")
     p.add_argument("--configs", nargs="+", default=None, choices=EMBEDNUM_CONFIGS, metavar="CONFIG",
                    help="subset of configs (default: all)")
     p.set_defaults(func=_cmd_build_embednum)
@@ -329,8 +440,8 @@ def _add_embednum_commands(build, bench, summary: str) -> None:
     p = bench.add_parser("embednum1k", help=summary)
     p.add_argument("--data", required=True, help="dataset folder built by `nash build-data embednum1k`")
     p.add_argument("--configs", nargs="+", default=None, choices=EMBEDNUM_CONFIGS, metavar="CONFIG")
-    p.add_argument("--limit", type=int, default=None, help="first N rows per config (quick runs)")
-    p.add_argument("--candidate-limit", type=int, default=None,
+    p.add_argument("--limit", type=POSITIVE, default=None, help="first N rows per config (quick runs)")
+    p.add_argument("--candidate-limit", type=POSITIVE, default=None,
                    help="first N questions of candidates_10/100 (default: --limit)")
     p.add_argument("--no-bertscore", action="store_true", help="skip the bert_score package column")
     p.add_argument("--output", default=None, help="JSON result path (a .md table is written beside it)")
@@ -368,9 +479,10 @@ def _add_nquad_commands(build, bench, summary: str) -> None:
     p.add_argument("--source", required=True, help="raw articles .jsonl (headline, content, id?, date?) or the "
                    "article-level release .json")
     p.add_argument("--out", required=True, help="dataset folder; Parquet goes to OUT/data/")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--test-fraction", type=float, default=0.2)
-    p.add_argument("--answer-rtol", type=float, default=0.1,
+    p.add_argument("--seed", type=NON_NEGATIVE, default=0)
+    p.add_argument("--test-fraction", type=_float_in(0.0, 1.0), default=0.2,
+                   help="share of articles in the test split, in (0, 1) (default: %(default)s)")
+    p.add_argument("--answer-rtol", type=_float_in(0.0, float("inf")), default=0.1,
                    help="largest relative gap between the headline numeral and its answer (default: %(default)s)")
     p.set_defaults(func=_cmd_build_nquad)
 
@@ -381,8 +493,8 @@ def _add_nquad_commands(build, bench, summary: str) -> None:
     p.add_argument("--data", required=True, help="dataset folder (with data/{split}-*.parquet)")
     p.add_argument("--split", default="test", choices=["train", "test", "all"],
                    help="all = train + test (the built sample is small)")
-    p.add_argument("--limit", type=int, default=None, help="first N questions only (quick runs)")
-    p.add_argument("--numeral-weight", type=float, default=1.0,
+    p.add_argument("--limit", type=POSITIVE, default=None, help="first N questions only (quick runs)")
+    p.add_argument("--numeral-weight", type=_float_in(float("-inf"), float("inf")), default=1.0,
                    help="lambda of the numeral-aware variant: score + lambda * stem magnitude agreement")
     p.add_argument("--output", default=None, help="JSON result path (a .md table is written beside it)")
     p.add_argument("--label", default="nash-metric sample (not the official NQuAD data)",
@@ -411,7 +523,7 @@ def _cmd_bench_nquad(args: argparse.Namespace) -> int:
 def _add_stsb_commands(bench, summary: str) -> None:
     p = bench.add_parser("stsb", help=summary)
     p.add_argument("--data", required=True, help="STS-B TSV (e.g. sts-dev.tsv)")
-    p.add_argument("--limit", type=int, default=None, help="first N pairs")
+    p.add_argument("--limit", type=POSITIVE, default=None, help="first N pairs")
     p.add_argument("--output", default=None, help="write the results as JSON here (a .md table is written beside it)")
     add_config_arguments(p)
     p.set_defaults(func=_cmd_bench_stsb)
@@ -425,16 +537,43 @@ def _cmd_bench_stsb(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    args = build_parser().parse_args([arg for arg in argv if arg != "--debug"])
+    if hasattr(args, "config_parser"):
+        try:  # option values are checked now, as argparse checks its own, not after a model has loaded
+            config_from_args(args)
+        except (ValueError, TypeError) as exc:
+            args.config_parser.error(_one_line(exc))
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()  # weight-loading bars drown the CLI's own output
+    format_warning = warnings.formatwarning
+    if not debug:  # one `nash: warning:` line, not the source line that raised it
+        warnings.formatwarning = lambda message, *_, **__: f"nash: warning: {_one_line(message)}\n"
     try:
         return int(args.func(args) or 0)
-    except (ValueError, TypeError, FileNotFoundError, KeyError) as exc:
-        # Input and configuration problems get one clear line, not a traceback.
-        print(f"nash: error: {exc}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print("nash: interrupted", file=sys.stderr)
+        return 130
+    except USER_ERRORS as exc:
+        if debug:
+            raise
+        print(f"nash: error: {_one_line(exc)}", file=sys.stderr)
         return 2
+    except Exception as exc:
+        if debug:
+            raise
+        print(f"nash: internal error ({type(exc).__name__}: {_one_line(exc)}); this is a bug: rerun with --debug "
+              "for the traceback and report it", file=sys.stderr)
+        return 1
+    finally:
+        warnings.formatwarning = format_warning  # `main` may run inside a host program (tests, notebooks)
+
+
+def _one_line(exc: BaseException) -> str:
+    message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+    return " ".join(str(message).split())
 
 
 if __name__ == "__main__":

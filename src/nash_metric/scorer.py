@@ -31,6 +31,7 @@ import hashlib
 import inspect
 import itertools
 import sys
+import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
@@ -40,11 +41,11 @@ import torch
 from tqdm.auto import tqdm
 
 from .alignment import NumberScores, align_numbers
-from .calibration import Calibration, builtin_sentences, tau_from_vectors
+from .calibration import MIN_CALIBRATION_SENTENCES, Calibration, builtin_sentences, tau_from_vectors
 from .config import NASHConfig, model_bound_options, with_option_signature
 from .encoders import Encoding, load_encoder
 from .explanation import ScoredCall, explain_pairs
-from .models import choose_backend, default_threshold, resolve_model
+from .models import check_available, choose_backend, default_threshold, resolve_model
 from .numbers import extract_numbers
 from .output import NASHOutput, hashcode
 from .pool import TextPool, read_texts, valued
@@ -68,7 +69,8 @@ class NASH:
     def __init__(self, config: NASHConfig | None = None, **options: Any) -> None:
         self.options = NASHConfig.from_options(config, **options)
         self.resolved = resolve_model(self.options.model)
-        self.backend = choose_backend(self.options.backend, self.resolved)
+        check_available(self.resolved)
+        self.backend = choose_backend(self.options.backend, self.resolved, self.options.num_layers)
         self.device = torch_device(self.options.device)
         self.encoder = load_encoder(
             self.resolved, self.backend, self.options.num_layers, self.device, self.options.batch_size,
@@ -239,9 +241,32 @@ class NASH:
         if other._tau is None:
             texts = calibration_sample([*predictions, *references])
             vectors = self.mention_vectors(texts, show_progress=show_progress)
-            other.calibration = tau_from_vectors(vectors, corpus=f"auto: {len(texts)} texts of the corpus")
-            other._tau, other.threshold_source = other.calibration.tau, other.calibration.corpus
+            found = sum(1 for v in vectors if len(v))
+            if found >= MIN_CALIBRATION_SENTENCES:
+                other.calibration = tau_from_vectors(vectors, corpus=f"auto: {len(texts)} texts of the corpus")
+                other._tau, other.threshold_source = other.calibration.tau, other.calibration.corpus
+            else:
+                self._auto_fallback(other, found, len(texts))
         return other
+
+    def _auto_fallback(self, other: NASH, found: int, distinct: int) -> None:
+        """threshold='auto' on a corpus too small to calibrate: use the tau threshold=None gives, and say so.
+
+        mu + sigma over a handful of texts is noise (calibration.MIN_CALIBRATION_SENTENCES); the model's own tau
+        is a stated, reproducible choice, so a single pair still scores.
+        """
+        # Cached per options (copies made by with_options inherit the attribute): the built-in corpus is encoded
+        # once per scorer, not once per call.
+        options, cached = getattr(self, "_fallback_tau", (None, None))
+        if cached is None or options != self.options:
+            fixed = self.with_options(threshold=None)
+            cached = (fixed._tau, fixed.calibration, fixed.threshold_source)
+            self._fallback_tau = (self.options, cached)
+        other._tau, other.calibration, source = cached
+        other.threshold_source = (f"auto: {found} of {distinct} texts with a scorable number "
+                                  f"(< {MIN_CALIBRATION_SENTENCES}); fell back to tau ({source})")
+        warnings.warn(f"threshold='auto': {other.threshold_source} = {other._tau:.4f}; pass a corpus with at least "
+                      f"{MIN_CALIBRATION_SENTENCES} texts with numbers, or a number as threshold", stacklevel=4)
 
     @property
     def corpus_fixed(self) -> bool:

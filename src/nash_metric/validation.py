@@ -1,4 +1,12 @@
-"""Input checks that say what is wrong and where."""
+"""Input checks that say what is wrong and where: one contract for the library, the evaluate module and the CLI.
+
+- not a list (None, a single string, a number): TypeError;
+- an item that is None or not a string: TypeError naming its index;
+- an empty or whitespace-only string: ValueError naming its index (there is nothing to score, and a number
+  made up for it, as bert-score's 0 with a warning, would be averaged into a corpus score unnoticed);
+- predictions and references of different lengths: ValueError with both lengths;
+- no pairs at all: not an error; the result is empty (with its hashcode).
+"""
 
 from __future__ import annotations
 
@@ -12,13 +20,18 @@ def check_texts(values: Any, name: str) -> list[str]:
         raise TypeError(f"{name} must be a list of strings, got a single string; wrap it as [{name[:-1]}]")
     if values is None or (not isinstance(values, Sequence) and not hasattr(values, "__iter__")):
         raise TypeError(f"{name} must be a list of strings, got {type(values).__name__}")
-    texts = list(values)
-    for i, text in enumerate(texts):
-        if text is None:
-            raise ValueError(f"{name}[{i}] is None; expected a string")
-        if not isinstance(text, str):
-            raise TypeError(f"{name}[{i}] is {type(text).__name__} ({text!r:.60}); expected a string")
-    return texts
+    return [_check_text(text, f"{name}[{i}]") for i, text in enumerate(values)]
+
+
+def _check_text(text: Any, where: str) -> str:
+    if text is None:
+        raise TypeError(f"{where} is None; expected a string")
+    if not isinstance(text, str):
+        raise TypeError(f"{where} is {type(text).__name__} ({text!r:.60}); expected a string")
+    if not text.strip():
+        raise ValueError(f"{where} is an empty string ({text!r}); there is nothing to score: drop the pair, "
+                         "or give the empty output the score you want yourself")
+    return text
 
 
 def check_pairs(predictions: Any, references: Any) -> tuple[list[str], list[str]]:
@@ -46,7 +59,7 @@ def check_reference_lists(predictions: Any, references: Any) -> list[list[str]]:
     grouped: list[list[str]] = []
     for i, entry in enumerate(refs):
         if entry is None:
-            raise ValueError(f"references[{i}] is None; expected a string or a list of strings")
+            raise TypeError(f"references[{i}] is None; expected a string or a list of strings")
         if not isinstance(entry, str) and (
             isinstance(entry, (bytes, Mapping)) or not (isinstance(entry, Sequence) or hasattr(entry, "__array__"))
         ):
@@ -57,7 +70,7 @@ def check_reference_lists(predictions: Any, references: Any) -> list[list[str]]:
                 "give one str or one list of str per prediction, not a mix"
             )
         if isinstance(entry, str):
-            grouped.append([entry])
+            grouped.append([_check_text(entry, f"references[{i}]")])
             continue
         texts = check_texts(entry, f"references[{i}]")
         if not texts:

@@ -40,8 +40,8 @@ def test_explain_text_reports_unscored_numbers(capsys, tiny_model_dir):
 
 
 def test_calibrate_reads_a_sentence_file(capsys, tmp_path, tiny_model_dir):
-    path = tmp_path / "s.txt"
-    path.write_text("Revenue rose 4% in 2010.\nProfit fell to EUR 3 mn.\nWe hired 250 people.\n")
+    path = tmp_path / "s.txt"  # calibration needs MIN_CALIBRATION_SENTENCES (20) sentences with numbers
+    path.write_text("".join(f"Revenue rose {k}% in {2000 + k}.\nProfit fell to EUR {k} mn.\n" for k in range(12)))
     code, out, _ = run(capsys, "calibrate", "--sentences", str(path), "--pairs", "50",
                        "--model", str(tiny_model_dir), "--backend", "token")
     result = json.loads(out[out.index("{"):])

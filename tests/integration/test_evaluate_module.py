@@ -18,8 +18,9 @@ import numpy as np
 import pytest
 import yaml
 from evaluate.loading import get_imports
+from packaging.requirements import Requirement
 
-from nash_metric.config import NASHConfig, model_bound_options, option_default, option_names
+from nash_metric.config import NASHConfig, model_bound_options, option_default, option_names, scorer_options
 from nash_metric.validation import check_reference_lists
 
 FIELDS = ("nash", "text_similarity", "numeric_similarity", "alpha", "baseline")
@@ -122,8 +123,9 @@ def test_card_has_space_header_and_sections(data_paths) -> None:
     ):
         assert section in text, section
     assert "huang-etal-2026-nash" in text and "bert-score" in text
-    requirements = (data_paths.metric_dir / "requirements.txt").read_text().split()
-    assert {r.split(">")[0].split("=")[0] for r in requirements} >= {"nash-metric", "evaluate", "gradio"}
+    lines = (data_paths.metric_dir / "requirements.txt").read_text().splitlines()
+    names = {Requirement(line).name for line in lines if line.strip() and not line.startswith(("#", "-"))}
+    assert names >= {"nash-metric", "evaluate", "gradio"}
 
 
 def test_widget_builds_with_current_gradio(data_paths) -> None:
@@ -145,15 +147,17 @@ BAD_INPUTS = [
     (["a", "b"], ["a"], ValueError, "predictions has 2 items but references has 1"),
     ("a text", "a text", TypeError, "predictions must be a list"),
     (["a"], None, TypeError, "references must be a list"),
-    (["a", None], ["a", "b"], ValueError, r"predictions\[1\] is None"),
+    (["a", None], ["a", "b"], TypeError, r"predictions\[1\] is None"),
     (["a", 3], ["a", "b"], TypeError, r"predictions\[1\] is int"),
-    (["a", "b"], ["a", None], ValueError, r"references\[1\] is None"),
+    (["a", "b"], ["a", None], TypeError, r"references\[1\] is None"),
     (["a", "b"], [["a"], []], ValueError, r"references\[1\] is an empty list"),
-    (["a", "b"], [["a"], ["b", None]], ValueError, r"references\[1\]\[1\] is None"),
+    (["a", "b"], [["a"], ["b", None]], TypeError, r"references\[1\]\[1\] is None"),
     (["a", "b"], [["a"], ["b", 3]], TypeError, r"references\[1\]\[1\] is int"),
     (["a", "b"], [["a"], "b"], TypeError, r"references\[1\] is a str but references\[0\] is a list"),
     (["a", "b"], ["a", ["b"]], TypeError, r"references\[1\] is a list but references\[0\] is a str"),
     (["a"], [3], TypeError, r"references\[0\] must be a str or a list of str"),
+    (["a", " "], ["a", "b"], ValueError, r"predictions\[1\] is an empty string"),
+    (["a"], [["b", ""]], ValueError, r"references\[0\]\[1\] is an empty string"),
 ]
 
 
@@ -300,6 +304,10 @@ def test_card_and_docstring_list_every_option(data_paths) -> None:
         assert f"    {name} (default " in metric.inputs_description, name
         assert f"- **{name}**" in card, name
     assert "- **model**" not in card
+    flat = " ".join(card.split())
+    for option in scorer_options():  # the card's text is the config's, so the two cannot drift apart
+        name = "model_type" if option.name == "model" else option.name
+        assert " ".join(f"- **{name}** (default `{option.default!r}`): {option.doc}".split()) in flat, name
     model_bound = [("model_type" if name == "model" else name) for name in model_bound_options()]
     assert f"({', '.join(f'`{name}`' for name in model_bound)})" in " ".join(card.split())  # the caching note
 

@@ -23,8 +23,7 @@ PAIRS = [
     ("Sales in Q3 2010 were 1,200 units.", "Sales in the third quarter of 2010 were 1,250 units."),
     ("The company has no debt.", "The firm carries no borrowings."),
     ("Net sales rose 5.2 % to EUR 205.5 mn.", "Net sales were flat."),
-    ("", "Profit was $5m."),
-]
+]  # (an empty text is refused now, see validation.py, so it is no longer a case here)
 FIELDS = ("nash", "text", "numeric", "alpha", "baseline")
 
 

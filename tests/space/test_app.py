@@ -56,8 +56,8 @@ def test_batch_limits(tmp_path):
     binary.write_bytes(b"a,b\n\x00\x01\x02")
     with pytest.raises(BatchFileError, match="binary"):
         parse_pairs(binary)
-    assert parse_pairs(_pairs_file(tmp_path)) == [("Revenue rose 4%.", "Revenue rose 40%."),
-                                                  ("Profit fell.", "Profit fell 3%.")]
+    assert parse_pairs(_pairs_file(tmp_path)).pairs == [("Revenue rose 4%.", "Revenue rose 40%."),
+                                                        ("Profit fell.", "Profit fell 3%.")]
 
 
 def _pairs_file(tmp_path):
@@ -84,36 +84,43 @@ def _tau_of(html):
     return float(found.group(1))
 
 
+def _handlers(model_dir):
+    from nash_metric.space.handlers import SpaceHandlers
+    from nash_metric.space.limits import SpaceLimits
+
+    return SpaceHandlers(SpaceLimits(allowed_models=(str(model_dir),)))
+
+
 def test_a_model_without_a_default_tau_gets_its_own(tiny_model_dir):
     from nash_metric import NASH
-    from nash_metric.space.handlers import compare, tau_control
     from nash_metric.space.scorers import get_scorer, scorer_for
 
     model = str(tiny_model_dir)
+    h = _handlers(model)
     own = NASH(model=model, backend="token", device="cpu")  # no per-model default: calibrated on the built-in corpus
     assert own.threshold_source == "calibrated on the built-in corpus"
     assert own.threshold != pytest.approx(0.3763, abs=1e-3)
     # The slider is locked on that tau when the model is picked, and the handlers score with it.
-    update = tau_control(model, "token", True)
+    update = h.tau_control(model, "token", True)
     assert update["value"] == pytest.approx(own.threshold) and update["interactive"] is False
     assert scorer_for(model, "token", True, 0.3763) is get_scorer(model, "token")
-    cards, _, figure, _ = compare("Revenue rose 4% to 30 mn.", "Revenue rose 40% to 31 mn.", model, "token",
-                                  True, 0.3763)
+    cards, _, figure, _ = h.compare("Revenue rose 4% to 30 mn.", "Revenue rose 40% to 31 mn.", model, "token",
+                                    True, 0.3763)
     assert "nash-error" not in cards, cards
     assert _tau_of(cards) == pytest.approx(own.threshold) and "calibrated for this model" in cards
     assert f"τ = {own.threshold:.4f}" in figure.axes[1].get_ylabel()  # the heat map is centred on it too
 
 
 def test_an_explicit_tau_is_applied(tiny_model_dir):
-    from nash_metric.space.handlers import compare, tau_control
     from nash_metric.space.scorers import get_scorer, scorer_for
 
     model = str(tiny_model_dir)
-    assert tau_control(model, "token", False)["interactive"] is True
+    h = _handlers(model)
+    assert h.tau_control(model, "token", False)["interactive"] is True
     chosen = scorer_for(model, "token", False, 0.5)
     assert chosen.threshold == 0.5 and chosen.encoder is get_scorer(model, "token").encoder  # same loaded model
-    cards, _, figure, _ = compare("Revenue rose 4% to 30 mn.", "Revenue rose 40% to 31 mn.", model, "token",
-                                  False, 0.5)
+    cards, _, figure, _ = h.compare("Revenue rose 4% to 30 mn.", "Revenue rose 40% to 31 mn.", model, "token",
+                                    False, 0.5)
     assert _tau_of(cards) == 0.5 and "set by you" in cards
     assert "τ = 0.5000" in figure.axes[1].get_ylabel()
 
@@ -168,4 +175,4 @@ def test_bad_text_and_unknown_model_are_explained(client):
     cards, *_ = client.predict("", "x", MODEL, "sentence", True, 0.0, api_name="/compare")
     assert "Text A is empty" in cards
     cards, *_ = client.predict("a 1", "b 2", "/no/such/model", "token", True, 0.0, api_name="/compare")
-    assert "nash-error" in cards and "does not exist" in cards
+    assert "nash-error" in cards and "not available on this Space" in cards and "exist" not in cards

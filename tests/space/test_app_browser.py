@@ -1,5 +1,5 @@
-"""The Space in real headless Chromium: the model's tau on the slider, the paper's case on the page, and user
-markup staying inert."""
+"""The Space in real headless Chromium: the model's tau on the slider, the paper's case on the page, user
+markup staying inert, and Chinese drawn with real glyphs (a CJK font is installed by install_browser.sh)."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def test_rank_tab_shows_bertscore_blind_and_nash_right(page, data_paths):
     verdict.wait_for()
     assert page.get_by_test_id("bertscore-top").inner_text() == "Revenue increased by 40%."
     assert page.get_by_test_id("nash-top").inner_text() == "Revenue increased by 3.56%."
-    assert "The order changed" in verdict.inner_text()
+    assert "NASH puts a different candidate first." in verdict.inner_text()
     assert "default for this model" in page.get_by_test_id("tau").inner_text()
     data_paths.artifacts.mkdir(exist_ok=True)
     page.screenshot(path=str(data_paths.artifacts / "space_rank.png"), full_page=True)
@@ -80,3 +80,36 @@ def test_markup_in_user_text_is_shown_not_run(page, data_paths):
     assert page.locator("#compare-texts img").count() == 0
     data_paths.artifacts.mkdir(exist_ok=True)
     page.screenshot(path=str(data_paths.artifacts / "space_compare.png"), full_page=True)
+
+
+def shot_of(page, text: str) -> bytes:
+    """A screenshot of `text` drawn the way the Space draws its text panels (same class, same fonts)."""
+    page.evaluate("""(text) => {
+        let probe = document.getElementById('nash-font-probe');
+        if (!probe) {
+            probe = document.createElement('div');
+            probe.id = 'nash-font-probe';
+            probe.className = 'nash-text';
+            probe.style.cssText = 'position:fixed;top:0;left:0;padding:6px;background:#fff;color:#000;z-index:9999';
+            document.body.appendChild(probe);
+        }
+        probe.textContent = text;
+    }""", text)
+    return page.locator("#nash-font-probe").screenshot()
+
+
+def test_chinese_is_drawn_with_real_glyphs(page, data_paths):
+    """Missing glyphs are drawn as identical boxes, so two different strings of equal length look the same; with a
+    CJK font they differ. Code points no font has (private use) are the control that the check can fail."""
+    from playwright.sync_api import expect
+
+    assert shot_of(page, "\ue000\ue001\ue002\ue003") == shot_of(page, "\ue010\ue011\ue012\ue013")
+    assert shot_of(page, "净利润增长") != shot_of(page, "营业收入增"), "no CJK font: run scripts/install_browser.sh"
+    page.evaluate("document.getElementById('nash-font-probe').remove()")
+    page.get_by_role("tab", name="Compare").click()
+    fill(page, "compare-a", "净利润增长12.5%至3億元。")
+    fill(page, "compare-b", "净利润增长15%至3.2億元。")
+    page.locator("#compare-button").click()
+    expect(page.get_by_test_id("text-A")).to_contain_text("至3億元")  # replaces the previous test's result
+    data_paths.artifacts.mkdir(exist_ok=True)
+    page.screenshot(path=str(data_paths.artifacts / "space_compare_zh.png"), full_page=True)

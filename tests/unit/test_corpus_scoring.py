@@ -20,6 +20,11 @@ PAIRS = [
     ("Revenue increased by 4%.", "Revenue increased by 3.56%."),  # a repeat
 ]
 PREDS, REFS = [a for a, _ in PAIRS], [b for _, b in PAIRS]
+# threshold='auto' calibrates only on 20+ texts with a number (else it falls back to the default tau): a corpus
+# large enough that the tests below exercise the calibration itself.
+CORPUS = PAIRS + [(f"Sales rose {i}% to EUR {3 * i} mn in {2000 + i}.", f"Sales rose {i + 1}% in {2001 + i}.")
+                  for i in range(1, 12)]
+CORPUS_PREDS, CORPUS_REFS = [a for a, _ in CORPUS], [b for _, b in CORPUS]
 FIELDS = ("nash", "text", "numeric", "alpha", "baseline")
 
 
@@ -76,18 +81,19 @@ def test_iter_score_streams_chunks_equal_to_score(scorer):
 
 
 def test_corpus_decided_options_are_fixed_once_per_corpus(scorer):
+    preds, refs = CORPUS_PREDS, CORPUS_REFS
     for options in ({"threshold": "auto"}, {"idf": "references"}, {"bertscore_idf": True}):
         corpus_scorer = scorer.with_options(**options)
-        whole = corpus_scorer.score(PREDS, REFS)
-        chunked = corpus_scorer.with_options(chunk_size=2).score(PREDS, REFS)
+        whole = corpus_scorer.score(preds, refs)
+        chunked = corpus_scorer.with_options(chunk_size=2).score(preds, refs)
         assert_same_scores(whole, chunked)
         assert whole.hashcode == chunked.hashcode
-        reordered = corpus_scorer.with_options(chunk_size=3).score(PREDS[::-1], REFS[::-1])
+        reordered = corpus_scorer.with_options(chunk_size=3).score(preds[::-1], refs[::-1])
         assert_same_scores(whole, NASHOutput(*(getattr(reordered, n)[::-1] for n in FIELDS), {}, ""))
         with pytest.raises(ValueError, match="for_corpus"):
-            next(corpus_scorer.iter_score(PAIRS))
-        fixed = corpus_scorer.for_corpus(PREDS, REFS)
-        assert_same_scores(NASHOutput.concat(list(fixed.iter_score(PAIRS))), whole)
+            next(corpus_scorer.iter_score(CORPUS))
+        fixed = corpus_scorer.for_corpus(preds, refs)
+        assert_same_scores(NASHOutput.concat(list(fixed.iter_score(CORPUS))), whole)
 
 
 def test_references_idf_depends_on_the_call_and_says_so(scorer):
@@ -101,9 +107,10 @@ def test_references_idf_depends_on_the_call_and_says_so(scorer):
 
 
 def test_auto_threshold_is_echoed_and_named_in_the_hashcode(scorer):
-    out = scorer.with_options(threshold="auto").score(PREDS, REFS)
+    out = scorer.with_options(threshold="auto").score(CORPUS_PREDS, CORPUS_REFS)
     tau = out.config["threshold"]
     assert isinstance(tau, float) and out.config["threshold_source"].startswith("auto:")
+    assert "fell back" not in out.config["threshold_source"] and tau != scorer.threshold  # calibrated here
     assert f"tau={tau:.4f}" in out.hashcode
 
 

@@ -168,8 +168,9 @@ def test_bertscore_padding_never_wins_a_max():
 def test_tau_from_vectors_is_mean_plus_std_and_seeded():
     rng = np.random.default_rng(1)
     vecs = [(lambda m: m / np.linalg.norm(m, axis=1, keepdims=True))(rng.normal(size=(k, 4))) for k in (1, 2, 3, 1)]
-    cal = tau_from_vectors([*vecs, np.zeros((0, 4))], n_pairs=50, seed=3)
-    again = tau_from_vectors(vecs, n_pairs=50, seed=3)
+    # min_sentences=2: four vectors keep the hand computation below short (the default minimum is 20).
+    cal = tau_from_vectors([*vecs, np.zeros((0, 4))], n_pairs=50, seed=3, min_sentences=2)
+    again = tau_from_vectors(vecs, n_pairs=50, seed=3, min_sentences=2)
     assert cal.tau == again.tau and cal.n_sentences == 4
     # Recompute by hand with the same generator.
     g = np.random.default_rng(3)
@@ -179,5 +180,5 @@ def test_tau_from_vectors_is_mean_plus_std_and_seeded():
     assert cal.mu == pytest.approx(cos.mean()) and cal.sigma == pytest.approx(cos.std())
     assert cal.tau == pytest.approx(cos.mean() + cos.std())
     assert set(cal.sweep()) == {"mu-2sigma", "mu-1sigma", "mu", "mu+1sigma", "mu+2sigma"}
-    with pytest.raises(ValueError, match="at least 2 sentences"):
-        tau_from_vectors([vecs[0]])
+    with pytest.raises(ValueError, match="1 of 1 distinct sentences have a scorable number"):
+        tau_from_vectors([vecs[0]], min_sentences=2)

@@ -1,15 +1,19 @@
 """The Gradio Space (`pip install 'nash-metric[app]'`; `nash app` serves it).
 
-    app          the Blocks layout and `launch`; the shared controls come from `NASHConfig`
+    app          the Blocks layout, its queue, `serve` and `launch`; the shared controls come from `NASHConfig`
     handlers     Compare / Rank / Batch handlers and the tau control (error panels, never tracebacks)
-    scorers      one loaded scorer per (model, backend), the tau a request uses, the baselines
+    limits       `SpaceLimits` (the operator's knobs, also from NASH_SPACE_* variables) and the fixed limits
+    allow        the model allow-list (default model, operator's list, models already in the HF cache)
+    registry     loaded models: one background load per key, bounded LRU, failures remembered briefly
+    scorers      the registry's loaders, the tau a request uses, the baselines
+    budget       the per-request time budget, checked between bounded steps
     render       HTML fragments (all user text escaped) and the stylesheet `CSS`
     plot         the alignment heat map
-    batch_files  strict, size-limited parsing of uploaded pair files and the CSV download
+    batch_files  strict, size-limited parsing of uploaded pair files and the formula-safe CSV download
 
-Only `app` and `handlers` import gradio; they are imported on first use of `build_demo` / `launch`, so
-`render` and `batch_files` stay importable (and testable) without it. `import nash_metric` never imports
-this package.
+Only `app` and `handlers` import gradio; they are imported on first use of `build_demo` / `serve` /
+`launch`, so the other modules stay importable (and testable) without it. `import nash_metric` never
+imports this package.
 """
 
 from __future__ import annotations
@@ -17,12 +21,13 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-_EXPORTS = {"build_demo": "app", "launch": "app", "CSS": "render"}
+_EXPORTS = {"build_demo": "app", "launch": "app", "serve": "app", "CSS": "render", "SpaceLimits": "limits"}
 
-__all__ = ["CSS", "build_demo", "launch"]
+__all__ = ["CSS", "SpaceLimits", "build_demo", "launch", "serve"]
 
 if TYPE_CHECKING:
-    from .app import build_demo, launch
+    from .app import build_demo, launch, serve
+    from .limits import SpaceLimits
     from .render import CSS
 
 

@@ -4,6 +4,7 @@ Tabs: Compare (one pair, highlighted numbers, masked texts, alignment heat map),
 several candidates, two rankings), Batch (CSV/JSONL upload, CSV download), About (method, options).
 The shared controls (model, backbone, tau) take their choices, defaults and help from `NASHConfig`;
 the handlers live in `handlers`, the HTML in `render`, the heat map in `plot`, file parsing in `batch_files`.
+What a deployment allows (models, time, uploads, queue) comes from `SpaceLimits` and is stated on the page.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from typing import Any
 import gradio as gr
 
 from ..config import BACKENDS, DEFAULT_MODEL, option_default, option_doc
-from .batch_files import LIMITS_TEXT, MAX_CHARS
-from .handlers import BATCH_HEADER, MAX_CANDIDATES, batch, compare, rank, tau_control
+from . import scorers
+from .batch_files import limits_text
+from .handlers import BATCH_HEADER, SpaceHandlers
+from .limits import MAX_CANDIDATES, MAX_CHARS, MAX_MODEL_CHARS, SpaceLimits, limits_lines
 from .render import CSS
 
 ANCHOR = "Revenue increased by 4%."
@@ -58,14 +61,35 @@ def _options_markdown() -> str:
     )
 
 
-def build_demo() -> gr.Blocks:
-    """The Blocks app (pass `CSS` to `launch`, as gradio 6 takes styles there)."""
+def _limits_markdown(limits: SpaceLimits) -> str:
+    return "\n".join(f"- {line}" for line in limits_lines(limits, DEFAULT_MODEL))
+
+
+def _model_info(limits: SpaceLimits) -> str:
+    if limits.allow_any_model:
+        return option_doc("model")
+    extra = "".join(f", {m}" for m in limits.allowed_models)
+    return f"Served here: {DEFAULT_MODEL}{extra}, and hub models already downloaded on this server."
+
+
+def build_demo(limits: SpaceLimits | None = None) -> gr.Blocks:
+    """The Blocks app with its queue set from `limits` (None: `SpaceLimits.from_env()`).
+
+    Pass `CSS` and `max_file_size=limits.max_file_bytes` to `launch`, as gradio 6 takes them there (`serve`
+    does both).
+    """
+    limits = limits or SpaceLimits.from_env()
+    scorers.configure(limits.max_loaded_models)
+    h = SpaceHandlers(limits)
     with gr.Blocks(title="NASH vs BERTScore") as demo:
         gr.Markdown("# NASH: numerically aware similarity\nBERTScore and embedding cosine are numerically blind. "
                     "NASH scores the words and the numbers separately, then mixes them.")
+        with gr.Accordion("Limits of this Space", open=False, elem_id="limits"):
+            gr.Markdown(_limits_markdown(limits))
         with gr.Row():
-            model = gr.Textbox(DEFAULT_MODEL, label="Model (hub id or local path)", scale=3, info=option_doc("model"),
-                               elem_id="model")
+            label = "Model (hub id or local path)" if limits.allow_any_model else "Model"
+            model = gr.Textbox(DEFAULT_MODEL, label=label, scale=3, info=_model_info(limits), elem_id="model",
+                               max_length=MAX_MODEL_CHARS)
             backend = gr.Radio(list(BACKENDS), value=option_default("backend"), label="NASH backbone", scale=2,
                                info=option_doc("backend"), elem_id="backend")
             with gr.Column(scale=2):
@@ -73,7 +97,7 @@ def build_demo() -> gr.Blocks:
                 tau = gr.Slider(-1.0, 1.0, value=0.0, step=0.0001, label="τ (alignment threshold)", interactive=False,
                                 info="Loading the model's τ…", elem_id="tau")
         tau_inputs = [model, backend, use_model_tau]
-        gr.on([demo.load, backend.change, model.submit, model.blur, use_model_tau.change], tau_control,
+        gr.on([demo.load, backend.change, model.submit, model.blur, use_model_tau.change], h.tau_control,
               tau_inputs, tau, api_name="tau", show_progress="minimal")
         scoring = [model, backend, use_model_tau, tau]
         with gr.Tab("Compare"):
@@ -88,27 +112,45 @@ def build_demo() -> gr.Blocks:
                                           "magnitude sim", "contribution"], label="Aligned numbers",
                                  interactive=False, wrap=True)
             gr.Examples(EXAMPLES, [text_a, text_b], label="Cases")
-            compare_btn.click(compare, [text_a, text_b, *scoring], [cards, panels, heatmap, table], api_name="compare")
+            compare_btn.click(h.compare, [text_a, text_b, *scoring], [cards, panels, heatmap, table],
+                              api_name="compare")
         with gr.Tab("Rank"):
             anchor = gr.Textbox(ANCHOR, label="Anchor", elem_id="rank-anchor", max_length=MAX_CHARS)
             candidates = gr.Textbox("\n".join(CANDIDATES), label=f"Candidates (one per line, at most {MAX_CANDIDATES})",
                                     lines=5, elem_id="rank-candidates")
             rank_btn = gr.Button("Rank", variant="primary", elem_id="rank-button")
             ranking = gr.HTML(elem_id="rank-output")
-            rank_btn.click(rank, [anchor, candidates, *scoring], ranking, api_name="rank")
+            rank_btn.click(h.rank, [anchor, candidates, *scoring], ranking, api_name="rank")
         with gr.Tab("Batch"):
-            gr.Markdown(f"Upload pairs to score. {LIMITS_TEXT}")
+            gr.Markdown(f"Upload pairs to score. {limits_text(limits.max_file_bytes)} A request stops after "
+                        f"{limits.request_seconds:g} s and returns the pairs scored so far.")
             upload = gr.File(label="Pairs file", file_types=[".csv", ".tsv", ".jsonl", ".json"])
             batch_btn = gr.Button("Score file", variant="primary")
             summary = gr.HTML(elem_id="batch-summary")
             results = gr.Dataframe(headers=BATCH_HEADER, label="Scores", interactive=False, wrap=True)
             download = gr.File(label="Download scores (CSV)")
-            batch_btn.click(batch, [upload, *scoring], [summary, results, download], api_name="batch")
+            batch_btn.click(h.batch, [upload, *scoring], [summary, results, download], api_name="batch")
         with gr.Tab("About"):
-            gr.Markdown(ABOUT + _options_markdown(), latex_delimiters=[{"left": "$", "right": "$", "display": False}])
+            gr.Markdown(ABOUT + _options_markdown() + "\n### Limits of this Space\n\n" + _limits_markdown(limits),
+                        latex_delimiters=[{"left": "$", "right": "$", "display": False}])
+    # Per-event concurrency, and a bounded queue: a crowd gets "queue full" instead of unbounded waits.
+    return demo.queue(default_concurrency_limit=limits.concurrency, max_size=limits.max_queue)
+
+
+def serve(limits: SpaceLimits | None = None, host: str | None = "127.0.0.1", port: int | None = 7860,
+          **kwargs: Any) -> gr.Blocks:
+    """Build and launch the app; returns the running Blocks (close it with `.close()`).
+
+    `max_file_size` makes gradio refuse a larger upload while it streams in (HTTP 413), before it is stored.
+    """
+    limits = limits or SpaceLimits.from_env()
+    demo = build_demo(limits)
+    demo.launch(server_name=host, server_port=port, inbrowser=False, css=CSS, max_file_size=limits.max_file_bytes,
+                **kwargs)
     return demo
 
 
-def launch(host: str | None = "127.0.0.1", port: int | None = 7860, **kwargs: Any) -> None:
-    """Serve the app; never opens a browser (headless servers, CI)."""
-    build_demo().queue().launch(server_name=host, server_port=port, inbrowser=False, css=CSS, **kwargs)
+def launch(host: str | None = "127.0.0.1", port: int | None = 7860, limits: SpaceLimits | None = None,
+           **kwargs: Any) -> None:
+    """Serve the app (None limits: `SpaceLimits.from_env()`); never opens a browser (headless servers, CI)."""
+    serve(limits, host, port, **kwargs)

@@ -1,25 +1,30 @@
-"""The Space's event handlers: Compare, Rank, Batch and the tau control.
+"""The Space's event handlers: Compare, Rank, Batch and the tau control, bound to one deployment's limits.
 
 Every scoring handler returns a readable error panel instead of raising (users never see a traceback),
 and reports the tau it scored with. The tau inputs are `use_model_tau` (take the loaded model's own
-tau) and `tau` (the slider, used only when `use_model_tau` is off).
+tau) and `tau` (the slider, used only when `use_model_tau` is off). Each request checks its model against
+the allow-list first and runs under a time budget (`budget.Deadline`), checked between bounded steps.
 """
 
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable
 from typing import Any
 
 import gradio as gr
 
-from .batch_files import MAX_CHARS, BatchFileError, parse_pairs, write_csv
+from . import scorers
+from .allow import allowed_model
+from .batch_files import parse_pairs, write_csv
+from .budget import LOCAL_HINT, Deadline, next_chunk
+from .limits import MAX_CANDIDATES, MAX_CHARS, SpaceLimits
 from .plot import alignment_heatmap
 from .render import TAU_SOURCES, error_html, info_html, ranking_html, score_cards, tau_html, tau_text, text_panel
-from .scorers import bertscore_f1, embedding_cosine, get_scorer, scorer_for
 
-MAX_CANDIDATES = 20
 BATCH_HEADER = ["a", "b", "bertscore_f1", "baseline", "nash", "text_similarity", "numeric_similarity", "alpha"]
+FIRST_CHUNK, LARGEST_CHUNK = 4, 32  # pairs per scoring step of a batch (the budget is checked between steps)
 
 
 def _text(value: Any, name: str) -> str:
@@ -38,7 +43,7 @@ def _safe(n_outputs: int, error_slot: int = 0) -> Callable:
         def handler(*args: Any, **kwargs: Any):
             try:
                 return fn(*args, **kwargs)
-            except (ValueError, TypeError, OSError, BatchFileError) as exc:
+            except (ValueError, TypeError, OSError) as exc:  # incl. refusals, budget and load errors
                 message = str(exc)
             except Exception as exc:  # pragma: no cover - last resort, still no traceback
                 message = f"internal error ({type(exc).__name__}): {exc}"
@@ -60,104 +65,156 @@ def _scorable_positions(mentions: list[dict[str, Any]]) -> dict[int, int]:
     return {i: k for k, i in enumerate(i for i, m in enumerate(mentions) if m["scored"])}
 
 
-def tau_control(model: str, backend: str, use_model_tau: bool):
-    """Update of the tau slider: locked on the loaded model's own tau, or free for the user to set.
+class SpaceHandlers:
+    """The handlers of one served demo; `limits` decides the models allowed and the time per request."""
 
-    Runs when the page loads and when the model, backbone or checkbox changes, so the slider shows the
-    tau a request will use. A model that fails to load leaves the value and says why.
-    """
-    if not use_model_tau:
-        return gr.update(interactive=True, info="your τ, used in every tab")
-    try:
-        scorer = get_scorer(model, backend)
-    except Exception as exc:  # the scoring handlers show the full error panel
-        return gr.update(interactive=False, info=f"The model's τ is unknown: {' '.join(str(exc).split())[:200]}")
-    source = scorer.threshold_source
-    return gr.update(value=scorer.threshold, interactive=False, info=TAU_SOURCES.get(source, source))
+    def __init__(self, limits: SpaceLimits) -> None:
+        self.limits = limits
 
+    def _model(self, model: str) -> str:
+        return allowed_model(model, self.limits)
 
-@_safe(n_outputs=4)
-def compare(text_a: str, text_b: str, model: str, backend: str, use_model_tau: bool, tau: float,
-            progress=gr.Progress()):
-    """Score one pair: baselines vs NASH, highlighted numbers, alignment heat map and table."""
-    a, b = _text(text_a, "Text A"), _text(text_b, "Text B")
-    progress(0.1, desc="loading the model (first time only)")
-    scorer = scorer_for(model, backend, use_model_tau, tau)
-    progress(0.4, desc="scoring with NASH")
-    info = scorer.explain(a, b)
-    progress(0.7, desc="scoring with BERTScore")
-    bert = bertscore_f1(scorer, [a], [b])[0]
-    cosine = embedding_cosine(model, [a], [b])
-    s = info["scores"]
-    cards = score_cards({"bertscore": bert, "baseline": cosine[0] if cosine else None, "nash": s["nash"],
-                         "text": s["text"], "numeric": s["numeric"]}, "Embedding cosine", info["alpha"])
-    cards += tau_html(info["threshold"], info["config"]["threshold_source"])
-    ma, mb = info["mentions"]["a"], info["mentions"]["b"]
-    panels = (text_panel("Text A", a, ma, info["masked"]["a"], "A")
-              + text_panel("Text B", b, mb, info["masked"]["b"], "B"))
-    pa, pb = _scorable_positions(ma), _scorable_positions(mb)
-    figure = None
-    if pa and pb:
-        accepted_ab = [(pa[r["source"]], pb[r["target"]]) for r in info["alignments"]["a_to_b"] if r["valid"]]
-        accepted_ba = [(pb[r["source"]], pa[r["target"]]) for r in info["alignments"]["b_to_a"] if r["valid"]]
-        # A best match that fell below tau: crossed out, so the gate's effect is visible on the map.
-        rejected = [(pa[r["source"]], pb[r["target"]]) for r in info["alignments"]["a_to_b"]
-                    if r["target"] is not None and not r["valid"]]
-        rejected += [(pa[r["target"]], pb[r["source"]]) for r in info["alignments"]["b_to_a"]
-                     if r["target"] is not None and not r["valid"]]
-        figure = alignment_heatmap([m["text"] for m in ma if m["scored"]], [m["text"] for m in mb if m["scored"]],
-                                   info["similarity_matrix"], info["threshold"], accepted_ab, accepted_ba, rejected)
-    else:
-        panels += info_html("No alignment to show: numbers on at most one side "
-                            f"(S_num = {s['numeric']:.0f} by definition).")
-    rows = []
-    for key, src, dst in (("a_to_b", ma, mb), ("b_to_a", mb, ma)):
-        for r in info["alignments"][key]:
-            target = dst[r["target"]] if r["target"] is not None else None
-            rows.append([key.replace("_to_", " → ").upper(), src[r["source"]]["text"], src[r["source"]]["value"],
-                         target["text"] if target else "–", target["value"] if target else None,
-                         *(_round(r[k]) for k in ("cosine", "status", "magnitude_similarity", "contribution"))])
-    return cards, panels, figure, rows
+    def tau_control(self, model: str, backend: str, use_model_tau: bool):
+        """Update of the tau slider: locked on the loaded model's own tau, or free for the user to set.
 
+        Runs when the page loads and when the model, backbone or checkbox changes, so the slider shows the
+        tau a request will use. A model that is refused or fails to load leaves the value and says why.
+        """
+        if not use_model_tau:
+            return gr.update(interactive=True, info="your τ, used in every tab")
+        try:
+            scorer = scorers.get_scorer(self._model(model), backend, timeout=self.limits.request_seconds)
+        except Exception as exc:  # the scoring handlers show the full error panel
+            return gr.update(interactive=False, info=f"The model's τ is unknown: {' '.join(str(exc).split())[:300]}")
+        source = scorer.threshold_source
+        return gr.update(value=scorer.threshold, interactive=False, info=TAU_SOURCES.get(source, source))
 
-@_safe(n_outputs=1)
-def rank(anchor: str, candidates: str, model: str, backend: str, use_model_tau: bool, tau: float,
-         progress=gr.Progress()):
-    """Rank candidates against one anchor by BERTScore and by NASH, side by side."""
-    anchor = _text(anchor, "Anchor")
-    cands = [c.strip() for c in (candidates or "").splitlines() if c.strip()]
-    if len(cands) < 2:
-        raise ValueError("Give at least 2 candidates, one per line.")
-    if len(cands) > MAX_CANDIDATES:
-        raise ValueError(f"{len(cands)} candidates; the limit here is {MAX_CANDIDATES}.")
-    cands = [_text(c, f"Candidate {i + 1}") for i, c in enumerate(cands)]
-    progress(0.1, desc="loading the model (first time only)")
-    scorer = scorer_for(model, backend, use_model_tau, tau)
-    progress(0.4, desc="scoring with NASH")
-    out = scorer.score([anchor] * len(cands), cands)
-    progress(0.7, desc="scoring with BERTScore")
-    bert = bertscore_f1(scorer, cands, [anchor] * len(cands))
-    return ranking_html(anchor, cands, bert, out.nash.tolist()) + tau_html(
-        out.config["threshold"], scorer.threshold_source
-    )
+    @_safe(n_outputs=4)
+    def compare(self, text_a: str, text_b: str, model: str, backend: str, use_model_tau: bool, tau: float,
+                progress=gr.Progress()):
+        """Score one pair: baselines vs NASH, highlighted numbers, alignment heat map and table."""
+        deadline = Deadline(self.limits.request_seconds)
+        a, b = _text(text_a, "Text A"), _text(text_b, "Text B")
+        model = self._model(model)
+        progress(0.1, desc="loading the model (first time only)")
+        scorer = scorers.scorer_for(model, backend, use_model_tau, tau, timeout=deadline.remaining())
+        progress(0.4, desc="scoring with NASH")
+        info = scorer.explain(a, b)
+        deadline.check("BERTScore")
+        progress(0.7, desc="scoring with BERTScore")
+        bert = scorers.bertscore_f1(scorer, [a], [b], timeout=deadline.remaining())[0]
+        cosine = scorers.embedding_cosine(model, [a], [b], timeout=deadline.remaining())
+        s = info["scores"]
+        cards = score_cards({"bertscore": bert, "baseline": cosine[0] if cosine else None, "nash": s["nash"],
+                             "text": s["text"], "numeric": s["numeric"]}, "Embedding cosine", info["alpha"])
+        cards += tau_html(info["threshold"], info["config"]["threshold_source"])
+        ma, mb = info["mentions"]["a"], info["mentions"]["b"]
+        panels = (text_panel("Text A", a, ma, info["masked"]["a"], "A")
+                  + text_panel("Text B", b, mb, info["masked"]["b"], "B"))
+        pa, pb = _scorable_positions(ma), _scorable_positions(mb)
+        figure = None
+        if pa and pb:
+            al = info["alignments"]
+            accepted_ab = [(pa[r["source"]], pb[r["target"]]) for r in al["a_to_b"] if r["valid"]]
+            accepted_ba = [(pb[r["source"]], pa[r["target"]]) for r in al["b_to_a"] if r["valid"]]
+            # A best match that fell below tau: crossed out, so the gate's effect is visible on the map.
+            rejected = [(pa[r["source"]], pb[r["target"]]) for r in al["a_to_b"]
+                        if r["target"] is not None and not r["valid"]]
+            rejected += [(pa[r["target"]], pb[r["source"]]) for r in al["b_to_a"]
+                         if r["target"] is not None and not r["valid"]]
+            figure = alignment_heatmap([m["text"] for m in ma if m["scored"]], [m["text"] for m in mb if m["scored"]],
+                                       info["similarity_matrix"], info["threshold"], accepted_ab, accepted_ba,
+                                       rejected)
+        else:
+            panels += info_html("No alignment to show: numbers on at most one side "
+                                f"(S_num = {s['numeric']:.0f} by definition).")
+        rows = []
+        for key, src, dst in (("a_to_b", ma, mb), ("b_to_a", mb, ma)):
+            for r in info["alignments"][key]:
+                target = dst[r["target"]] if r["target"] is not None else None
+                rows.append([key.replace("_to_", " → ").upper(), src[r["source"]]["text"], src[r["source"]]["value"],
+                             target["text"] if target else "–", target["value"] if target else None,
+                             *(_round(r[k]) for k in ("cosine", "status", "magnitude_similarity", "contribution"))])
+        return cards, panels, figure, rows
 
+    @_safe(n_outputs=1)
+    def rank(self, anchor: str, candidates: str, model: str, backend: str, use_model_tau: bool, tau: float,
+             progress=gr.Progress()):
+        """Rank candidates against one anchor by BERTScore and by NASH, side by side."""
+        deadline = Deadline(self.limits.request_seconds)
+        anchor = _text(anchor, "Anchor")
+        cands = [c.strip() for c in (candidates or "").splitlines() if c.strip()]
+        if len(cands) < 2:
+            raise ValueError("Give at least 2 candidates, one per line.")
+        if len(cands) > MAX_CANDIDATES:
+            raise ValueError(f"{len(cands)} candidates; the limit here is {MAX_CANDIDATES}.")
+        cands = [_text(c, f"Candidate {i + 1}") for i, c in enumerate(cands)]
+        model = self._model(model)
+        progress(0.1, desc="loading the model (first time only)")
+        scorer = scorers.scorer_for(model, backend, use_model_tau, tau, timeout=deadline.remaining())
+        progress(0.4, desc="scoring with NASH")
+        out = scorer.score([anchor] * len(cands), cands)
+        deadline.check("BERTScore")
+        progress(0.7, desc="scoring with BERTScore")
+        bert = scorers.bertscore_f1(scorer, cands, [anchor] * len(cands), timeout=deadline.remaining())
+        return ranking_html(anchor, cands, bert, out.nash.tolist()) + tau_html(
+            out.config["threshold"], scorer.threshold_source
+        )
 
-@_safe(n_outputs=3)
-def batch(file: Any, model: str, backend: str, use_model_tau: bool, tau: float, progress=gr.Progress()):
-    """Score every pair of an uploaded CSV/JSONL file; returns a summary, a table and a CSV to download."""
-    pairs = parse_pairs(getattr(file, "name", file))
-    progress(0.1, desc=f"loading the model, {len(pairs)} pairs read")
-    scorer = scorer_for(model, backend, use_model_tau, tau)
-    a, b = [p[0] for p in pairs], [p[1] for p in pairs]
-    progress(0.3, desc="scoring with NASH")
-    out = scorer.score(a, b)
-    progress(0.7, desc="scoring with BERTScore")
-    bert = bertscore_f1(scorer, a, b)
-    rows = [[x, y, f, base, n, t, s, al] for x, y, f, base, n, t, s, al in
-            zip(a, b, bert, out.baseline, out.nash, out.text, out.numeric, out.alpha)]
-    rows = [[*r[:2], *(round(float(v), 6) for v in r[2:])] for r in rows]
-    summary = info_html(
-        f"{len(rows)} pairs · mean BERTScore F1 {sum(bert) / len(bert):.4f} · mean NASH {out.nash.mean():.4f} · "
-        f"{sum(out.numeric < 1)} pairs with a number mismatch (S_num < 1) · {len(out.unscored)} unscored numbers · "
-        f"{tau_text(out.config['threshold'], scorer.threshold_source)} · {out.hashcode}")
-    return summary, rows, write_csv(BATCH_HEADER, rows)
+    @_safe(n_outputs=3)
+    def batch(self, file: Any, model: str, backend: str, use_model_tau: bool, tau: float, progress=gr.Progress()):
+        """Score every pair of an uploaded CSV/JSONL file; returns a summary, a table and a CSV to download.
+
+        Scored in small steps with the budget checked between them: a request out of time returns the pairs
+        scored so far (table and CSV) with a message saying where it stopped.
+        """
+        deadline = Deadline(self.limits.request_seconds)
+        parsed = parse_pairs(getattr(file, "name", file), self.limits.max_file_bytes)
+        model = self._model(model)
+        pairs, total = parsed.pairs, len(parsed.pairs)
+        progress(0.05, desc=f"loading the model, {total} pairs read")
+        scorer = scorers.scorer_for(model, backend, use_model_tau, tau, timeout=deadline.remaining())
+        rows: list[list[Any]] = []
+        parts, bert_all = [], []
+        per_pair: float | None = None
+        while len(rows) < total:
+            size = next_chunk(deadline.remaining(), per_pair, FIRST_CHUNK, LARGEST_CHUNK)
+            if size == 0:
+                break
+            step = pairs[len(rows): len(rows) + size]
+            started = time.monotonic()
+            a, b = [p[0] for p in step], [p[1] for p in step]
+            out = scorer.score(a, b)  # under the Space's options a pair scores the same in any batch
+            bert = scorers.bertscore_f1(scorer, a, b, timeout=deadline.remaining())
+            per_pair = (time.monotonic() - started) / len(step)
+            parts.append(out)
+            bert_all += bert
+            rows += [[x, y, *(round(float(v), 6) for v in vals)] for x, y, *vals in
+                     zip(a, b, bert, out.baseline, out.nash, out.text, out.numeric, out.alpha)]
+            progress(len(rows) / total, desc=f"{len(rows)} of {total} pairs scored")
+        return self._batch_result(parsed, rows, parts, bert_all, scorer, deadline)
+
+    def _batch_result(self, parsed: Any, rows: list[list[Any]], parts: list[Any], bert: list[float], scorer: Any,
+                      deadline: Deadline) -> tuple[str, list[list[Any]] | None, str | None]:
+        total = len(parsed.pairs)
+        notes = [f"ignored columns: {', '.join(parsed.ignored)}"] if parsed.ignored else []
+        if len(rows) < total:
+            stopped = (f"stopped after {len(rows)} of {total} pairs: {deadline.allowance()}; {LOCAL_HINT}."
+                       + (f" ({'; '.join(notes)})" if notes else ""))
+            if not rows:
+                return error_html(stopped), None, None
+            partial = error_html(stopped)
+        else:
+            partial = ""
+        nash = [float(v) for p in parts for v in p.nash]
+        numeric = [float(v) for p in parts for v in p.numeric]
+        unscored = sum(len(p.unscored) for p in parts)
+        summary = info_html(" · ".join([
+            f"{len(rows)} pairs", f"mean BERTScore F1 {sum(bert) / len(bert):.4f}",
+            f"mean NASH {sum(nash) / len(nash):.4f}",
+            f"{sum(v < 1 for v in numeric)} pairs with a number mismatch (S_num < 1)",
+            f"{unscored} unscored numbers", tau_text(parts[0].config["threshold"], scorer.threshold_source),
+            parts[0].hashcode, *notes]))
+        prefix = "nash_batch_partial_" if partial else "nash_batch_"
+        return partial + summary, rows, write_csv(BATCH_HEADER, rows, prefix=prefix)
+

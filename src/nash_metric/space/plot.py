@@ -1,16 +1,38 @@
 """Alignment heat map: context cosine between the numbers of A (rows) and B (columns).
 
 Built on ``matplotlib.figure.Figure`` (no pyplot state), so concurrent requests never share a figure.
+Labels fall back to a CJK font when one is installed (Debian `fonts-noto-cjk`), so 3億元 is not drawn as boxes.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 
 import numpy as np
+from matplotlib import font_manager
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
+
+CJK_FAMILIES = ("Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Sans CJK TC", "WenQuanYi Zen Hei",
+                "Droid Sans Fallback")
+
+
+@functools.cache
+def label_fonts() -> tuple[str, ...]:
+    """DejaVu Sans, then the first CJK family installed (matplotlib falls back glyph by glyph)."""
+    manager = font_manager.fontManager
+    known = {f.name for f in manager.ttflist}
+    if not known.intersection(CJK_FAMILIES):  # installed after matplotlib cached its font list
+        for path in font_manager.findSystemFonts():
+            if "CJK" in path or "wqy" in path.lower() or "DroidSansFallback" in path:
+                try:
+                    manager.addfont(path)
+                except (OSError, RuntimeError, ValueError):
+                    continue
+        known = {f.name for f in manager.ttflist}
+    return ("DejaVu Sans", *[f for f in CJK_FAMILIES if f in known][:1])
 
 
 def _label(side: str, i: int, text: str, width: int = 16) -> str:
@@ -52,8 +74,10 @@ def alignment_heatmap(
                                linewidth=2, linestyle="--"))
     for i, j in rejected:
         ax.text(j + 0.36, i - 0.3, "×", ha="center", va="center", fontsize=13, color="#7f1d1d")
+    fonts = list(label_fonts())
     ax.set_xticks(range(n_b), [_label("B", j, t) for j, t in enumerate(mentions_b)], parse_math=False,
-                  rotation=20 if n_b > 2 else 0, ha="right" if n_b > 2 else "center")
-    ax.set_yticks(range(n_a), [_label("A", i, t) for i, t in enumerate(mentions_a)], parse_math=False)
+                  rotation=20 if n_b > 2 else 0, ha="right" if n_b > 2 else "center", fontfamily=fonts)
+    ax.set_yticks(range(n_a), [_label("A", i, t) for i, t in enumerate(mentions_a)], parse_math=False,
+                  fontfamily=fonts)
     ax.set_title("accepted: solid = A→B, dashed = B→A; × = best match below τ", fontsize=9)
     return fig

@@ -108,6 +108,15 @@ def score_cards(scores: Mapping[str, float | None], baseline_label: str, alpha: 
     )
 
 
+def order_change(order_b: Sequence[int], order_n: Sequence[int]) -> tuple[str, str]:
+    """What differs between the two rankings: ("top" | "below-top" | "none", the sentence saying so)."""
+    if order_b[0] != order_n[0]:
+        return "top", "NASH puts a different candidate first."
+    if list(order_b) != list(order_n):
+        return "below-top", "Same top candidate; the order below it differs."
+    return "none", "Same order."
+
+
 def ranking_html(
     anchor: str, candidates: Sequence[str], bertscore: Sequence[float], nash: Sequence[float]
 ) -> str:
@@ -135,12 +144,11 @@ def ranking_html(
             )
         return "".join(out)
 
-    changed = order_b != order_n
+    change, sentence = order_change(order_b, order_n)
     verdict = (
-        f'<div class="nash-verdict" data-testid="verdict">BERTScore prefers '
+        f'<div class="nash-verdict" data-testid="verdict" data-change="{change}">BERTScore prefers '
         f'<q data-testid="bertscore-top">{esc(candidates[order_b[0]])}</q>; NASH prefers '
-        f'<q data-testid="nash-top">{esc(candidates[order_n[0]])}</q>.'
-        f"{' The order changed.' if changed else ' Same order.'}</div>"
+        f'<q data-testid="nash-top">{esc(candidates[order_n[0]])}</q>. {sentence}</div>'
     )
     return (
         f'<div class="nash-rank-wrap"><div class="nash-anchor">Anchor: <q>{esc(anchor)}</q></div>{verdict}'

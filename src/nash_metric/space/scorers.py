@@ -1,39 +1,74 @@
-"""The Space's scorers: one loaded NASH per (model, backend), the tau each request uses, and the baselines.
+"""The Space's scorers: loaded NASH models and bert-score scorers in a bounded registry, the tau a request uses.
 
-Free of gradio, so the tau rules can be tested without a server. A request either takes the loaded
-scorer's own tau (the model's default, or the one calibrated for it on the built-in corpus) or, when
+Free of gradio, so the tau and loading rules can be tested without a server. A request either takes the
+loaded scorer's own tau (the model's default, or the one calibrated for it on the built-in corpus) or, when
 the user set tau explicitly, a scorer derived with `with_options(threshold=...)` that shares the model.
+Which models a request may name is decided before this module (`allow.allowed_model`).
+
+`load_scorer` and `load_bertscorer` are looked up at call time, so a test can put a slow loader in their
+place and watch the Space's locking rather than a real download.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
+from typing import Any
 
-from ..baselines import package_bertscore_f1
-from ..config import DEFAULT_MODEL
-from ..models import choose_backend, is_sentence_transformer, resolve_model
+import numpy as np
+
+from ..baselines import bert_score_layer
+from ..config import BACKENDS, DEFAULT_MODEL
+from ..models import EMBEDDED_ALIASES, choose_backend, resolve_model
 from ..scorer import NASH
+from .registry import ModelRegistry
 
 DEVICE = "cpu"
-
-_lock = threading.Lock()
-_scorers: dict[tuple[str, str], NASH] = {}
-
-
-def get_scorer(model: str, backend: str) -> NASH:
-    """One loaded scorer per (model, backend), shared by all requests; tau is the model's own."""
-    resolved = resolve_model((model or "").strip() or DEFAULT_MODEL)
-    key = (resolved.name, choose_backend(backend, resolved))  # "auto" shares the scorer it resolves to
-    with _lock:
-        if key not in _scorers:
-            _scorers[key] = NASH(model=key[0], backend=key[1], device=DEVICE)
-        return _scorers[key]
+BERTSCORE_BATCH = 64
+# One registry per process: demos served from one process share their models (the last demo built sets
+# the capacity). The default model is pinned; a failed load is remembered for 30 s (see registry).
+REGISTRY = ModelRegistry(capacity=2, pinned={DEFAULT_MODEL})
 
 
-def scorer_for(model: str, backend: str, use_model_tau: bool, tau: float | None) -> NASH:
+def configure(max_loaded_models: int) -> None:
+    REGISTRY.resize(max_loaded_models)
+
+
+def load_scorer(model: str, backend: str) -> NASH:
+    return NASH(model=model, backend=backend, device=DEVICE)
+
+
+def load_bertscorer(model_path: str, layer: int) -> Any:
+    import bert_score
+
+    return bert_score.BERTScorer(model_type=model_path, num_layers=layer, device=DEVICE)
+
+
+def _name(model: str | None) -> str:
+    name = (model or "").strip()
+    return DEFAULT_MODEL if not name or name in EMBEDDED_ALIASES else name
+
+
+def _kind(name: str, timeout: float | None) -> str:
+    """'sentence' or 'token' for backend 'auto' (asks the hub for hub ids, so it loads in the background too)."""
+    return REGISTRY.get((name, "auto"), lambda: choose_backend("auto", resolve_model(name)), timeout, counts=False)
+
+
+def get_scorer(model: str | None, backend: str, timeout: float | None = None) -> NASH:
+    """The loaded scorer of (model, backend), shared by all requests; tau is the model's own.
+
+    Waits at most `timeout` seconds for a load (`registry.ModelLoading` after that; the load goes on).
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
+    name = _name(model)
+    concrete = _kind(name, timeout) if backend == "auto" else backend
+    return REGISTRY.get((name, concrete), lambda: load_scorer(name, concrete), timeout)
+
+
+def scorer_for(model: str | None, backend: str, use_model_tau: bool, tau: float | None,
+               timeout: float | None = None) -> NASH:
     """The scorer a request uses: the model's own tau, or the user's `tau` (same loaded model)."""
-    scorer = get_scorer(model, backend)
+    scorer = get_scorer(model, backend, timeout)
     if use_model_tau:
         return scorer
     if tau is None:
@@ -41,16 +76,22 @@ def scorer_for(model: str, backend: str, use_model_tau: bool, tau: float | None)
     return scorer.with_options(threshold=float(tau))
 
 
-def bertscore_f1(scorer: NASH, candidates: Sequence[str], references: Sequence[str]) -> list[float]:
-    """BERTScore F1 from the `bert-score` package on the scorer's own model and layer."""
-    f1, _ = package_bertscore_f1(
-        candidates, references, resolved=scorer.resolved, num_layers=scorer.num_layers, device=DEVICE
-    )
-    return f1.tolist()
+def bertscore_f1(scorer: NASH, candidates: Sequence[str], references: Sequence[str],
+                 timeout: float | None = None) -> list[float]:
+    """BERTScore F1 from the `bert-score` package on the scorer's own model and layer.
+
+    The bert-score scorer lives in the registry under the same model, so it is evicted with it.
+    """
+    layer = bert_score_layer(scorer.resolved, scorer.num_layers)
+    path = scorer.resolved.path
+    bert = REGISTRY.get((scorer.resolved.name, f"bertscore-{layer}"), lambda: load_bertscorer(path, layer), timeout)
+    _, _, f1 = bert.score(list(candidates), list(references), batch_size=BERTSCORE_BATCH)
+    return f1.numpy().astype(np.float64).tolist()
 
 
-def embedding_cosine(model: str, a: Sequence[str], b: Sequence[str]) -> list[float] | None:
+def embedding_cosine(model: str | None, a: Sequence[str], b: Sequence[str],
+                     timeout: float | None = None) -> list[float] | None:
     """Cosine of pooled sentence embeddings, for sentence-transformers models; None otherwise."""
-    if not is_sentence_transformer(resolve_model((model or "").strip() or DEFAULT_MODEL)):
+    if _kind(_name(model), timeout) != "sentence":
         return None
-    return get_scorer(model, "sentence").score(list(a), list(b)).baseline.tolist()
+    return get_scorer(model, "sentence", timeout).score(list(a), list(b)).baseline.tolist()

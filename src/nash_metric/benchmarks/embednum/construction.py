@@ -129,6 +129,10 @@ def build_embednum(
         raise ValueError(f"unknown EmbedNum-1K config(s) {unknown}; choose from {list(ALL_CONFIGS)}")
     if n < 2:
         raise ValueError(f"n must be at least 2 (one above, one below), got {n}")
+    if n_candidate_questions < 1 and any(c in CANDIDATE_CONFIGS for c in configs):
+        # min(0, n) rows would write a config that load_dataset refuses; a negative count would slice from the end
+        raise ValueError(f"n_candidate_questions (--candidate-questions) must be a positive integer for "
+                         f"{[c for c in configs if c in CANDIDATE_CONFIGS]}, got {n_candidate_questions}")
     rng = np.random.default_rng([seed, 0])
     if released is not None:
         if n > len(released):
@@ -176,8 +180,13 @@ def write_parquet(data: dict[str, list[dict]], out_dir: str | Path) -> list[Path
 
     data_dir = Path(out_dir) / "data"
     data_dir.mkdir(parents=True, exist_ok=True)
+    for config in ALL_CONFIGS:  # a rebuild with fewer configs must not leave an earlier build's file off the card
+        if config not in data:
+            (data_dir / f"{config}.parquet").unlink(missing_ok=True)
     paths = []
     for config, rows in data.items():
+        if not rows:
+            raise ValueError(f"EmbedNum-1K config {config!r} has no rows; load_dataset would refuse it")
         columns = CANDIDATE_COLUMNS if config in CANDIDATE_CONFIGS else TRIPLE_COLUMNS
         table = pa.Table.from_pylist([{c: r[c] for c in columns} for r in rows])
         path = data_dir / f"{config}.parquet"

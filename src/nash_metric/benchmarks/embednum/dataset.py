@@ -30,6 +30,8 @@ def build_dataset(out_dir: str | Path, source: str | Path | None = None, seeds: 
     The report is the build configuration written on the card, plus ``out`` and the ``rows`` per config.
     """
     released = load_released(source) if source is not None else None
+    if released is not None and len(released) < 2:
+        raise ValueError(f"{source}: {len(released)} triple; EmbedNum-1K needs at least 2 (one above, one below)")
     templates = [r.template for r in released] if released is not None else load_seeds(seeds)
     n = n if n is not None else (len(released) if released is not None else 1000)
     data = build_embednum(templates, n=n, seed=seed, configs=configs, n_candidate_questions=n_candidate_questions,

@@ -140,7 +140,9 @@ def build(articles: list[Article], config: BuildConfig) -> tuple[dict[str, list[
         raise ValueError(f"only {len(kept)} article(s) yield questions: need at least 2 for a train/test split")
     shuffled = kept[:]
     random.Random(config.seed).shuffle(shuffled)
-    n_test = max(1, round(config.test_fraction * len(kept)))
+    # Both splits keep at least one article: an empty split's Parquet makes load_dataset fail ("corresponds to no
+    # data"), e.g. 2 articles at test_fraction 0.9.
+    n_test = min(len(kept) - 1, max(1, round(config.test_fraction * len(kept))))
     test_ids = set(shuffled[:n_test])
     splits: dict[str, list[dict]] = {"train": [], "test": []}
     for a in articles:  # file order inside each split

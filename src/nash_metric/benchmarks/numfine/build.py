@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,12 +26,35 @@ def build_numfine(sentences: Iterable[tuple[int, str]] | Sequence[str], seed: in
     """Units, the six config tables and the build report, from base sentences."""
     units, report = make_units(sentences, seed=seed, k=k, show_progress=show_progress)
     if not units:
-        raise ValueError(f"no NumFinE unit could be built from {source or 'the given sentences'}: "
-                         f"{report['totals']['targets']} targets, all dropped ({report['totals']['dropped']})")
+        where, targets = source or "the given sentences", report["totals"]["targets"]
+        if not targets:
+            raise ValueError(f"no NumFinE unit could be built from {where}: none of its {report['sentences']['read']} "
+                             "sentences has a number to perturb")
+        raise ValueError(f"no NumFinE unit could be built from {where}: {targets} targets, all dropped "
+                         f"({report['totals']['dropped']})")
     tables, cp = protocol_tables(units, seed)
     report = {"source": source, "nash_metric": __version__, **report, "crosspair": cp,
-              "rows": {c: len(rows) for c, rows in tables.items()}}
+              "rows": {c: len(rows) for c, rows in tables.items()},
+              "omitted_configs": omitted_configs(tables, cp, len(units))}
+    for config, reason in report["omitted_configs"].items():
+        warnings.warn(f"NumFinE config {config!r} omitted (not written, not on the card): {reason}", stacklevel=2)
     return NumFinEBuild(units, tables, report)
+
+
+def omitted_configs(tables: dict[str, list[dict[str, Any]]], crosspair: dict[str, Any], n_units: int) -> dict[str, str]:
+    """Configs without rows, and why: they are not written, since ``load_dataset`` refuses an empty split."""
+    reasons = {}
+    for config, rows in tables.items():
+        if rows:
+            continue
+        if config == "crosspair":
+            cp = crosspair
+            reasons[config] = (f"no cross-pair from {n_units} units: {cp['unpaired_units']} without a partner of the "
+                               f"same category and distance unit, {cp['pairs_without_separated_variants']} pairs "
+                               f"without variants {cp['min_ratio']}x apart; a larger source gives some")
+        else:
+            reasons[config] = f"no rows from {n_units} units"
+    return reasons
 
 
 def build_from_file(path: str | Path, column: str | None = None, seed: int = 0, k: int = K_DEFAULT,
@@ -57,14 +81,17 @@ def build_report_markdown(report: dict[str, Any]) -> str:
     cat_table = markdown_table(["category", "targets", "kept", "dropped: <k distinct", "dropped: >3 implausible",
                                 "dropped: no replacement", "kept by subcategory"], rows)
     s, m = report["sentences"], report["mentions"]
+    omitted = report.get("omitted_configs", {})  # absent from reports of earlier builds
     lines = [
         f"- Source: {report.get('source')} (seed {report['seed']}, k {report['k']})",
         f"- Sentences: {s['read']} read, {s['duplicates']} duplicates, {s['with_numbers']} with numbers; "
         f"mentions found {m['found']} ({m['in_dates_or_times']} inside a date or clock time, which is one target), "
         f"unusable {m['unusable']} {m['unusable_by_reason'] or ''}",
         "", cat_table, "",
-        markdown_table(["config", "rows"], list(report["rows"].items())),
+        markdown_table(["config", "rows"], [[c, n if c not in omitted else f"{n} (omitted)"]
+                                            for c, n in report["rows"].items()]),
         "",
+        *(f"- Omitted config `{c}` (not written, not on the card): {why}" for c, why in omitted.items()),
         f"- Cross-pairs: {report['crosspair']['pairs']} pairs; {report['crosspair']['unpaired_units']} units left "
         f"unpaired (odd group sizes); {report['crosspair']['pairs_without_separated_variants']} pairs without "
         f"variants {report['crosspair']['min_ratio']}x apart",

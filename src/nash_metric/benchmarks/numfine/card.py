@@ -25,8 +25,9 @@ def render_card(build: NumFinEBuild, sizes: dict[str, tuple[int, int]], card: di
     from datasets.splits import SplitDict, SplitInfo
     from huggingface_hub import DatasetCardData
 
+    written = [c for c in CONFIGS if c in sizes]  # configs without rows are not written (build report says why)
     infos = {}
-    for config in CONFIGS:
+    for config in written:
         splits = SplitDict()
         splits.add(SplitInfo(name=SPLIT, num_examples=sizes[config][0], num_bytes=sizes[config][1]))
         infos[config] = DatasetInfo(features=features(config), splits=splits, config_name=config)
@@ -38,11 +39,12 @@ def render_card(build: NumFinEBuild, sizes: dict[str, tuple[int, int]], card: di
         tags=["numeracy", "finance", "semantic-similarity", "evaluation", "nash-metric"],
         size_categories=[_size_category(len(build.units))],
         configs=[{"config_name": c, "data_files": [{"split": SPLIT, "path": shard_path(c)}],
-                  **({"default": True} if c == "triplet_hard" else {})} for c in CONFIGS],
+                  **({"default": True} if c == _default(written) else {})} for c in written],
     )
     DatasetInfosDict(infos).to_dataset_card_data(data)
     r = build.report
-    config_rows = "\n".join(f"| `{c}` | {sizes[c][0]} | {_DESCRIPTIONS[c]} |" for c in CONFIGS)
+    config_rows = "\n".join(f"| `{c}` | {sizes[c][0]} | {_DESCRIPTIONS[c]} |" for c in written)
+    omitted = "".join(f"\n\nNot in this build: `{c}`, {why}." for c, why in r.get("omitted_configs", {}).items())
     source_note = card.get("source_note") or f"Built from `{r.get('source')}`."
     return f"""---
 {data.to_yaml()}
@@ -80,7 +82,7 @@ Licence of this build: `{card.get('license') or 'other'}`. {card.get('license_no
 
 | config | rows | content |
 |---|---|---|
-{config_rows}
+{config_rows}{omitted}
 
 Every config carries `unit_id`, `category`, `subcategory` and `target` (the original numeral text).
 Distances are |Δ| in the target's own unit (`delta_unit`): `value` for magnitudes; `days` for every
@@ -123,6 +125,11 @@ negatives with a scale, `1'000'000`, ...) change a few magnitude targets.
 
 {build_report_markdown(r)}
 """
+
+
+def _default(written: list[str]) -> str:
+    """The config ``load_dataset(folder)`` opens: triplet_hard, or the first written one if it is missing."""
+    return "triplet_hard" if "triplet_hard" in written else written[0]
 
 
 def _rules_doc() -> str:

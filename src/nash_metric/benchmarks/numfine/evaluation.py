@@ -40,15 +40,37 @@ def load_tables(data: str | Path, limit: int | None = None) -> dict[str, list[di
         if path.exists() and not (path / "README.md").is_file():
             raise FileNotFoundError(f"{path}: no README.md with `configs:` here; build one with "
                                     "`nash build-data numfine --source FILE --out DIR`")
-        from datasets import load_dataset
-
         try:
-            tables = {c: load_dataset(str(data), c, split=SPLIT).to_list() for c in PROTOCOLS}
+            tables = _load_configs(str(data))
         except (ConnectionError, OSError) as exc:
             if path.exists():
                 raise
             raise FileNotFoundError(f"{data}: no such folder, and not loadable from the Hub ({exc})") from None
     return {c: tables[c][:limit] if limit else tables[c] for c in PROTOCOLS}
+
+
+def _load_configs(data: str) -> dict[str, list[dict[str, Any]]]:
+    """Each protocol's rows; a config the card does not list (omitted for want of rows) is empty, with a note."""
+    from datasets import get_dataset_config_names, load_dataset
+
+    listed = set(get_dataset_config_names(data))
+    tables: dict[str, list[dict[str, Any]]] = {}
+    for config in PROTOCOLS:
+        if config not in listed:
+            print(f"NumFinE {data}: no config {config!r} in this build (too few units for it); skipped",
+                  file=sys.stderr)
+            tables[config] = []
+            continue
+        try:
+            tables[config] = load_dataset(data, config, split=SPLIT).to_list()
+        except ValueError as exc:
+            if "corresponds to no data" not in str(exc):  # an empty shard written by builds before 0-row omission
+                raise
+            print(f"NumFinE {data}: config {config!r} has no rows; skipped", file=sys.stderr)
+            tables[config] = []
+    if not any(tables.values()):
+        raise ValueError(f"{data}: none of the NumFinE configs {list(PROTOCOLS)} has rows")
+    return tables
 
 
 class PairPool:
@@ -191,18 +213,25 @@ def run_numfine(scorer, tables: dict[str, list[dict[str, Any]]], threshold_sweep
     base, nash = protocol_metrics(out.baseline, idx), protocol_metrics(out.nash, idx)
     results: dict[str, Any] = {
         "rows": {c: len(tables[c]) for c in PROTOCOLS}, "pairs_scored": len(pool.index),
+        "skipped": [c for c in PROTOCOLS if not tables[c]],  # no rows in this build: reported as skipped, not 0
         "base": base, "nash": nash,
         "by_category": by_category({"base": out.baseline, "nash": out.nash}, tables, idx),
         "unscored_mentions": len(out.unscored), "threshold": out.config["threshold"],
     }
     if threshold_sweep:
-        from ...calibration import calibrate_threshold
+        from ...calibration import TooFewNumbersError, calibrate_threshold
 
         anchors = sorted({r["anchor"] for r in tables["listwise"]})
-        cal = calibrate_threshold(scorer, anchors, seed=seed, show_progress=show_progress, corpus="NumFinE anchors")
-        results["calibration"] = cal.as_dict()
-        results["threshold_sweep"] = [{"setting": name, "tau": tau, **protocol_metrics(out.at_threshold(tau).nash, idx)}
-                                      for name, tau in cal.sweep().items()]
+        try:
+            cal = calibrate_threshold(scorer, anchors, seed=seed, show_progress=show_progress,
+                                      corpus="NumFinE anchors")
+        except TooFewNumbersError as exc:  # a tiny build: the sweep is skipped, the rest of the results stand
+            results["threshold_sweep_skipped"] = str(exc)
+        else:
+            results["calibration"] = cal.as_dict()
+            results["threshold_sweep"] = [{"setting": name, "tau": tau,
+                                           **protocol_metrics(out.at_threshold(tau).nash, idx)}
+                                          for name, tau in cal.sweep().items()]
     if alignment_rows != 0 and tables["triplet_easy"]:
         rows = tables["triplet_easy"][:alignment_rows] if alignment_rows else tables["triplet_easy"]
         results["alignment"] = alignment_check(scorer, rows)
@@ -213,14 +242,20 @@ def results_markdown(results: dict[str, Any]) -> str:
     from ...reporting import markdown_table, relative_change
 
     b, n = results["base"], results["nash"]
-    rows = [[LABELS[c], b[c], n[c], _pct(relative_change(b[c], n[c]))] for c in PROTOCOLS]
+    skipped = results.get("skipped", [])
+    rows = [[LABELS[c], "skipped", "skipped", "–"] if c in skipped else
+            [LABELS[c], b[c], n[c], _pct(relative_change(b[c], n[c]))] for c in PROTOCOLS]
     parts = [markdown_table(["NumFinE", "Base", "+NASH", "Δ rel."], rows)]
+    if skipped:
+        parts.append(f"\nskipped (no rows in this build): {', '.join(skipped)}")
     parts.append(f"\nrows: {results['rows']}; distinct pairs scored: {results['pairs_scored']}; "
                  f"τ = {results['threshold']:.4f}; lists with undefined τ_b (constant scores, counted 0): "
                  f"Base {b['listwise_undefined']}, +NASH {n['listwise_undefined']}")
     cat_rows = [[cat, e["n"], e["base"]["triplet_hard"], e["nash"]["triplet_hard"], e["base"]["listwise"],
                  e["nash"]["listwise"]] for cat, e in results["by_category"].items()]
     parts += ["", markdown_table(["category", "units", "hard Base", "hard +NASH", "τ_b Base", "τ_b +NASH"], cat_rows)]
+    if "threshold_sweep_skipped" in results:
+        parts.append(f"\nτ sweep skipped: {results['threshold_sweep_skipped']}")
     if "threshold_sweep" in results:
         cal = results["calibration"]
         parts.append(f"\nτ sweep (μ = {cal['mu']:.4f}, σ = {cal['sigma']:.4f} on {cal['n_pairs']} random anchor pairs)")

@@ -16,24 +16,29 @@ def write_numfine(build: NumFinEBuild, out_dir: str | Path, card: dict[str, Any]
     """Write ``data/<config>/*.parquet``, ``build_report.json`` and a dataset card ``README.md``.
 
     ``card`` may set ``pretty_name``, ``license`` (a Hub licence id), ``source_note`` and ``license_note``.
-    The folder then loads with ``datasets.load_dataset(out_dir, "<config>")``.
+    The folder then loads with ``datasets.load_dataset(out_dir, "<config>")`` for every config on the card; a
+    config without rows (no cross-pair from a tiny source) is neither written nor listed.
     """
     from datasets import Dataset
 
     from ...reporting import write_json
 
     out = Path(out_dir)
+    if not any(build.tables[c] for c in CONFIGS):
+        raise ValueError(f"{out}: no NumFinE config has rows; nothing written")
     out.mkdir(parents=True, exist_ok=True)
     sizes = {}
     for config in CONFIGS:
-        feats = features(config)
-        rows = build.tables[config]
-        # from_list([]) would drop the columns; an empty config (e.g. no cross-pair) keeps its schema
-        ds = Dataset.from_list(rows, features=feats) if rows else Dataset.from_dict({k: [] for k in feats}, feats)
         target = out / shard_path(config)
-        target.parent.mkdir(parents=True, exist_ok=True)
         for old in target.parent.glob("*.parquet"):
-            old.unlink()  # a rebuild replaces the shard, never mixes two builds
+            old.unlink()  # a rebuild replaces the shard, never mixes two builds (nor keeps an omitted config's)
+        rows = build.tables[config]
+        if not rows:  # load_dataset refuses an empty split: the config is left out (build report: omitted_configs)
+            if target.parent.is_dir() and not any(target.parent.iterdir()):
+                target.parent.rmdir()
+            continue
+        ds = Dataset.from_list(rows, features=features(config))
+        target.parent.mkdir(parents=True, exist_ok=True)
         ds.to_parquet(str(target))
         sizes[config] = (len(ds), ds.data.nbytes)
     write_json(out / "build_report.json", build.report)

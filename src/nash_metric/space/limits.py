@@ -1,0 +1,119 @@
+"""What one Space serves and how much one request may take: the operator's knobs and the fixed content limits.
+
+Free of gradio, so the CLI can build a `SpaceLimits` from its flags and a Hub Space from its variables
+(`SpaceLimits.from_env`) without importing the app.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, fields
+
+# Fixed per-request content limits (the same in every deployment; the operator knobs are in SpaceLimits).
+MAX_CHARS = 2_000  # per text, in every tab
+MAX_ROWS = 500  # pairs per uploaded file
+MAX_CANDIDATES = 20  # Rank tab
+MAX_MODEL_CHARS = 200  # the Model box
+
+# SpaceLimits field -> environment variable (Space variables on the Hub).
+ENV_NAMES = {
+    "allowed_models": "NASH_SPACE_ALLOW_MODELS",
+    "allow_any_model": "NASH_SPACE_ALLOW_ANY_MODEL",
+    "max_loaded_models": "NASH_SPACE_MAX_MODELS",
+    "request_seconds": "NASH_SPACE_REQUEST_SECONDS",
+    "concurrency": "NASH_SPACE_CONCURRENCY",
+    "max_queue": "NASH_SPACE_MAX_QUEUE",
+    "max_file_bytes": "NASH_SPACE_MAX_FILE_BYTES",
+}
+_TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
+
+
+@dataclass(frozen=True)
+class SpaceLimits:
+    """The operator's limits for one served Space (see `spaces_app/README.md` for what each one protects)."""
+
+    allowed_models: tuple[str, ...] = ()  # extra hub ids / local paths the operator allows
+    allow_any_model: bool = False  # any hub id or path (trusted/local use only)
+    max_loaded_models: int = 2
+    request_seconds: float = 60.0
+    concurrency: int = 1  # concurrent runs per event
+    max_queue: int = 32
+    max_file_bytes: int = 1_000_000
+
+    def __post_init__(self) -> None:
+        models = self.allowed_models
+        if isinstance(models, str) or not all(isinstance(m, str) and m.strip() for m in models):
+            raise ValueError(f"allowed_models must be a sequence of non-empty model ids or paths, got {models!r}")
+        object.__setattr__(self, "allowed_models", tuple(m.strip() for m in models))
+        if not isinstance(self.allow_any_model, bool):
+            raise ValueError(f"allow_any_model must be True or False, got {self.allow_any_model!r}")
+        for name in ("max_loaded_models", "concurrency", "max_queue", "max_file_bytes"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        seconds = self.request_seconds
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) \
+                or seconds <= 0:
+            raise ValueError(f"request_seconds must be a positive number of seconds, got {seconds!r}")
+        object.__setattr__(self, "request_seconds", float(seconds))
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> SpaceLimits:
+        """Limits from `NASH_SPACE_*` variables (unset ones keep their defaults); a bad value names its variable."""
+        env = os.environ if environ is None else environ
+        values: dict[str, object] = {}
+        for field in fields(cls):
+            var = ENV_NAMES[field.name]
+            raw = env.get(var)
+            if raw is None:
+                continue
+            try:
+                values[field.name] = _parse(field.name, raw.strip())
+            except ValueError as err:
+                raise ValueError(f"{var}={raw!r}: {err}") from None
+        try:
+            return cls(**values)  # type: ignore[arg-type]
+        except ValueError as err:
+            name = str(err).split(" ", 1)[0]
+            raise ValueError(f"{ENV_NAMES.get(name, name)}: {err}") from None
+
+
+def _parse(name: str, raw: str) -> object:
+    if name == "allowed_models":
+        return tuple(m.strip() for m in raw.split(",") if m.strip())
+    if name == "allow_any_model":
+        if raw.lower() not in _TRUE | _FALSE:
+            raise ValueError("expected 1 or 0 (true/false)")
+        return raw.lower() in _TRUE
+    if name == "request_seconds":
+        try:
+            return float(raw)
+        except ValueError:
+            raise ValueError("expected a number of seconds") from None
+    try:
+        return int(raw.replace("_", ""))
+    except ValueError:
+        raise ValueError("expected an integer") from None
+
+
+def _size(n: int) -> str:
+    return f"{n / 1_000_000:g} MB" if n >= 1_000_000 else f"{n / 1000:g} kB" if n >= 1000 else f"{n} bytes"
+
+
+def limits_lines(limits: SpaceLimits, default_model: str) -> list[str]:
+    """The limits as Markdown bullet texts, for the UI (the README states the defaults)."""
+    if limits.allow_any_model:
+        models = "any hub id or server path (this server is configured for trusted use)"
+    else:
+        extra = ", ".join(f"`{m}`" for m in limits.allowed_models)
+        models = f"`{default_model}` (default){', ' + extra if extra else ''}, and hub models already in this " \
+                 "server's Hugging Face cache"
+    return [
+        f"**Models**: {models}; at most {limits.max_loaded_models} kept loaded.",
+        f"**Time**: {limits.request_seconds:g} s per request; a batch stops there and returns the pairs scored "
+        "so far.",
+        f"**Uploads**: at most {_size(limits.max_file_bytes)} and {MAX_ROWS} pairs per file.",
+        f"**Text**: at most {MAX_CHARS} characters per text and {MAX_CANDIDATES} candidates in Rank.",
+        f"**Queue**: {limits.concurrency} request(s) at a time per action, at most {limits.max_queue} waiting.",
+    ]

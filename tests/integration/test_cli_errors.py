@@ -1,0 +1,144 @@
+"""The `nash` command in a user's hands: every user error is one `nash: error:` line and exit 2, fast.
+
+Run as a subprocess, as a user runs it, so the exit status, stderr and the time to fail are the real ones.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from nash_metric import cli
+
+
+def nash(*argv: str, env: dict[str, str] | None = None, timeout: float = 60) -> tuple[int, str, float]:
+    """Exit status, stderr and seconds of `nash ARGV`."""
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "nash_metric", *argv], capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, **(env or {})})
+    return done.returncode, done.stderr, time.perf_counter() - start
+
+
+def error_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if "error:" in line]
+
+
+def assert_one_error(stderr: str, *needles: str) -> None:
+    lines = error_lines(stderr)
+    assert len(lines) == 1, stderr
+    assert "Traceback" not in stderr, stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+
+
+@pytest.mark.parametrize("offline", ["1", "0"])
+def test_unknown_model_fails_fast_with_one_line(offline):
+    """Offline, or online with the hub unreachable (these machines), an uncached hub id fails before retries."""
+    code, err, seconds = nash("score", "--model", "no-such-org/no-such-model", "a 1", "b 2",
+                              env={"HF_HUB_OFFLINE": offline}, timeout=60)
+    assert code == 2 and seconds < 20, (code, seconds, err)
+    assert_one_error(err, "nash: error:", "'no-such-org/no-such-model'", "not in the Hugging Face cache")
+
+
+@pytest.mark.parametrize(
+    ("argv", "needles"),
+    [
+        (["app", "--port", "99999"], ["argument --port", "between 1 and 65535", "99999"]),
+        (["app", "--port", "http"], ["argument --port", "expected an integer"]),
+        (["calibrate", "--sentences", "x.txt", "--pairs", "0"], ["argument --pairs", "at least 1"]),
+        (["calibrate", "--sentences", "x.txt", "--pairs", "-3"], ["argument --pairs", "at least 1, got -3"]),
+        (["score", "a", "b", "--threshold", "abc"], ["argument --threshold", "'abc'"]),
+        (["score", "a", "b", "--threshold", "5"], ["threshold must be a cosine in [-1, 1]"]),
+        (["score", "a", "b", "--batch-size", "0"], ["batch_size must be a positive integer"]),
+        (["bench", "nquad", "--data", "x", "--limit", "0"], ["argument --limit", "at least 1"]),
+        (["build-data", "nquad", "--source", "x", "--out", "y", "--test-fraction", "1.5"],
+         ["argument --test-fraction", "(0, 1)"]),
+    ],
+)
+def test_bad_option_values_are_usage_errors(argv, needles):
+    code, err, _ = nash(*argv)
+    assert code == 2
+    assert_one_error(err, *needles)
+
+
+def test_port_in_use_is_one_line():
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        code, err, seconds = nash("app", "--port", str(port))
+    assert code == 2 and seconds < 20
+    assert_one_error(err, f"--port {port}", "cannot listen there", "choose another --port")
+
+
+def test_unreadable_idf_file_names_the_file(tmp_path):
+    binary = tmp_path / "idf.bin"
+    binary.write_bytes(bytes(range(256)) * 8)
+    code, err, _ = nash("score", "Revenue rose 4%.", "Revenue rose 5%.", "--idf", str(binary))
+    assert code == 2
+    assert_one_error(err, "idf.bin")
+
+
+def test_empty_text_is_refused_by_index():
+    code, err, _ = nash("score", "", "Revenue rose 5%.", "--model", "no-model-is-loaded-for-this")
+    assert code == 2
+    assert_one_error(err, "empty string")
+
+
+def test_internal_error_exit_1_and_traceback_only_with_debug(monkeypatch, capsys):
+    def broken(args):
+        raise RuntimeError("boom")
+
+    parser = cli.build_parser()
+    monkeypatch.setattr(cli, "build_parser", lambda: parser)
+    parser._subparsers._group_actions[0].choices["explain"].set_defaults(func=broken)
+    assert cli.main(["explain", "a", "b"]) == 1
+    err = capsys.readouterr().err
+    assert "internal error (RuntimeError: boom)" in err and "--debug" in err and "Traceback" not in err
+    with pytest.raises(RuntimeError, match="boom"):
+        cli.main(["explain", "a", "b", "--debug"])
+
+
+def test_app_flags_cover_every_space_limit():
+    from dataclasses import fields
+
+    from nash_metric.space.limits import SpaceLimits
+
+    assert set(cli.SPACE_LIMIT_FLAGS) == {f.name for f in fields(SpaceLimits)}
+
+
+def test_bad_space_variable_is_one_line():
+    code, err, _ = nash("app", "--port", "1", env={"NASH_SPACE_MAX_MODELS": "many"})
+    assert code == 2
+    assert_one_error(err, "NASH_SPACE_MAX_MODELS='many'", "expected an integer")
+
+
+def test_app_serves_with_the_limits_given_as_flags():
+    """`nash app` with limit flags: the served page states them (the Space's own tests cover enforcement)."""
+    import urllib.request
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "nash_metric", "app", "--port", str(port), "--request-seconds",
+                               "7", "--allow-model", "acme/finance-encoder", "--max-queue", "5"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline, config = time.monotonic() + 90, None
+        while time.monotonic() < deadline and server.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/config", timeout=5) as response:
+                    config = response.read().decode()
+                break
+            except OSError:
+                time.sleep(0.5)
+        assert config is not None, server.stderr.read() if server.poll() is not None else "no answer in 90 s"
+        assert "7 s per request" in config and "acme/finance-encoder" in config and "at most 5 waiting" in config
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

@@ -1,8 +1,9 @@
 """The `bert-score` package as a reference baseline, on the same model and layer as a NASH scorer.
 
 The Space and the EmbedNum-1K benchmark show BERTScore from the package itself (not our
-re-implementation) beside NASH; this is the one wrapper both use. Loaded scorers are cached per
-(model path, layer, device).
+re-implementation) beside NASH; both load and score through the functions here. The benchmark's scorers
+are cached per (model path, layer, device) by `package_bertscore_f1`; the Space keeps its own in its
+bounded model registry (`space.scorers`), so they are evicted with their model.
 """
 
 from __future__ import annotations
@@ -19,11 +20,20 @@ from .models import ResolvedModel, default_num_layers
 _lock = threading.Lock()
 
 
-@lru_cache(maxsize=4)
-def _package_scorer(model_path: str, num_layers: int, device: str) -> Any:
+def load_package_scorer(model_path: str, num_layers: int, device: str) -> Any:
+    """A `bert_score.BERTScorer` on this model path and layer (uncached)."""
     import bert_score
 
     return bert_score.BERTScorer(model_type=model_path, num_layers=num_layers, device=device)
+
+
+def package_f1(scorer: Any, candidates: Sequence[str], references: Sequence[str], batch_size: int = 64) -> np.ndarray:
+    """BERTScore F1 per pair from a loaded `BERTScorer`, as float64."""
+    _, _, f1 = scorer.score(list(candidates), list(references), batch_size=batch_size)
+    return f1.numpy().astype(np.float64)
+
+
+_package_scorer = lru_cache(maxsize=4)(load_package_scorer)
 
 
 def bert_score_layer(resolved: ResolvedModel, num_layers: int | None) -> int:
@@ -45,7 +55,7 @@ def package_bertscore_f1(
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """BERTScore F1 per pair from `bert_score.BERTScorer`, and the settings used (model, path, layer)."""
     layer = bert_score_layer(resolved, num_layers)
-    with _lock:  # one load per key even when Space requests race
+    with _lock:  # one load per key when threads race
         scorer = _package_scorer(resolved.path, layer, str(device))
-    _, _, f1 = scorer.score(list(candidates), list(references), batch_size=batch_size)
-    return f1.numpy().astype(np.float64), {"model": resolved.name, "path": resolved.path, "num_layers": layer}
+    return package_f1(scorer, candidates, references, batch_size), {
+        "model": resolved.name, "path": resolved.path, "num_layers": layer}

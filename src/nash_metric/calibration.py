@@ -154,15 +154,15 @@ def calibrate_file(
     source = read_sentence_source(path, column, encoding)
     texts = sorted(set(source.sentences))
     vectors = scorer.mention_vectors(texts, show_progress=show_progress)
-    found = sum(1 for v in vectors if len(v))
-    if found < MIN_CALIBRATION_SENTENCES:
+    try:
+        return tau_from_vectors(vectors, n_pairs, seed, source.where)
+    except TooFewNumbersError as exc:  # the same check, told with what was read from the file
         column_hint = " (pass --column to read another)" if source.column is not None else ""
         raise TooFewNumbersError(
-            f"{source.where}: read {len(source.sentences)} sentences ({len(texts)} distinct), {found} with a scorable "
-            f"number; calibrating tau = mu + sigma needs at least {MIN_CALIBRATION_SENTENCES} (fewer give a noise "
+            f"{source.where}: read {len(source.sentences)} sentences ({exc.distinct} distinct), {exc.found} with a "
+            f"scorable number; calibrating tau = mu + sigma needs at least {exc.minimum} (fewer give a noise "
             f"estimate): add sentences with numbers{column_hint}",
-            found, len(texts), MIN_CALIBRATION_SENTENCES)
-    return tau_from_vectors(vectors, n_pairs, seed, source.where)
+            exc.found, exc.distinct, exc.minimum) from None
 
 
 def builtin_sentences() -> list[str]:

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .limits import MAX_CHARS, MAX_ROWS
+from .limits import MAX_CHARS, MAX_ROWS, SpaceLimits, format_bytes
 
-MAX_BYTES = 1_000_000  # the default of SpaceLimits.max_file_bytes
+MAX_BYTES = SpaceLimits.max_file_bytes  # the default limit
 # Accepted (first, second) column names, case-insensitive; the first pair found wins.
 COLUMN_PAIRS = (
     ("a", "b"),
@@ -35,15 +35,11 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 def limits_text(max_bytes: int = MAX_BYTES) -> str:
     return (
-        f"CSV (with a header row) or JSONL (one object a line), at most {_kb(max_bytes)}, "
+        f"CSV (with a header row) or JSONL (one object a line), at most {format_bytes(max_bytes)}, "
         f"{MAX_ROWS} pairs and {MAX_CHARS} characters per text. Columns: "
         + ", ".join(f"`{a}`/`{b}`" for a, b in COLUMN_PAIRS)
         + "; other columns are ignored (and listed)."
     )
-
-
-def _kb(n: int) -> str:
-    return f"{round(n / 1000, 1):g} kB" if n >= 1000 else f"{n} bytes"
 
 
 class BatchFileError(ValueError):
@@ -138,7 +134,7 @@ def parse_pairs(path: str | os.PathLike[str] | None, max_bytes: int = MAX_BYTES)
     try:
         size = p.stat().st_size
         if size > max_bytes:  # a second line: the server refuses larger uploads before storing them
-            raise BatchFileError(f"file is {_kb(size)}; the limit is {_kb(max_bytes)}.")
+            raise BatchFileError(f"file is {format_bytes(size)}; the limit is {format_bytes(max_bytes)}.")
         raw = p.read_bytes()
     except OSError as err:
         raise BatchFileError(f"could not read the uploaded file ({err.strerror or err}).") from None

@@ -15,6 +15,7 @@ from typing import Any
 
 import gradio as gr
 
+from ..output import NASHOutput
 from . import scorers
 from .allow import allowed_model
 from .batch_files import parse_pairs, write_csv
@@ -206,15 +207,13 @@ class SpaceHandlers:
             partial = error_html(stopped)
         else:
             partial = ""
-        nash = [float(v) for p in parts for v in p.nash]
-        numeric = [float(v) for p in parts for v in p.numeric]
-        unscored = sum(len(p.unscored) for p in parts)
+        out = NASHOutput.concat(parts)
         summary = info_html(" · ".join([
             f"{len(rows)} pairs", f"mean BERTScore F1 {sum(bert) / len(bert):.4f}",
-            f"mean NASH {sum(nash) / len(nash):.4f}",
-            f"{sum(v < 1 for v in numeric)} pairs with a number mismatch (S_num < 1)",
-            f"{unscored} unscored numbers", tau_text(parts[0].config["threshold"], scorer.threshold_source),
-            parts[0].hashcode, *notes]))
+            f"mean NASH {out.nash.mean():.4f}",
+            f"{int((out.numeric < 1).sum())} pairs with a number mismatch (S_num < 1)",
+            f"{len(out.unscored)} unscored numbers", tau_text(out.config["threshold"], scorer.threshold_source),
+            out.hashcode, *notes]))
         prefix = "nash_batch_partial_" if partial else "nash_batch_"
         return partial + summary, rows, write_csv(BATCH_HEADER, rows, prefix=prefix)
 

@@ -97,8 +97,11 @@ def _parse(name: str, raw: str) -> object:
         raise ValueError("expected an integer") from None
 
 
-def _size(n: int) -> str:
-    return f"{n / 1_000_000:g} MB" if n >= 1_000_000 else f"{n / 1000:g} kB" if n >= 1000 else f"{n} bytes"
+def format_bytes(n: int) -> str:
+    """A size as the page states it: "1 MB", "1.6 kB", "512 bytes"."""
+    if n >= 1_000_000:
+        return f"{round(n / 1_000_000, 1):g} MB"
+    return f"{round(n / 1000, 1):g} kB" if n >= 1000 else f"{n} bytes"
 
 
 def limits_lines(limits: SpaceLimits, default_model: str) -> list[str]:
@@ -113,7 +116,7 @@ def limits_lines(limits: SpaceLimits, default_model: str) -> list[str]:
         f"**Models**: {models}; at most {limits.max_loaded_models} kept loaded.",
         f"**Time**: {limits.request_seconds:g} s per request; a batch stops there and returns the pairs scored "
         "so far.",
-        f"**Uploads**: at most {_size(limits.max_file_bytes)} and {MAX_ROWS} pairs per file.",
+        f"**Uploads**: at most {format_bytes(limits.max_file_bytes)} and {MAX_ROWS} pairs per file.",
         f"**Text**: at most {MAX_CHARS} characters per text and {MAX_CANDIDATES} candidates in Rank.",
         f"**Queue**: {limits.concurrency} request(s) at a time per action, at most {limits.max_queue} waiting.",
     ]

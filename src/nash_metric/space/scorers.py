@@ -14,9 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
-from ..baselines import bert_score_layer
+from ..baselines import bert_score_layer, load_package_scorer, package_f1
 from ..config import BACKENDS, DEFAULT_MODEL
 from ..models import EMBEDDED_ALIASES, choose_backend, resolve_model
 from ..scorer import NASH
@@ -38,9 +36,7 @@ def load_scorer(model: str, backend: str) -> NASH:
 
 
 def load_bertscorer(model_path: str, layer: int) -> Any:
-    import bert_score
-
-    return bert_score.BERTScorer(model_type=model_path, num_layers=layer, device=DEVICE)
+    return load_package_scorer(model_path, layer, DEVICE)
 
 
 def _name(model: str | None) -> str:
@@ -85,8 +81,7 @@ def bertscore_f1(scorer: NASH, candidates: Sequence[str], references: Sequence[s
     layer = bert_score_layer(scorer.resolved, scorer.num_layers)
     path = scorer.resolved.path
     bert = REGISTRY.get((scorer.resolved.name, f"bertscore-{layer}"), lambda: load_bertscorer(path, layer), timeout)
-    _, _, f1 = bert.score(list(candidates), list(references), batch_size=BERTSCORE_BATCH)
-    return f1.numpy().astype(np.float64).tolist()
+    return package_f1(bert, candidates, references, BERTSCORE_BATCH).tolist()
 
 
 def embedding_cosine(model: str | None, a: Sequence[str], b: Sequence[str],

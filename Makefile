@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 TORCH_SPEC ?= torch==2.13.0
 STAMP := $(VENV)/.install-stamp
 
-.PHONY: install demo test test-fast lint browser bench clean
+.PHONY: install demo test test-fast lint browser bench rescale-baselines clean
 
 install: $(STAMP)
 
@@ -37,6 +37,16 @@ lint: install
 
 bench: install
 	HF_HUB_OFFLINE=1 $(BIN)/python benchmarks/throughput.py
+
+# The rescale baselines shipped for the embedded model (src/nash_metric/resources/rescale), refitted from the
+# shared data: 10,000 random pairs of Financial PhraseBank and annual-report sentences, seed 0 (`nash fit-baseline`).
+SHARED_DATA ?= ../shared/data
+BASELINE_CORPUS := $(SHARED_DATA)/financial_phrasebank/all-data.csv $(SHARED_DATA)/annual_reports/tatqa_dev_sentences.txt
+rescale-baselines: install
+	for backend in sentence token; do \
+	  HF_HUB_OFFLINE=1 $(BIN)/nash fit-baseline --backend $$backend --corpus $(BASELINE_CORPUS) --pairs 10000 \
+	    --seed 0 --quiet --output src/nash_metric/resources/rescale/all-MiniLM-L6-v2.$$backend.json || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache artifacts

@@ -3,8 +3,9 @@
 This is not a loading script: ``load_dataset("datasets/nquad")`` reads the Parquet files under ``data/``
 through the ``configs:`` of README.md (datasets 5.x refuses scripts). This file offers
 
-* ``python datasets/nquad/nquad_builder.py build [--source FILE] [--seed 0]``: rebuild ``data/`` and
-  ``build_report.{json,md}`` from ``source/articles.jsonl`` (same as ``nash build-data nquad``);
+* ``python datasets/nquad/nquad_builder.py build [--source FILE] [--seed 0]``: rebuild ``data/``,
+  ``build_report.{json,md}`` and the card ``README.md`` from ``source/articles.jsonl`` (the same files as
+  ``nash build-data nquad``, with this sample's card);
 * ``NQuAD``: a ``datasets.GeneratorBasedBuilder`` that builds the questions in memory, for tools that
   instantiate builders directly: ``b = NQuAD(cache_dir=...); b.download_and_prepare(); b.as_dataset()``.
 
@@ -21,19 +22,55 @@ import datasets
 
 from nash_metric.benchmarks.nquad.construction import BuildConfig, build, build_from_file, features, report_markdown
 from nash_metric.benchmarks.nquad.source import read_articles
+from nash_metric.citations import NQUAD_BIBTEX
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "source" / "articles.jsonl"
+ROOT = HERE.parent.parent  # the repository: reports name sources relative to it, never by a local absolute path
 
 _DESCRIPTION = ("Chinese financial-news numeral cloze in the NQuAD format: a headline with one numeral masked, "
                 "the four body numerals closest in value as options, each with its body sentence. Built from "
                 "short fictional articles written for nash-metric; not the official NQuAD data.")
-_CITATION = """@inproceedings{chen2021nquad,
-  title = {NQuAD: 70,000+ Questions for Machine Comprehension of the Numerals in Text},
-  author = {Chen, Chung-Chi and Huang, Hen-Hsen and Takamura, Hiroya and Chen, Hsin-Hsi},
-  booktitle = {Proceedings of the 30th ACM International Conference on Information and Knowledge Management},
-  year = {2021}
-}"""
+_CITATION = NQUAD_BIBTEX
+# The card of this folder's sample (a build from another source gets the generic card of `nash build-data nquad`).
+CARD = {
+    "pretty_name": "NQuAD sample (nash-metric)",
+    "license": "cc-by-4.0",
+    "license_note": "The sample (articles and questions) is released under CC BY 4.0 by the nash-metric developers.",
+    "source_note": (
+        "**This is not the official NQuAD data.** The source articles in `source/articles.jsonl` are short "
+        "fictional financial-news-style texts written for the nash-metric project (companies and figures are "
+        "invented), in simplified and traditional characters, so that every number form the extractor handles "
+        "appears: Arabic and full-width digits (`１２３．５億元`), `%`/`％`, `百分之…`, Chinese numerals "
+        "(`三百二十元`, `两千家`, `零點八`), scale characters (`萬/万`, `億/亿`, `千`, `百`, `兆`), mixed forms "
+        "(`2.5萬`, `12萬5千`, `3億元`, `1.5萬億元`), `點/点` decimals, currencies (元, 美元, 港元, 人民幣) and dates "
+        "(`2023年`, `3月5日`). Use it to test pipelines and to compare systems qualitatively. Build the full "
+        "benchmark from the authors' release with the same code (see How each config was built)."),
+    # Hub provenance tags: our own articles ("other": written by the project's developers, not found news).
+    "source_datasets": ["original"],
+    "language_creators": ["other"],
+    "limitations": [
+        "The articles are fictional and were written to exercise every number form nash-metric's extractor "
+        "handles: they are not a sample of real financial news, and were written with that extractor's forms in "
+        "mind, so they are likely easier than real news for systems built on it, NASH included.",
+    ],
+}
+
+
+def sample_commands(seed: int) -> list[str]:
+    """What the card states as this sample's build: this script, and the CLI call writing the same files."""
+    return [f"python datasets/nquad/nquad_builder.py build --seed {seed}  # from the repository root",
+            "# the same Parquet files and build report from the CLI (it writes the generic card):",
+            f"nash build-data nquad --source datasets/nquad/source/articles.jsonl --out datasets/nquad --seed {seed}",
+            "# the full benchmark: the authors' article-level release (.json) or raw articles (.jsonl with headline,",
+            "# content, id?, date?), into another folder",
+            f"nash build-data nquad --source path/to/articles.jsonl --out my_nquad --seed {seed}"]
+
+
+def _source_name(source: str | Path) -> str:
+    """``source`` relative to the repository when it lies inside, else as given."""
+    path = Path(source).resolve()
+    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(source)
 
 
 class NQuADConfig(datasets.BuilderConfig):
@@ -70,7 +107,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default=str(HERE))
     p.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    print(report_markdown(build_from_file(args.source, args.out, BuildConfig(seed=args.seed))))
+    sample = Path(args.source).resolve() == SOURCE
+    card = {**CARD, "commands": sample_commands(args.seed)} if sample else None
+    report = build_from_file(args.source, args.out, BuildConfig(seed=args.seed), card=card,
+                             source_name=_source_name(args.source))
+    print(report_markdown(report))
     return 0
 
 

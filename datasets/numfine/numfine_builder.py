@@ -39,7 +39,24 @@ CARD = {
                    "`nash build-data numfine`; such builds inherit their source's licence and are not "
                    "distributed here.",
     "license_note": "The sample's sentences and data are released with the project under Apache-2.0.",
+    # Hub provenance tags: the base sentences are our own text ("other": written by the project's developers,
+    # not found or crowdsourced), the variants and all labels are machine-generated.
+    "source_datasets": ["original"],
+    "language_creators": ["machine-generated", "other"],
+    "limitations": [
+        "The base sentences were written by the nash-metric developers to cover every FinNum category: a "
+        "hand-picked spread of cases, not a sample of real news, tweets or filings, so category shares and "
+        "difficulty may differ from those of the paper's Financial PhraseBank, tweet and 10-K sources.",
+    ],
 }
+
+
+def publish_commands(seed: int, k: int) -> list[str]:
+    """What the card states as this sample's build: this script, and the CLI call writing the same Parquet."""
+    return [f"python datasets/numfine/numfine_builder.py publish --seed {seed} --k {k}",
+            "# the same Parquet files from the CLI (its card and reports differ: CLI defaults, source path as given):",
+            f"nash build-data numfine --source datasets/numfine/source/sentences.txt --out datasets/numfine "
+            f"--seed {seed} --k {k}"]
 
 
 class NumFinEConfig(datasets.BuilderConfig):
@@ -86,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "publish":
         build = build_from_file(SOURCE, seed=args.seed, k=args.k, show_progress=True)
         build.report["source"] = "source/sentences.txt"  # relative: the card must not leak a local path
-        out = write_numfine(build, HERE, CARD)
+        out = write_numfine(build, HERE, {**CARD, "commands": publish_commands(args.seed, args.k)})
     else:
         build = build_from_file(args.source, column=args.column, seed=args.seed, k=args.k, show_progress=True)
         out = write_numfine(build, args.out, {"license": args.license})

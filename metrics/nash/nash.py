@@ -26,26 +26,11 @@ import evaluate
 import numpy as np
 
 from nash_metric import NASH, NASHConfig  # From: nash-metric
+from nash_metric.citations import BERTSCORE_BIBTEX, NASH_BIBTEX  # From: nash-metric
 from nash_metric.config import check_option_names, options_docstring, options_signature  # From: nash-metric
 from nash_metric.validation import check_reference_lists  # From: nash-metric
 
-_CITATION = """\
-@inproceedings{huang-etal-2026-nash,
-  title={{NASH}: Numerically Aware Scoring Heuristic for Robust Semantic Similarity},
-  author={Huang, Yu-Shiang and Lee, Yun-Yu and Chou, Tzu-Hsin and Lin, Che and Wang, Chuan-Ju},
-  booktitle={Findings of the Association for Computational Linguistics: ACL 2026},
-  pages={22303--22317},
-  year={2026},
-  url={https://aclanthology.org/2026.findings-acl.1119/}
-}
-@inproceedings{bert-score,
-  title={BERTScore: Evaluating Text Generation with BERT},
-  author={Tianyi Zhang and Varsha Kishore and Felix Wu and Kilian Q. Weinberger and Yoav Artzi},
-  booktitle={International Conference on Learning Representations},
-  year={2020},
-  url={https://openreview.net/forum?id=SkeHuCVFDr}
-}
-"""
+_CITATION = f"{NASH_BIBTEX}\n{BERTSCORE_BIBTEX}\n"  # one copy of each entry, in nash_metric.citations
 
 _DESCRIPTION = """\
 NASH (Numerically Aware Scoring Heuristic) is a semantic similarity metric that does not ignore numbers.
@@ -88,10 +73,17 @@ Args:
 
 Returns:
     nash (list of float): NASH score per prediction, in [-1, 1].
+    nash_precision, nash_recall (list of float): NASH of the channels' precisions, and of their recalls.
     text_similarity (list of float): S_text, the backbone score on the number-masked pair.
-    numeric_similarity (list of float): S_num, the magnitude similarity of the aligned numbers.
+    text_precision, text_recall (list of float): BERTScore P and R of the masked pair (token backbone; the
+        sentence backbone's cosine is symmetric: both equal text_similarity).
+    numeric_similarity (list of float): S_num, the magnitude similarity of the aligned numbers, the mean of:
+    numeric_precision, numeric_recall (list of float): S(reference -> prediction), which falls when the
+        prediction adds numbers, and S(prediction -> reference), which falls when it leaves numbers out.
     alpha (list of float): text weight alpha = W_text / (W_text + W_num); 1.0 when there are no numbers.
-    baseline (list of float): the backbone score on the original (unmasked) pair.
+    baseline (list of float): the backbone score on the original (unmasked) pair (BERTScore F1 or cosine).
+    baseline_precision, baseline_recall (list of float): its P and R, as bert_score.score returns them.
+    With rescale_with_baseline=True the nash*, text_* and baseline* fields are (s - b) / (1 - b).
     best_reference (list of int, with lists of references only): the index of the reference kept.
     hashcode (str): names everything that determines the scores (model, backbone, layer, tau value, IDF,
         options, versions), for reproducibility.
@@ -203,9 +195,7 @@ class Nash(evaluate.Metric):
 
         # With lists of references the engine scores every pair in one batch and keeps the best per prediction.
         out = scorer.score(predictions, references, show_progress=verbose)
-        result: dict[str, Any] = {name: np.asarray(v, np.float64).tolist() for name, v in out.columns().items()}
-        if out.best_reference is not None:
-            result["best_reference"] = np.asarray(out.best_reference, np.int64).tolist()
+        result: dict[str, Any] = {name: np.asarray(v).tolist() for name, v in out.columns().items()}
         result["hashcode"] = str(out.hashcode)
         return result
 

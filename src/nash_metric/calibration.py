@@ -84,6 +84,14 @@ def too_few_message(found: int, distinct: int, minimum: int, corpus: str) -> str
             "threshold")
 
 
+def random_pairs(n: int, n_pairs: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """`n_pairs` index pairs (i, j) into n >= 2 items, uniform with i != j, drawn with numpy's default_rng(seed)."""
+    rng = np.random.default_rng(seed)
+    first = rng.integers(0, n, size=n_pairs)
+    second = (first + rng.integers(1, n, size=n_pairs)) % n  # never the same item
+    return first, second
+
+
 def tau_from_vectors(
     vectors: Sequence[np.ndarray],
     n_pairs: int = 2000,
@@ -102,9 +110,7 @@ def tau_from_vectors(
     if len(usable) < min_sentences:
         message = too_few_message(len(usable), len(vectors), min_sentences, corpus)
         raise TooFewNumbersError(message, len(usable), len(vectors), min_sentences)
-    rng = np.random.default_rng(seed)
-    first = rng.integers(0, len(usable), size=n_pairs)
-    second = (first + rng.integers(1, len(usable), size=n_pairs)) % len(usable)  # never the same sentence
+    first, second = random_pairs(len(usable), n_pairs, seed)
     cosines = np.concatenate([(usable[i] @ usable[j].T).ravel() for i, j in zip(first, second)])
     mu, sigma = float(cosines.mean()), float(cosines.std())
     return Calibration(

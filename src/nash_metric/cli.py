@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import socket
 import sys
 import warnings
@@ -96,15 +97,15 @@ def _cmd_score(args: argparse.Namespace) -> int:
     scorer = scorer_from_args(args)
     out = scorer.score([args.a], [args.b])
     rows = [
-        [f"baseline ({scorer.baseline_name})", out.baseline[0]],
-        ["NASH", out.nash[0]],
-        ["S_text", out.text[0]],
-        ["S_num", out.numeric[0]],
-        ["alpha", out.alpha[0]],
+        [f"baseline ({scorer.baseline_name})", out.baseline_precision[0], out.baseline_recall[0], out.baseline[0]],
+        ["NASH", out.nash_precision[0], out.nash_recall[0], out.nash[0]],
+        ["S_text", out.text_precision[0], out.text_recall[0], out.text[0]],
+        ["S_num", out.numeric_precision[0], out.numeric_recall[0], out.numeric[0]],
     ]
-    print(markdown_table(["score", "value"], rows, digits=4))
-    tau = out.config["threshold"]
-    print(f"\nmodel={out.config['model']} backend={scorer.backend} tau={tau:.4f} hashcode={out.hashcode}")
+    print(markdown_table(["score", "precision", "recall", "F"], rows, digits=4))
+    tau, rescaled = out.config["threshold"], " (rescaled with baseline)" if out.rescale is not None else ""
+    print(f"\nalpha={out.alpha[0]:.4f} model={out.config['model']} backend={scorer.backend} tau={tau:.4f}{rescaled} "
+          f"hashcode={out.hashcode}")
     for item in out.unscored:
         print(f"warning: unscored mention {item['text']!r} in text {item['side']} ({item['reason']})", file=sys.stderr)
     return 0
@@ -177,12 +178,45 @@ def _cmd_fit_idf(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_fit_baseline(args: argparse.Namespace) -> int:
+    from .io import read_sentence_source
+    from .reporting import markdown_table
+    from .rescale import DEFAULT_BASELINE_PAIRS, RESCALED_FIELDS, file_record, fit_rescale_baseline
+
+    sources = [read_sentence_source(path, args.column, args.encoding) for path in args.corpus]  # before the model
+    output = Path(args.output)
+    if not output.parent.is_dir():
+        raise ValueError(f"--output {output}: folder {output.parent} does not exist")
+    scorer = scorer_from_args(args, rescale_with_baseline=False, baseline_path=None)
+    baseline = fit_rescale_baseline(
+        scorer, [s for source in sources for s in source.sentences],
+        n_pairs=args.pairs if args.pairs is not None else DEFAULT_BASELINE_PAIRS, seed=args.seed,
+        corpus=[file_record(source.path, len(source.sentences)) for source in sources], show_progress=not args.quiet,
+    )
+    baseline.save(output)
+    b = baseline.values
+    rows = [[name, b[f"{name}_precision"], b[f"{name}_recall"], b[name]] for name in RESCALED_FIELDS if "_" not in name]
+    print(markdown_table(["random-pair mean b", "precision", "recall", "F"], rows, digits=4))
+    recipe = baseline.recipe
+    print(f"\nwrote {output}: {recipe['pairs']} random pairs of {recipe['sentences']} distinct sentences, seed "
+          f"{recipe['seed']}; use it with --rescale-with-baseline --baseline-path {output}")
+    return 0
+
+
 def _cmd_explain(args: argparse.Namespace) -> int:
     from .validation import check_pairs
 
     check_pairs([args.a], [args.b])  # before the model loads
+    if args.plot is not None:
+        from .plot import check_figure_path
+
+        check_figure_path(args.plot)
     scorer = scorer_from_args(args)
     info = scorer.explain(args.a, args.b)
+    if args.plot is not None:
+        from .plot import explanation_figure, save_figure
+
+        print(f"wrote {save_figure(explanation_figure(info), args.plot)}", file=sys.stderr)
     if args.json:
         print(json.dumps(info, indent=2, ensure_ascii=False))
     else:
@@ -277,10 +311,30 @@ def build_parser() -> argparse.ArgumentParser:
                    help="number reader whose masked forms are counted; use the one you score with")
     p.set_defaults(func=_cmd_fit_idf)
 
+    p = sub.add_parser(
+        "fit-baseline", help="fit a rescale baseline on random sentence pairs (for --rescale-with-baseline)",
+        description="b = the mean of NASH, S_text and the baseline (F, precision, recall) over random pairs of "
+        "distinct corpus sentences (numpy default_rng(--seed)), scored with the options given here; "
+        "--rescale-with-baseline --baseline-path FILE then reports (s - b) / (1 - b), as bert-score's "
+        "rescale_with_baseline. Fit with the options you score with (model, backend, layer; tau, IDF).")
+    p.add_argument("--corpus", required=True, action="extend", nargs="+", metavar="FILE",
+                   help="sentence files: .txt (one a line), .csv/.tsv or .jsonl (a 'sentence', 'text' or 'content' "
+                   "column, or --column)")
+    p.add_argument("--column", default=None, help="CSV column / JSONL field to read in every corpus file")
+    p.add_argument("--encoding", default=None, help="corpus encoding (default: UTF-8, Latin-1 fallback)")
+    p.add_argument("--pairs", type=POSITIVE, default=None, help="random sentence pairs (default: 10000)")
+    p.add_argument("--seed", type=NON_NEGATIVE, default=0, help="seed of the pair draw (default: %(default)s)")
+    p.add_argument("--output", required=True, help="baseline JSON to write")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_config_arguments(p)
+    p.set_defaults(func=_cmd_fit_baseline)
+
     p = sub.add_parser("explain", help="mentions, masked texts, alignments and the arithmetic of one pair")
     p.add_argument("a")
     p.add_argument("b")
     p.add_argument("--json", action="store_true", help="print the full JSON explanation")
+    p.add_argument("--plot", default=None, metavar="FILE", help="also draw the alignment heat map (the Space's "
+                   "figure) to FILE: .png, .svg or .pdf")
     add_config_arguments(p)
     p.set_defaults(func=_cmd_explain)
 
@@ -508,7 +562,8 @@ def _cmd_build_nquad(args: argparse.Namespace) -> int:
     report = nquad.build(args.out, source=args.source, seed=args.seed, test_fraction=args.test_fraction,
                          answer_rtol=args.answer_rtol)
     print(nquad.build_markdown(report))
-    print(f"wrote {args.out}/data/{{train,test}}-00000-of-00001.parquet and {args.out}/build_report.json")
+    print(f"wrote {args.out}/data/{{train,test}}-00000-of-00001.parquet, {args.out}/build_report.json and "
+          f"{args.out}/README.md")
     return 0
 
 
@@ -556,6 +611,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("nash: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `nash score ... | head`: the reader left; stop quietly, as other Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush does not fail again
+        return 141
     except USER_ERRORS as exc:
         if debug:
             raise

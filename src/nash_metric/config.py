@@ -127,6 +127,19 @@ class NASHConfig:
         "Token backend only: IDF-weighted BERTScore in the text channel and the baseline, as "
         "`bert_score.score(idf=True)`.",
     )
+    rescale_with_baseline: bool = option(
+        False,
+        "Rescale NASH, S_text and the baseline (F, precision and recall) to (s - b) / (1 - b), b being their mean "
+        "over random sentence pairs, as bert-score's option of this name: unrelated pairs then average 0 and "
+        "identical texts score 1. Uses `baseline_path`, else the baseline shipped for the model (the embedded "
+        "all-MiniLM-L6-v2, both backends).",
+    )
+    baseline_path: str | None = option(
+        None,
+        "Rescale baseline JSON written by `nash fit-baseline`, for models without a shipped one (with "
+        "rescale_with_baseline).",
+        cli={"metavar": "BASELINE_JSON"},
+    )
 
     def __post_init__(self) -> None:
         if isinstance(self.model, os.PathLike):
@@ -150,9 +163,18 @@ class NASHConfig:
             raise ValueError(f"unknown dtype {self.dtype!r}; expected one of {', '.join(DTYPES)}")
         if self.idf is None:  # the default, however it is spelled: the digest and hashcode do not change
             object.__setattr__(self, "idf", "uniform")
-        for name in ("comparisons", "bertscore_idf"):
+        for name in ("comparisons", "bertscore_idf", "rescale_with_baseline"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name} must be True or False, got {getattr(self, name)!r}")
+        if isinstance(self.baseline_path, os.PathLike):
+            object.__setattr__(self, "baseline_path", os.fspath(self.baseline_path))
+        if self.baseline_path is not None:
+            if not isinstance(self.baseline_path, str) or not self.baseline_path.strip():
+                raise TypeError(f"baseline_path must be the path of a baseline JSON or None, got "
+                                f"{self.baseline_path!r}")
+            if not self.rescale_with_baseline:
+                raise ValueError(f"baseline_path={self.baseline_path!r} given but rescale_with_baseline is off; pass "
+                                 "rescale_with_baseline=True (--rescale-with-baseline) to rescale with it")
 
     # -- derived configurations -----------------------------------------------------------------------
     @classmethod

@@ -18,11 +18,11 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from .distributed import Launch
-from .output import hashcode
+from .output import PUBLIC_FIELDS, hashcode
 from .pairs_io import PairCorpus, RowWriter, corpus_summary
 from .scorer import NASH
 
-ROW_COLUMNS = ("index", "nash", "text_similarity", "numeric_similarity", "alpha", "baseline")
+ROW_COLUMNS = ("index", *PUBLIC_FIELDS)
 SHOWN_UNSCORED = 10  # unscored mentions printed to stderr; the rest are counted (column `unscored`, summary)
 
 
@@ -36,8 +36,9 @@ def score_corpus(
 ) -> dict[str, Any] | None:
     """Score every pair of `corpus`, write one row per pair to `output`, return the summary (rank 0; else None).
 
-    Rows: index, nash, text_similarity, numeric_similarity, alpha, baseline, best_reference (with several
-    references per prediction) and unscored (mentions of the pair left out of the number channel).
+    Rows: index, every score field (`output.PUBLIC_FIELDS`: nash, text_similarity, numeric_similarity, alpha,
+    baseline, with the precision and recall of each), best_reference (with several references per prediction)
+    and unscored (mentions of the pair left out of the number channel).
     """
     preds, refs = corpus.predictions, corpus.references
     fixed = scorer.for_corpus(preds, refs, show_progress=show_progress)

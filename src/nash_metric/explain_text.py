@@ -63,20 +63,27 @@ def render_explanation(info: dict[str, Any]) -> str:
         f"weight ({info['idf']['source']}): words {info['idf']['w_text']:.3f}, numbers {info['idf']['w_num']:.3f} "
         f"-> alpha = {info['alpha']:.4f}"
     )
-    lines.append(
-        markdown_table(
-            ["score", "value"],
-            [
-                [s["baseline_name"] + " (baseline)", s["baseline"]],
-                ["S_text (text channel)", s["text"]],
-                ["S_num A->B", s["numeric_a_to_b"]],
-                ["S_num B->A", s["numeric_b_to_a"]],
-                ["S_num", s["numeric"]],
-                ["NASH = alpha*S_text + (1-alpha)*S_num", s["nash"]],
-            ],
-            digits=4,
-        )
-    )
+    lines.append(score_table(s))
+    if info.get("rescaled"):
+        r = info["rescaled"]
+        b = r["baseline_values"]
+        lines.append(f"\nrescaled with baseline ({r['source']}): (s - b) / (1 - b)")
+        lines.append(markdown_table(
+            ["score", "b (F)", "precision", "recall", "F"],
+            [[label, b[name], r[f"{name}_precision"], r[f"{name}_recall"], r[name]]
+             for label, name in (("baseline", "baseline"), ("S_text", "text"), ("NASH", "nash"))],
+            digits=4))
     for u in info["unscored"]:
         lines.append(f"unscored: {u['text']!r} in the {u['side']} ({u['reason']})")
     return "\n".join(lines)
+
+
+def score_table(s: dict[str, Any]) -> str:
+    """Precision, recall and F of each channel (bert-score's P/R/F; S_num's precision is B->A, its recall A->B)."""
+    rows = [
+        [s["baseline_name"] + " (baseline)", s["baseline_precision"], s["baseline_recall"], s["baseline"]],
+        ["S_text (text channel)", s["text_precision"], s["text_recall"], s["text"]],
+        ["S_num (P = B->A, R = A->B; mean)", s["numeric_precision"], s["numeric_recall"], s["numeric"]],
+        ["NASH = alpha*S_text + (1-alpha)*S_num", s["nash_precision"], s["nash_recall"], s["nash"]],
+    ]
+    return markdown_table(["score", "precision", "recall", "F"], rows, digits=4)

@@ -13,7 +13,7 @@ import numpy as np
 
 from .alignment import Matches, NumberScores
 from .encoders import Encoding
-from .output import NASHOutput
+from .output import SCORE_FIELDS, NASHOutput
 from .pool import TextPool
 from .weighting import IDF
 
@@ -26,7 +26,8 @@ class ScoredCall:
     encodings: list[Encoding]
     tau: float
     idf: IDF
-    output: NASHOutput
+    output: NASHOutput  # what `score` returns (rescaled when the scorer rescales)
+    raw: NASHOutput  # before rescaling: nash = alpha text + (1 - alpha) numeric holds here
     numbers: NumberScores  # per input pair
     comparisons: bool
     baseline_name: str
@@ -95,7 +96,7 @@ def _match_rows(call: ScoredCall, matches: Matches, rows, source: str, target: s
 
 
 def _explain_pair(call: ScoredCall, k: int, a: str, b: str, matches, cosines: np.ndarray) -> dict[str, Any]:
-    pool, out = call.pool, call.output
+    pool, out = call.pool, call.raw
     ia, ib = pool.scorable[a], pool.scorable[b]
     w_text, w_num = call.idf.masses(pool.masked[a], pool.masked[b])
     info: dict[str, Any] = {
@@ -112,15 +113,14 @@ def _explain_pair(call: ScoredCall, k: int, a: str, b: str, matches, cosines: np
         "alignments": {"a_to_b": matches[0], "b_to_a": matches[1]},
         "idf": {"w_text": w_text, "w_num": w_num, "source": call.idf.source},
         "alpha": float(out.alpha[k]),
+        # Before any rescaling, so that the arithmetic above adds up; "rescaled" holds what `score` returns.
         "scores": {
-            "nash": float(out.nash[k]),
-            "text": float(out.text[k]),
-            "numeric": float(out.numeric[k]),
+            **{name: float(getattr(out, name)[k]) for name in SCORE_FIELDS if name != "alpha"},
             "numeric_a_to_b": float(call.numbers.a_to_b[k]),
             "numeric_b_to_a": float(call.numbers.b_to_a[k]),
-            "baseline": float(out.baseline[k]),
             "baseline_name": call.baseline_name,
         },
+        "rescaled": _rescaled(call.output, k),
         "unscored": pool.unscored([a], [b]),
         "config": out.config,
         "hashcode": out.hashcode,
@@ -128,6 +128,16 @@ def _explain_pair(call: ScoredCall, k: int, a: str, b: str, matches, cosines: np
     if call.comparisons:
         info["constraints"] = {"a": _constraints(pool, a), "b": _constraints(pool, b)}
     return info
+
+
+def _rescaled(out: NASHOutput, k: int) -> dict[str, Any] | None:
+    """The rescaled scores of pair k with the b of each, or None when the scorer does not rescale."""
+    if out.rescale is None:
+        return None
+    from .rescale import RESCALED_FIELDS
+
+    return {"source": out.rescale.source, "baseline_values": dict(out.rescale.values),
+            **{name: float(getattr(out, name)[k]) for name in RESCALED_FIELDS}}
 
 
 def _constraints(pool: TextPool, text: str) -> list[dict[str, Any]]:

@@ -5,33 +5,68 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .alignment import Alignment
+from .alignment import Alignment, NumberScores
 from .config import check_threshold
 from .weighting import mix
 
-_SCORE_FIELDS = ("nash", "text", "numeric", "alpha", "baseline")
-PUBLIC_FIELDS = ("nash", "text_similarity", "numeric_similarity", "alpha", "baseline")
+if TYPE_CHECKING:
+    from .rescale import RescaleBaseline
+
+# Every per-pair score, in the order of the public names (the evaluate module's results and the output files).
+# Precision and recall follow bert-score: precision reads the prediction's side (a prediction that adds what the
+# reference lacks loses precision), recall the reference's (a prediction that leaves facts out loses recall).
+SCORE_FIELDS = (
+    "nash", "nash_precision", "nash_recall", "text", "text_precision", "text_recall",
+    "numeric", "numeric_precision", "numeric_recall", "alpha", "baseline", "baseline_precision", "baseline_recall",
+)
+PUBLIC_FIELDS = (
+    "nash", "nash_precision", "nash_recall", "text_similarity", "text_precision", "text_recall",
+    "numeric_similarity", "numeric_precision", "numeric_recall", "alpha", "baseline", "baseline_precision",
+    "baseline_recall",
+)
 
 
 @dataclass
 class NASHOutput:
-    """Scores of each (prediction, reference) pair, float64 arrays of equal length."""
+    """Scores of each (prediction, reference) pair, float64 arrays of equal length.
+
+    Each channel comes as F (or its mean) with its precision and recall: `baseline` and `text` are BERTScore
+    F1 on the token backbone (P = R = F = cosine on the sentence backbone); `numeric` is the mean of the two
+    directional number scores, `numeric_precision` = S(reference -> prediction), normalised by the prediction's
+    numbers, and `numeric_recall` = S(prediction -> reference), normalised by the reference's; `nash_precision`
+    and `nash_recall` mix the precisions and the recalls with the same alpha. With `rescale_with_baseline`, the
+    nash, text and baseline fields are rescaled (s - b) / (1 - b) (`rescale`); numeric and alpha never are.
+    """
 
     nash: np.ndarray
+    nash_precision: np.ndarray
+    nash_recall: np.ndarray
     text: np.ndarray  # S_text: backbone metric on the masked pair
+    text_precision: np.ndarray
+    text_recall: np.ndarray
     numeric: np.ndarray  # S_num
+    numeric_precision: np.ndarray
+    numeric_recall: np.ndarray
     alpha: np.ndarray  # weight of the text channel
     baseline: np.ndarray  # backbone metric on the unmasked pair (BERTScore F1 or cosine)
+    baseline_precision: np.ndarray
+    baseline_recall: np.ndarray
     config: dict[str, Any]
     hashcode: str
     unscored: list[dict[str, Any]] = field(default_factory=list)
     alignment: Alignment | None = field(default=None, repr=False)
     pair_index: np.ndarray | None = field(default=None, repr=False)  # input pair -> row of `alignment`
     best_reference: np.ndarray | None = None  # with several references per prediction: the index of the one kept
+    rescale: RescaleBaseline | None = field(default=None, repr=False)  # the baseline the scores were rescaled by
+
+    @classmethod
+    def empty(cls, config: dict[str, Any]) -> NASHOutput:
+        """The output of no pairs."""
+        return cls(**{name: np.zeros(0) for name in SCORE_FIELDS}, config=config, hashcode=hashcode(config))
 
     def __len__(self) -> int:
         return len(self.nash)
@@ -49,9 +84,9 @@ class NASHOutput:
         if all(p.alignment is not None for p in parts):
             alignment, rows = Alignment.concat([p.alignment for p in parts])
             pair_index = np.concatenate([p.pair_index + r for p, r in zip(parts, rows)])
-        stacked = {name: np.concatenate([getattr(p, name) for p in parts]) for name in _SCORE_FIELDS}
+        stacked = {name: np.concatenate([getattr(p, name) for p in parts]) for name in SCORE_FIELDS}
         return cls(**stacked, config=parts[0].config, hashcode=parts[0].hashcode, unscored=unscored,
-                   alignment=alignment, pair_index=pair_index)
+                   alignment=alignment, pair_index=pair_index, rescale=parts[0].rescale)
 
     def best_of(self, group_sizes: Sequence[int]) -> NASHOutput:
         """Per prediction, the reference with the highest NASH among its consecutive `group_sizes` rows.
@@ -68,24 +103,28 @@ class NASHOutput:
             if item["index"] in kept
         ]
         return replace(
-            self, **{name: getattr(self, name)[best] for name in _SCORE_FIELDS}, unscored=unscored,
+            self, **{name: getattr(self, name)[best] for name in SCORE_FIELDS}, unscored=unscored,
             pair_index=None if self.pair_index is None else self.pair_index[best], best_reference=best - starts,
         )
 
     def at_threshold(self, tau: float) -> NASHOutput:
         """The same pairs rescored at another tau, without encoding anything again."""
         tau = check_threshold(tau)
-        numeric = self.numeric
+        raw = self.rescale.undo(self) if self.rescale is not None else self
+        numbers = NumberScores(raw.numeric, raw.numeric_recall, raw.numeric_precision)
         if self.alignment is not None:
-            numeric = self.alignment.numeric_similarity(tau).s_num[self.pair_index]
+            numbers = NumberScores(*(s[self.pair_index] for s in self.alignment.numeric_similarity(tau)))
         config = {**self.config, "threshold": tau, "threshold_source": "given"}
-        return replace(
-            self, numeric=numeric, nash=mix(self.alpha, self.text, numeric), config=config, hashcode=hashcode(config)
-        )
+        out = replace(raw, **mixed(raw.alpha, raw.text, raw.text_precision, raw.text_recall, numbers),
+                      config=config, hashcode=hashcode(config))
+        if self.rescale is None:
+            return out
+        self.rescale.check(config)  # NASH's b was fitted at one tau: say so when rescoring at another
+        return self.rescale.apply(out)
 
     def columns(self) -> dict[str, np.ndarray]:
         """The per-pair fields under their public names (the evaluate module's, and the output files')."""
-        out = {public: getattr(self, name) for name, public in zip(_SCORE_FIELDS, PUBLIC_FIELDS)}
+        out = {public: getattr(self, name) for name, public in zip(SCORE_FIELDS, PUBLIC_FIELDS)}
         if self.best_reference is not None:
             out["best_reference"] = self.best_reference
         return out
@@ -100,12 +139,28 @@ class NASHOutput:
         }
 
 
+def mixed(alpha: np.ndarray, text: np.ndarray, text_precision: np.ndarray, text_recall: np.ndarray,
+          numbers: NumberScores) -> dict[str, np.ndarray]:
+    """The number channel's fields and NASH's F, precision and recall: each text score mixed with its number score.
+
+    S(a -> b) sums the prediction's matches over the reference's numbers, so it falls when the prediction leaves
+    reference numbers out: it is the recall; S(b -> a) falls when the prediction adds numbers: the precision.
+    """
+    precision, recall = numbers.b_to_a, numbers.a_to_b
+    return {
+        "numeric": numbers.s_num, "numeric_precision": precision, "numeric_recall": recall,
+        "nash": mix(alpha, text, numbers.s_num),
+        "nash_precision": mix(alpha, text_precision, precision),
+        "nash_recall": mix(alpha, text_recall, recall),
+    }
+
+
 # What determines a score. The hashcode is built from these alone, so that two results with one hashcode were
 # scored alike however the options were spelled: the default tau given or not, the hub id or the embedded copy
 # of a model, an IDF table passed as a file or as the corpus it was fitted on.
 SCORE_DETERMINANTS = (
     "model", "backend", "num_layers", "dtype", "threshold", "idf", "numbers", "comparisons", "bertscore_idf",
-    "nash_metric", "transformers",
+    "rescale_baseline", "nash_metric", "transformers",
 )
 
 
@@ -113,11 +168,14 @@ def hashcode(config: Mapping[str, Any]) -> str:
     """Readable prefix as evaluate's bertscore hashcode, plus a digest of everything that determines the scores."""
     tau = config["threshold"]
     tau_s = f"{tau:.4f}" if isinstance(tau, float) else str(tau)
-    digest = hashlib.sha1(repr([(k, config.get(k)) for k in SCORE_DETERMINANTS]).encode()).hexdigest()[:8]
+    # Unrescaled results leave the rescale key out, so their hashcodes are those of earlier versions.
+    determinants = [(k, config.get(k)) for k in SCORE_DETERMINANTS if k != "rescale_baseline" or config.get(k)]
+    digest = hashlib.sha1(repr(determinants).encode()).hexdigest()[:8]
     dtype = config.get("dtype", "float32")
     return (
         f"{config['model']}_L{config['num_layers']}_{config['backend']}_tau={tau_s}_idf={config['idf']}"
         f"{'_cmp' if config['comparisons'] else ''}{'_paper' if config.get('numbers') == 'paper' else ''}"
-        f"{'' if dtype == 'float32' else '_' + dtype}_version={config['nash_metric']}"
+        f"{'' if dtype == 'float32' else '_' + dtype}{'_rescaled' if config.get('rescale_baseline') else ''}"
+        f"_version={config['nash_metric']}"
         f"(hug_trans={config['transformers']})_{digest}"
     )

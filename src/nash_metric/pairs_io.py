@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 
 INPUT_FORMATS = (".csv", ".tsv", ".jsonl", ".parquet")
 OUTPUT_FORMATS = (".jsonl", ".csv", ".tsv", ".parquet")
-SUMMARY_FIELDS = ("nash", "text_similarity", "numeric_similarity", "alpha", "baseline")
+# Corpus means with intervals: each channel's F, and the precision and recall of NASH and of the baseline.
+SUMMARY_FIELDS = ("nash", "nash_precision", "nash_recall", "text_similarity", "numeric_similarity", "alpha",
+                  "baseline", "baseline_precision", "baseline_recall")
 _COLUMN_HINT = "pass --prediction-column/--reference-column to choose others"
 _BOOTSTRAP_BLOCK = 8_000_000  # pair indices drawn at a time (64 MB of int64), whatever the corpus size
 _INT = re.compile(r"[+-]?\d+")

@@ -11,7 +11,8 @@
 6. tau gate, magnitude   `Matches.accepted`, `value_similarity` (magnitude; calendar distance for periods)
 7. S_num                 `numeric_similarity`
 8. weights and alpha     `pair_alphas`                  (weighting.py; every token 1, or an IDF table)
-9. mixing                `mix`
+9. mixing                `mix`                          (output.mixed: F, precision and recall)
+10. rescaling (optional)  `RescaleBaseline.apply`        (rescale.py; (s - b) / (1 - b), as bert-score)
 
 One forward pass per distinct text (originals and text-channel forms pooled and deduplicated) yields both the
 baseline and the contextual number vectors, so every result carries its own side-by-side comparison.
@@ -30,11 +31,12 @@ import functools
 import hashlib
 import inspect
 import itertools
+import os
 import sys
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
@@ -47,11 +49,15 @@ from .encoders import Encoding, load_encoder
 from .explanation import ScoredCall, explain_pairs
 from .models import check_available, choose_backend, default_threshold, resolve_model
 from .numbers import extract_numbers
-from .output import NASHOutput, hashcode
+from .output import NASHOutput, hashcode, mixed
 from .pool import TextPool, read_texts, valued
-from .similarity import BertScoreIDF, text_similarity
+from .rescale import RescaleBaseline, load_rescale
+from .similarity import PRF, BertScoreIDF, text_similarity
 from .validation import check_pairs, check_reference_lists, check_texts
-from .weighting import REFERENCES, fit_idf, load_idf, mix, pair_alphas
+from .weighting import REFERENCES, fit_idf, load_idf, pair_alphas
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 _P = inspect.Parameter
 AUTO_CALIBRATION_TEXTS = 2000  # threshold='auto': distinct texts of a corpus that its tau is calibrated on
@@ -82,9 +88,10 @@ class NASH:
         self._apply_scoring_options()
 
     def _apply_scoring_options(self) -> None:
-        """Set up what the options that do not touch the model decide: IDF and tau."""
+        """Set up what the options that do not touch the model decide: IDF, tau and the rescale baseline."""
         if self.options.bertscore_idf and self.backend != "token":
             raise ValueError("bertscore_idf applies to the token backend only")
+        self.rescale: RescaleBaseline | None = None  # loaded last: it is checked against the rest of the config
         self.idf = load_idf(self.options.idf, self.options.numbers)  # None: fitted per corpus (for_corpus)
         self.bertscore_idf: tuple[BertScoreIDF, BertScoreIDF] | None = None  # likewise
         threshold = self.options.threshold
@@ -98,6 +105,13 @@ class NASH:
             if self.calibration is None or self.calibration.corpus != "builtin":
                 self.calibration = tau_from_vectors(self.mention_vectors(builtin_sentences()), corpus="builtin")
             self.threshold_source, self._tau = "calibrated on the built-in corpus", self.calibration.tau
+        self.rescale = load_rescale(self.options.rescale_with_baseline, self.options.baseline_path, self.config)
+        self._check_rescale()
+
+    def _check_rescale(self) -> None:
+        """Once tau and the IDF are fixed: warn when the rescale baseline was fitted under other options."""
+        if self.rescale is not None and self.corpus_fixed:
+            self.rescale.check(self.config)
 
     # -- configuration ------------------------------------------------------------------------------
     @property
@@ -125,6 +139,9 @@ class NASH:
             "numbers": self.options.numbers,
             "comparisons": self.options.comparisons,
             "bertscore_idf": self.options.bertscore_idf,
+            "rescale_with_baseline": self.options.rescale_with_baseline,
+            "rescale_baseline": self.rescale.digest if self.rescale else None,
+            "rescale_baseline_source": self.rescale.source if self.rescale else None,
             "nash_metric": __version__,
             "transformers": transformers.__version__,
         }
@@ -163,8 +180,7 @@ class NASH:
         """
         preds, refs, groups = self._flat_pairs(predictions, references)
         if not preds:
-            empty, config = np.zeros(0), self.config
-            return NASHOutput(empty, empty, empty, empty, empty, config=config, hashcode=hashcode(config))
+            return NASHOutput.empty(self.config)
         scorer = self.for_corpus(preds, refs, show_progress=show_progress)
         chunk = self.options.chunk_size
         blocks = ((preds[i : i + chunk], refs[i : i + chunk]) for i in range(0, len(preds), chunk))
@@ -247,6 +263,7 @@ class NASH:
                 other._tau, other.threshold_source = other.calibration.tau, other.calibration.corpus
             else:
                 self._auto_fallback(other, found, len(texts))
+        other._check_rescale()
         return other
 
     def _auto_fallback(self, other: NASH, found: int, distinct: int) -> None:
@@ -285,6 +302,19 @@ class NASH:
             return []
         return explain_pairs(self.for_corpus(preds, refs)._score(preds, refs, keep_cosines=True), preds, refs)
 
+    def plot(self, a: str, b: str, path: str | os.PathLike[str] | None = None) -> Figure:
+        """The alignment heat map of one pair (the Space's figure): context cosine between the numbers of a (rows)
+        and b (columns), accepted matches boxed, best matches below tau crossed; written to `path` (.png, .svg or
+        .pdf) when given. Pairs with numbers on at most one side get a figure saying so."""
+        from .plot import check_figure_path, explanation_figure, save_figure
+
+        if path is not None:
+            check_figure_path(path)  # before scoring: a bad path should not cost a forward pass
+        figure = explanation_figure(self.explain(a, b))
+        if path is not None:
+            save_figure(figure, path)
+        return figure
+
     def mention_vectors(self, texts: Sequence[str], show_progress: bool = False) -> list[np.ndarray]:
         """Context vectors [M, H] of the scorable numbers of each text (as used for alignment)."""
         texts = read_texts(check_texts(texts, "texts"), self.options.numbers)
@@ -319,7 +349,7 @@ class NASH:
         encodings = self.encoder.encode(pool.texts, pool.spans(), show_progress=show_progress)
         mentions = pool.mention_table(encodings)
 
-        # 4. Text channel on the masked pairs, and the baseline on the original pairs.
+        # 4. Text channel on the masked pairs, and the baseline on the original pairs (each as P, R, F1).
         baseline = self._text_similarity(encodings, pool, pool.original_ids(preds), pool.original_ids(refs), False)
         s_text = self._text_similarity(encodings, pool, pool.channel_ids(preds), pool.channel_ids(refs), True)
 
@@ -332,23 +362,30 @@ class NASH:
         alignment = align_numbers(mentions, pairs[:, 0], pairs[:, 1], conditions, keep_cosines=keep_cosines)
         numbers = NumberScores(*(s[pair_index] for s in alignment.numeric_similarity(tau)))
 
-        # 8-9. alpha from the weights of words and [NUM] tokens; NASH = alpha S_text + (1 - alpha) S_num.
+        # 8-9. alpha from the weights of words and [NUM] tokens; NASH = alpha S_text + (1 - alpha) S_num, and
+        # likewise its precision and recall from the channels' precisions and recalls.
         alpha = pair_alphas(idf, [pool.masked[t] for t in preds], [pool.masked[t] for t in refs])
 
         config = self.config
-        output = NASHOutput(
-            nash=mix(alpha, s_text, numbers.s_num),
-            text=s_text,
-            numeric=numbers.s_num,
+        raw = NASHOutput(
+            **mixed(alpha, s_text.f1, s_text.precision, s_text.recall, numbers),
+            text=s_text.f1,
+            text_precision=s_text.precision,
+            text_recall=s_text.recall,
             alpha=alpha,
-            baseline=baseline,
+            baseline=baseline.f1,
+            baseline_precision=baseline.precision,
+            baseline_recall=baseline.recall,
             config=config,
             hashcode=hashcode(config),
             unscored=pool.unscored(preds, refs),
             alignment=alignment,
             pair_index=pair_index,
         )
-        return ScoredCall(pool, encodings, tau, idf, output, numbers, self.options.comparisons, self.baseline_name)
+        # 10. Optional: rescale with a random-pair baseline, (s - b) / (1 - b), as bert-score does.
+        output = self.rescale.apply(raw) if self.rescale is not None else raw
+        return ScoredCall(pool, encodings, tau, idf, output, raw, numbers, self.options.comparisons,
+                          self.baseline_name)
 
     def _fit_bertscore_idf(self, references: Sequence[str]) -> tuple[BertScoreIDF, BertScoreIDF]:
         """bert-score's IDF over every reference of the corpus, for the originals and for the text channel."""
@@ -365,7 +402,7 @@ class NASH:
 
     def _text_similarity(
         self, encodings: list[Encoding], pool: TextPool, xs: np.ndarray, ys: np.ndarray, channel: bool
-    ) -> np.ndarray:
+    ) -> PRF:
         """The backbone metric of text pairs (xs[k], ys[k]): the text channel's forms or the originals."""
         weights = self.bertscore_idf[channel].weights(encodings) if self.options.bertscore_idf else None
         return text_similarity(

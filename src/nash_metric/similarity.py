@@ -1,7 +1,8 @@
 """Text-channel similarities: BERTScore greedy matching and cosine of pooled embeddings.
 
 `text_similarity` is the backbone metric S_base of DESIGN §1.2: on masked pairs it is S_text, on the
-original pairs it is the baseline that every result carries.
+original pairs it is the baseline that every result carries. It returns precision, recall and F1 as
+bert-score does; the cosine of pooled embeddings is symmetric, so there precision = recall = F1 = cosine.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import torch
@@ -19,6 +20,14 @@ if TYPE_CHECKING:
     from .encoders import Encoding
 
 TokenWeights = Callable[[int], np.ndarray]
+
+
+class PRF(NamedTuple):
+    """Precision, recall and F1 per pair (bert-score's P, R, F): precision reads the prediction's side."""
+
+    precision: np.ndarray
+    recall: np.ndarray
+    f1: np.ndarray
 
 
 def text_similarity(
@@ -30,18 +39,20 @@ def text_similarity(
     token_weights: TokenWeights | None = None,
     device: torch.device | None = None,
     batch_size: int = 256,
-) -> np.ndarray:
+) -> PRF:
     """S_base of each text pair (xs[k], ys[k]) (ids into `encodings`), each distinct pair computed once.
 
-    backend "sentence": cosine of pooled embeddings; "token": BERTScore F1 with `token_weights(id)`.
+    backend "sentence": cosine of pooled embeddings (P = R = F1); "token": BERTScore P, R, F1 with
+    `token_weights(id)`, precision over the tokens of xs (the predictions).
     `empty[id]` marks texts with nothing to compare: two empty texts score 1, one empty text 0.
     """
     pairs, inverse = np.unique(np.stack([xs, ys], 1), axis=0, return_inverse=True)
     if backend == "sentence":
         values = cosine([encodings[i].pooled for i in pairs[:, 0]], [encodings[i].pooled for i in pairs[:, 1]])
+        prf = (values, values, values)
     else:
         weight = token_weights or uniform_token_weights(encodings)
-        _, _, values = bertscore(
+        prf = bertscore(
             [encodings[i].states for i in pairs[:, 0]],
             [encodings[i].states for i in pairs[:, 1]],
             [weight(i) for i in pairs[:, 0]],
@@ -50,8 +61,8 @@ def text_similarity(
             batch_size=batch_size,
         )
     ea, eb = empty[pairs[:, 0]], empty[pairs[:, 1]]
-    values = np.where(ea & eb, 1.0, np.where(ea | eb, 0.0, values))
-    return np.clip(values, -1.0, 1.0)[inverse.reshape(-1)]
+    inverse = inverse.reshape(-1)
+    return PRF(*(np.clip(np.where(ea & eb, 1.0, np.where(ea | eb, 0.0, v)), -1.0, 1.0)[inverse] for v in prf))
 
 
 def uniform_token_weights(encodings: Sequence[Encoding]) -> TokenWeights:

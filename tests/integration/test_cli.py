@@ -21,8 +21,52 @@ def test_score_prints_baseline_and_channels(capsys, tiny_model_dir):
     code, out, _ = run(capsys, "score", "Revenue rose 4%.", "Revenue rose 40%.", "--model", str(tiny_model_dir),
                        "--backend", "token", "--threshold", "0.2")
     assert code == 0
-    for label in ("baseline (BERTScore F1)", "NASH", "S_text", "S_num", "alpha", "tau=0.2000", "hashcode="):
+    for label in ("baseline (BERTScore F1)", "NASH", "S_text", "S_num", "alpha", "tau=0.2000", "hashcode=",
+                  "| precision | recall | F"):
         assert label in out
+
+
+def test_fit_baseline_then_score_rescaled(capsys, tmp_path, tiny_model_dir):
+    corpus = tmp_path / "corpus.txt"
+    words = ["revenue", "profit", "costs", "sales", "margin"]
+    corpus.write_text("".join(f"{words[k % 5].title()} of unit {chr(65 + k)} {'rose' if k % 2 else 'fell'} {k}% "
+                              f"in {2000 + k}.\n" for k in range(25)))
+    model = ["--model", str(tiny_model_dir), "--backend", "token", "--threshold", "0.2"]
+    code, out, _ = run(capsys, "fit-baseline", "--corpus", str(corpus), "--pairs", "40", "--seed", "2",
+                       "--output", str(tmp_path / "b.json"), "--quiet", *model)
+    assert code == 0 and "40 random pairs of 25 distinct sentences, seed 2" in out and "| nash " in out
+    recipe = json.loads((tmp_path / "b.json").read_text())["recipe"]
+    assert recipe["corpus"][0]["file"] == "corpus.txt" and len(recipe["corpus"][0]["sha256"]) == 64
+    same = "Profit of unit B rose 1% in 2001."
+    code, out, _ = run(capsys, "score", same, same, "--rescale-with-baseline", "--baseline-path",
+                       str(tmp_path / "b.json"), *model)
+    assert code == 0 and "(rescaled with baseline)" in out and "_rescaled_" in out
+    assert "| NASH                    | 1.0000    | 1.0000 | 1.0000 |" in out  # identical texts rescale to 1
+
+
+def test_rescaling_errors_are_one_line_before_any_model_loads(capsys, tmp_path, tiny_model_dir):
+    with pytest.raises(SystemExit) as exited:  # a usage error: the options contradict each other
+        main(["score", "a", "b", "--model", str(tiny_model_dir), "--baseline-path", "b.json"])
+    assert exited.value.code == 2 and "rescale_with_baseline is off" in capsys.readouterr().err
+    code, _, err = run(capsys, "score", "a", "b", "--model", str(tiny_model_dir), "--backend", "token",
+                       "--rescale-with-baseline")
+    assert code == 2 and "no baseline ships" in err and "nash fit-baseline" in err
+    (tmp_path / "few.txt").write_text("One.\nTwo.\n")
+    code, _, err = run(capsys, "fit-baseline", "--corpus", str(tmp_path / "few.txt"), "--output",
+                       str(tmp_path / "b.json"), "--model", str(tiny_model_dir), "--backend", "token", "--quiet")
+    assert code == 2 and "at least 20 distinct" in err
+
+
+def test_explain_plot_writes_a_png(capsys, tmp_path, tiny_model_dir):
+    figure = tmp_path / "alignment.png"
+    code, out, err = run(capsys, "explain", "Sales were EUR 5 mn in 2010.", "Sales were EUR 7 mn in 2011.",
+                         "--model", str(tiny_model_dir), "--backend", "token", "--threshold", "0", "--plot",
+                         str(figure))
+    assert code == 0 and f"wrote {figure}" in err and "alignment A -> B" in out
+    assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    code, _, err = run(capsys, "explain", "a 1", "b 2", "--model", str(tiny_model_dir), "--plot",
+                       str(tmp_path / "no" / "such" / "dir.png"))
+    assert code == 2 and "does not exist" in err
 
 
 def test_explain_json_is_complete(capsys, tiny_model_dir):

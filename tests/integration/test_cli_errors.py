@@ -142,3 +142,13 @@ def test_app_serves_with_the_limits_given_as_flags():
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_a_reader_that_leaves_early_stops_the_command_quietly(tiny_model_dir):
+    """`nash score ... | head -1`: no error line when the pipe closes, exit status 141 as for SIGPIPE."""
+    reader = subprocess.Popen([sys.executable, "-m", "nash_metric", "score", "Revenue rose 4%.", "Revenue rose 40%.",
+                               "--model", str(tiny_model_dir), "--backend", "token"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    reader.stdout.close()  # the reader is gone before the table is printed
+    _, stderr = reader.communicate(timeout=120)
+    assert reader.returncode == 141 and b"error" not in stderr, stderr.decode()

@@ -13,6 +13,7 @@ import pytest
 
 from nash_metric import NASH
 from nash_metric.cli import main
+from nash_metric.output import PUBLIC_FIELDS
 from nash_metric.pairs_io import read_rows
 
 PAIRS = [
@@ -24,7 +25,7 @@ PAIRS = [
     ("Costs rose 7% in Q4 2019.", "Costs fell 7% in Q3 2019."),
     ("The firm hired 250 people.", "The firm hired 260 people."),
 ]
-COLUMNS = ["index", "nash", "text_similarity", "numeric_similarity", "alpha", "baseline", "unscored"]
+COLUMNS = ["index", *PUBLIC_FIELDS, "unscored"]
 
 
 @pytest.fixture

@@ -21,16 +21,11 @@ from evaluate.loading import get_imports
 from packaging.requirements import Requirement
 
 from nash_metric.config import NASHConfig, model_bound_options, option_default, option_names, scorer_options
+from nash_metric.output import PUBLIC_FIELDS, SCORE_FIELDS
 from nash_metric.validation import check_reference_lists
 
-FIELDS = ("nash", "text_similarity", "numeric_similarity", "alpha", "baseline")
-OUTPUT_FIELDS = {
-    "nash": "nash",
-    "text_similarity": "text",
-    "numeric_similarity": "numeric",
-    "alpha": "alpha",
-    "baseline": "baseline",
-}
+FIELDS = PUBLIC_FIELDS  # every score, with its precision and recall
+OUTPUT_FIELDS = dict(zip(PUBLIC_FIELDS, SCORE_FIELDS))  # result name -> NASHOutput attribute
 
 
 def load_metric(metric_dir: Path) -> evaluate.EvaluationModule:
@@ -62,7 +57,9 @@ class FakeNASH:
         self.calls.append((list(predictions), list(references)))
         nash = np.array([len(r) / 100 for r in references], dtype=np.float64)
         marked = np.array(["*" in r for r in references], dtype=np.float64) / 1000  # tells tied pairs apart
-        out = NASHOutput(nash, nash + 0.1, nash + 0.2, nash + 0.3, nash + 0.4 + marked, {}, self.hashcode)
+        fields = {name: nash + k / 1000 for k, name in enumerate(SCORE_FIELDS)}
+        fields.update(nash=nash, text=nash + 0.1, numeric=nash + 0.2, alpha=nash + 0.3, baseline=nash + 0.4 + marked)
+        out = NASHOutput(**fields, config={}, hashcode=self.hashcode)
         return out.best_of(groups) if groups is not None else out
 
     def with_options(self, **changes: Any) -> FakeNASH:
@@ -227,6 +224,7 @@ def test_multi_reference_keeps_best_in_one_call(fake_metric: evaluate.Evaluation
     # every field comes from the reference that won on NASH
     assert out["text_similarity"] == pytest.approx([0.15, 0.13])
     assert out["baseline"] == pytest.approx([0.45, 0.43])
+    assert out["best_reference"] == [1, 0]
     assert all(type(v) is float for field in FIELDS for v in out[field])
     assert out["hashcode"] == scorer.hashcode
 
@@ -367,6 +365,7 @@ def test_multi_reference_matches_engine_best(real: SimpleNamespace) -> None:
     flat_preds = [p for p, refs in zip(predictions, references, strict=True) for _ in refs]
     flat_refs = [r for refs in references for r in refs]
     expected = real.scorer.score(flat_preds, flat_refs)
+    assert out["best_reference"] == [1, 1]  # 3.56% among (40%, 3.56%, fell 4%); EUR 205 mn among (20, 205)
     for i, (lo, hi) in enumerate([(0, 3), (3, 5)]):
         best = lo + int(np.argmax(expected.nash[lo:hi]))
         for field, attr in OUTPUT_FIELDS.items():

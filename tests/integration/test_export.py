@@ -109,7 +109,10 @@ def test_repo_requirements_equal_the_export_but_for_the_nash_line(exported, data
 
 def test_wheel_ships_the_package_data(wheel, data_paths) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
-    resources = {f"nash_metric/resources/{p.name}" for p in (data_paths.repo / "src/nash_metric/resources").iterdir()}
+    folder = data_paths.repo / "src/nash_metric"
+    resources = {f"nash_metric/{p.relative_to(folder).as_posix()}" for p in (folder / "resources").rglob("*")
+                 if p.is_file()}
+    assert "nash_metric/resources/rescale/all-MiniLM-L6-v2.token.json" in resources
     assert resources and resources | {"nash_metric/py.typed", "nash_metric/space/app.py"} <= names
 
 

@@ -33,19 +33,57 @@ def phrasebank_pairs(path, n):
 
 @pytest.mark.parametrize("layer,idf", [(6, False), (3, True)])
 def test_token_backbone_equals_bert_score_package(data_paths, layer, idf):
+    """Precision, recall and F1 of the baseline and of the text channel are bert-score's, to 1e-4."""
     bert_score = pytest.importorskip("bert_score")
     from nash_metric.models import embedded_model_dir
 
     cands, refs = phrasebank_pairs(data_paths.require("phrasebank"), 40)
     cands.append(ANCHOR)
     refs.append(FAR)
-    # batch_size=1: bert-score's batched padding lets a padded 0 win a max when every real similarity of a
-    # token is negative; unpadded it computes greedy matching exactly, which is what we compare with.
-    _, _, f = bert_score.score(
-        cands, refs, model_type=str(embedded_model_dir()), num_layers=layer, idf=idf, batch_size=1
-    )
-    ours = NASH(backend="token", num_layers=layer, bertscore_idf=idf, device="cpu").score(cands, refs)
-    np.testing.assert_allclose(ours.baseline, f.numpy(), atol=1e-4)
+
+    def package(c, r):
+        # batch_size=1: bert-score's batched padding lets a padded 0 win a max when every real similarity of a
+        # token is negative; unpadded it computes greedy matching exactly, which is what we compare with.
+        prf = bert_score.score(c, r, model_type=str(embedded_model_dir()), num_layers=layer, idf=idf, batch_size=1)
+        return [t.numpy() for t in prf]
+
+    scorer = NASH(backend="token", num_layers=layer, bertscore_idf=idf, device="cpu")
+    ours = scorer.score(cands, refs)
+    for name, expected in zip(("baseline_precision", "baseline_recall", "baseline"), package(cands, refs)):
+        np.testing.assert_allclose(getattr(ours, name), expected, atol=1e-4, err_msg=name)
+    assert np.abs(ours.baseline_precision - ours.baseline_recall).max() > 0.01, "P and R must be told apart"
+    # S_text is BERTScore on the number-free forms of the text channel.
+    forms = [info["text_channel"] for info in scorer.explain_batch(cands, refs)]
+    assert any(f["a"] != c for f, c in zip(forms, cands)), "some pairs must have numbers masked"
+    channel = package([f["a"] for f in forms], [f["b"] for f in forms])
+    for name, expected in zip(("text_precision", "text_recall", "text"), channel):
+        np.testing.assert_allclose(getattr(ours, name), expected, atol=1e-4, err_msg=name)
+
+
+def test_rescaled_token_baseline_equals_bert_score_rescaling(data_paths, minilm_token, tmp_path):
+    """With the same b, our rescaled P/R/F are bert-score's `rescale_with_baseline` ones."""
+    bert_score = pytest.importorskip("bert_score")
+    from nash_metric.models import embedded_model_dir
+    from nash_metric.rescale import fit_rescale_baseline
+
+    sentences = data_paths.require("annual_reports").read_text(encoding="utf-8").splitlines()[:120]
+    fitted = fit_rescale_baseline(minilm_token, sentences, n_pairs=150, seed=3)
+    fitted.save(tmp_path / "baseline.json")
+    b = fitted.values
+    layers = minilm_token.num_layers
+    rows = ["LAYER,P,R,F"] + [f"{k},{b['baseline_precision']},{b['baseline_recall']},{b['baseline']}"
+                              for k in range(layers + 1)]
+    (tmp_path / "baseline.csv").write_text("\n".join(rows) + "\n")
+
+    cands, refs = phrasebank_pairs(data_paths.require("phrasebank"), 15)
+    expected = bert_score.score(cands, refs, model_type=str(embedded_model_dir()), num_layers=layers, lang="en",
+                                rescale_with_baseline=True, baseline_path=str(tmp_path / "baseline.csv"),
+                                batch_size=1)
+    ours = minilm_token.with_options(rescale_with_baseline=True, baseline_path=str(tmp_path / "baseline.json"))
+    out = ours.score(cands, refs)
+    for name, values in zip(("baseline_precision", "baseline_recall", "baseline"), expected):
+        np.testing.assert_allclose(getattr(out, name), values.numpy(), atol=1e-4, err_msg=name)
+    assert out.baseline.min() < 0.5, "rescaled scores spread out of the raw 0.8-0.95 band"
 
 
 def test_sentence_baseline_is_the_models_own_cosine(minilm_sentence):
@@ -99,3 +137,15 @@ def test_a_pair_scores_the_same_alone_or_inside_any_call(backend, minilm_sentenc
     assert scorer.with_options(threshold=0.3763).hashcode == together.hashcode  # the default tau, given or not
     if backend == "sentence":  # the paper's example, as the README and the toolkit give it
         assert together.nash[:2] == pytest.approx([0.9789, 0.8475], abs=1e-4)
+
+
+@pytest.mark.parametrize("backend", ["sentence", "token"])
+def test_shipped_rescale_baseline_maps_identical_texts_to_one(backend, minilm_sentence, minilm_token):
+    scorer = (minilm_sentence if backend == "sentence" else minilm_token).with_options(rescale_with_baseline=True)
+    assert scorer.config["rescale_baseline_source"] == f"shipped:all-MiniLM-L6-v2.{backend}.json"
+    out = scorer.score([CLOSE, ANCHOR], [CLOSE, FAR])
+    for name in ("nash", "text", "baseline", "nash_precision", "baseline_recall"):
+        assert getattr(out, name)[0] == pytest.approx(1.0, abs=1e-6), name
+    raw = scorer.with_options(rescale_with_baseline=False).score([ANCHOR], [FAR])
+    b = scorer.rescale.values["baseline"]
+    assert out.baseline[1] == pytest.approx((raw.baseline[0] - b) / (1 - b))

@@ -223,7 +223,7 @@ def test_heat_map_labels_fall_back_to_a_cjk_font_when_one_is_installed():
     import shutil
     import subprocess
 
-    from nash_metric.space.plot import CJK_FAMILIES, label_fonts
+    from nash_metric.plot import CJK_FAMILIES, label_fonts
 
     if not shutil.which("fc-list") or not subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True,
                                                          text=True).stdout.strip():

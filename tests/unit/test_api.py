@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from nash_metric import NASH, NASHConfig, nash_score
+from nash_metric.output import PUBLIC_FIELDS
 
 A = ["Revenue increased by 4%.", "Revenue increased by 4%.", "No numbers here."]
 B = ["Revenue increased by 3.56%.", "Revenue increased by 40%.", "Nothing numeric."]
@@ -36,15 +37,25 @@ def test_nash_score_rejects_unknown_options(tiny):
 def test_to_dict_is_json_with_every_field(tiny):
     out = nash_score(A, B, **tiny)
     data = json.loads(json.dumps(out.to_dict()))
-    assert set(data) == {
-        "nash", "text_similarity", "numeric_similarity", "alpha", "baseline", "config", "hashcode", "unscored"
-    }
+    assert set(data) == {*PUBLIC_FIELDS, "config", "hashcode", "unscored"}
     assert data["nash"] == out.nash.tolist() and data["hashcode"] == out.hashcode
     assert data["config"]["backend"] == "token" and data["config"]["threshold"] == 0.0
     # The mix holds row by row in the serialised form too.
     for k in range(len(A)):
         mixed = data["alpha"][k] * data["text_similarity"][k] + (1 - data["alpha"][k]) * data["numeric_similarity"][k]
         assert data["nash"][k] == pytest.approx(mixed)
+        for part in ("precision", "recall"):
+            mixed = data["alpha"][k] * data[f"text_{part}"][k] + (1 - data["alpha"][k]) * data[f"numeric_{part}"][k]
+            assert data[f"nash_{part}"][k] == pytest.approx(mixed)
+
+
+def test_nash_score_with_several_references_keeps_the_best_and_says_which(tiny):
+    candidates = [["Revenue increased by 40%.", "Revenue increased by 4%.", "Costs fell."], [B[0]]]
+    out = nash_score(A[:2], candidates, **tiny)
+    singles = [nash_score([a] * len(refs), refs, **tiny).nash for a, refs in zip(A[:2], candidates)]
+    assert out.best_reference.tolist() == [int(np.argmax(s)) for s in singles]
+    assert out.best_reference[0] == 1  # the identical reference wins
+    np.testing.assert_allclose(out.nash, [s.max() for s in singles], atol=1e-9)
 
 
 def test_config_object_and_keyword_options_agree(tiny):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from nash_metric import NASH
-from nash_metric.output import NASHOutput
+from nash_metric.output import PUBLIC_FIELDS, SCORE_FIELDS, NASHOutput
 
 PAIRS = [
     ("Revenue increased by 4%.", "Revenue increased by 3.56%."),
@@ -25,7 +25,7 @@ PREDS, REFS = [a for a, _ in PAIRS], [b for _, b in PAIRS]
 CORPUS = PAIRS + [(f"Sales rose {i}% to EUR {3 * i} mn in {2000 + i}.", f"Sales rose {i + 1}% in {2001 + i}.")
                   for i in range(1, 12)]
 CORPUS_PREDS, CORPUS_REFS = [a for a, _ in CORPUS], [b for _, b in CORPUS]
-FIELDS = ("nash", "text", "numeric", "alpha", "baseline")
+FIELDS = SCORE_FIELDS
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +89,8 @@ def test_corpus_decided_options_are_fixed_once_per_corpus(scorer):
         assert_same_scores(whole, chunked)
         assert whole.hashcode == chunked.hashcode
         reordered = corpus_scorer.with_options(chunk_size=3).score(preds[::-1], refs[::-1])
-        assert_same_scores(whole, NASHOutput(*(getattr(reordered, n)[::-1] for n in FIELDS), {}, ""))
+        flipped = {n: getattr(reordered, n)[::-1] for n in FIELDS}
+        assert_same_scores(whole, NASHOutput(**flipped, config={}, hashcode=""))
         with pytest.raises(ValueError, match="for_corpus"):
             next(corpus_scorer.iter_score(CORPUS))
         fixed = corpus_scorer.for_corpus(preds, refs)
@@ -159,5 +160,4 @@ def test_dataset_map_with_rank_pipeline(tiny_model_dir, scorer):
     ds = Dataset.from_dict({"prediction": PREDS, "reference": REFS})
     scored = ds.map(score_batch, batched=True, batch_size=4, with_rank=True)
     np.testing.assert_allclose(scored["nash"], scorer.score(PREDS, REFS).nash, atol=1e-6)
-    assert scored.column_names == ["prediction", "reference", "nash", "text_similarity", "numeric_similarity",
-                                   "alpha", "baseline"]
+    assert scored.column_names == ["prediction", "reference", *PUBLIC_FIELDS]

@@ -8,7 +8,6 @@
     scorers      the registry's loaders, the tau a request uses, the baselines
     budget       the per-request time budget, checked between bounded steps
     render       HTML fragments (all user text escaped) and the stylesheet `CSS`
-    plot         the alignment heat map
     batch_files  strict, size-limited parsing of uploaded pair files and the formula-safe CSV download
 
 Only `app` and `handlers` import gradio; they are imported on first use of `build_demo` / `serve` /

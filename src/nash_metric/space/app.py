@@ -3,7 +3,8 @@
 Tabs: Compare (one pair, highlighted numbers, masked texts, alignment heat map), Rank (one anchor,
 several candidates, two rankings), Batch (CSV/JSONL upload, CSV download), About (method, options).
 The shared controls (model, backbone, tau) take their choices, defaults and help from `NASHConfig`;
-the handlers live in `handlers`, the HTML in `render`, the heat map in `plot`, file parsing in `batch_files`.
+the handlers live in `handlers`, the HTML in `render`, the heat map in `nash_metric.plot` (shared with
+`NASH.plot`), file parsing in `batch_files`.
 What a deployment allows (models, time, uploads, queue) comes from `SpaceLimits` and is stated on the page.
 """
 

@@ -16,12 +16,12 @@ from typing import Any
 import gradio as gr
 
 from ..output import NASHOutput
+from ..plot import explanation_figure, has_alignment
 from . import scorers
 from .allow import allowed_model
 from .batch_files import parse_pairs, write_csv
 from .budget import LOCAL_HINT, Deadline, next_chunk
 from .limits import MAX_CANDIDATES, MAX_CHARS, SpaceLimits
-from .plot import alignment_heatmap
 from .render import TAU_SOURCES, error_html, info_html, ranking_html, score_cards, tau_html, tau_text, text_panel
 
 BATCH_HEADER = ["a", "b", "bertscore_f1", "baseline", "nash", "text_similarity", "numeric_similarity", "alpha"]
@@ -59,11 +59,6 @@ def _safe(n_outputs: int, error_slot: int = 0) -> Callable:
 
 def _round(value: Any) -> Any:
     return round(value, 4) if isinstance(value, float) else value
-
-
-def _scorable_positions(mentions: list[dict[str, Any]]) -> dict[int, int]:
-    """Full mention index -> row of the similarity matrix (which holds scored mentions only)."""
-    return {i: k for k, i in enumerate(i for i, m in enumerate(mentions) if m["scored"])}
 
 
 class SpaceHandlers:
@@ -112,21 +107,10 @@ class SpaceHandlers:
         ma, mb = info["mentions"]["a"], info["mentions"]["b"]
         panels = (text_panel("Text A", a, ma, info["masked"]["a"], "A")
                   + text_panel("Text B", b, mb, info["masked"]["b"], "B"))
-        pa, pb = _scorable_positions(ma), _scorable_positions(mb)
         figure = None
-        if pa and pb:
-            al = info["alignments"]
-            accepted_ab = [(pa[r["source"]], pb[r["target"]]) for r in al["a_to_b"] if r["valid"]]
-            accepted_ba = [(pb[r["source"]], pa[r["target"]]) for r in al["b_to_a"] if r["valid"]]
-            # A best match that fell below tau: crossed out, so the gate's effect is visible on the map.
-            rejected = [(pa[r["source"]], pb[r["target"]]) for r in al["a_to_b"]
-                        if r["target"] is not None and not r["valid"]]
-            rejected += [(pa[r["target"]], pb[r["source"]]) for r in al["b_to_a"]
-                         if r["target"] is not None and not r["valid"]]
-            figure = alignment_heatmap([m["text"] for m in ma if m["scored"]], [m["text"] for m in mb if m["scored"]],
-                                       info["similarity_matrix"], info["threshold"], accepted_ab, accepted_ba,
-                                       rejected)
-        else:
+        if has_alignment(info):  # the same figure as `NASH.plot`
+            figure = explanation_figure(info)
+        else:  # here an info line says it; no figure for nothing to align
             panels += info_html("No alignment to show: numbers on at most one side "
                                 f"(S_num = {s['numeric']:.0f} by definition).")
         rows = []

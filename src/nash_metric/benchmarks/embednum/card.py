@@ -1,7 +1,8 @@
 """Dataset card (README.md with YAML `configs:` and `dataset_info`) for a built EmbedNum-1K folder.
 
-The card is generated from the built rows, so its configs, features and counts cannot drift from the
-Parquet files; `load_dataset(folder, config)` reads it natively (no dataset script).
+The body is generated from the built rows and the YAML's `dataset_info` is measured on the Parquet files
+just written, so configs, features and counts cannot drift from the data; `load_dataset(folder, config)` reads
+the folder natively (no dataset script).
 """
 
 from __future__ import annotations
@@ -10,56 +11,40 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .construction import CANDIDATE_CONFIGS, TRIPLE_COLUMNS
+from ...citations import EMBEDNUM1K_BIBTEX, NASH_BIBTEX
+from ..cards import (
+    CardMetadata,
+    accuracy_margin,
+    build_section,
+    card_yaml,
+    citation_section,
+    limitations_section,
+    size_category,
+)
+from .construction import ALL_CONFIGS, CANDIDATE_CONFIGS
 from .formats import CURRENCY_RATES, FORMATS, PAPER_FORMATS, RELATIVE_DISTANCE
 
-_STRING = "string"
-_FLOAT = "float64"
-_TRIPLE_TYPES = {c: _STRING for c in TRIPLE_COLUMNS} | {
-    c: _FLOAT for c in ("threshold", "positive_value", "negative_value", "relative_distance")}
-_CANDIDATE_FEATURES: list[dict[str, Any]] = [
-    {"name": c, "dtype": _STRING} for c in ("id", "config", "seed_id", "question")] + [
-    {"name": "candidates", "sequence": _STRING}, {"name": "candidate_values", "sequence": _FLOAT},
-    {"name": "labels", "sequence": "int64"}] + [
-    {"name": c, "dtype": _STRING} for c in ("op", "direction")] + [{"name": "threshold", "dtype": _FLOAT}] + [
-    {"name": c, "dtype": _STRING} for c in ("threshold_text", "unit", "entity")]
+_SPLIT = "test"
 
 
-def _features(config: str) -> list[dict[str, Any]]:
-    if config in CANDIDATE_CONFIGS:
-        return _CANDIDATE_FEATURES
-    return [{"name": c, "dtype": _TRIPLE_TYPES[c]} for c in TRIPLE_COLUMNS]
+def _metadata(data: dict[str, list[dict]], meta: dict[str, Any], license_id: str) -> CardMetadata:
+    released = bool(meta.get("source"))
+    return CardMetadata(
+        pretty_name="EmbedNum-1K (nash-metric build)", license=license_id, language=["en"],
+        task_categories=["sentence-similarity"], tags=["numeracy", "finance", "embeddings"],
+        # The authors' triples are an external dataset; the seed templates are text written for this project
+        # ("other"), filled with machine-drawn numbers and entities. A+/A- labels follow from construction.
+        source_datasets=["extended|other"] if released else ["original"],
+        language_creators=["machine-generated", "other"], annotations_creators=["machine-generated"],
+        # Every config is a re-rendering of the same questions, so the size is one config's, not their sum.
+        size_category=size_category(max(len(rows) for rows in data.values())),
+    )
 
 
-def _arrow_bytes(config: str, rows: list[dict]) -> int:
-    import pyarrow as pa
-
-    columns = [f["name"] for f in _features(config)]
-    return int(pa.Table.from_pylist([{c: r[c] for c in columns} for r in rows]).nbytes)
-
-
-def _yaml_header(data: dict[str, list[dict]], license_id: str) -> str:
-    # JSON scalars are valid YAML, which keeps quoting right without a YAML dependency.
-    lines = ["---", f"license: {license_id}", "language:", "- en", "pretty_name: EmbedNum-1K (nash-metric build)",
-             "task_categories:", "- sentence-similarity", "tags:", "- numeracy", "- finance", "- embeddings",
-             "size_categories:", "- 1K<n<10K", "configs:"]
-    for config in data:
-        lines += [f"- config_name: {config}", "  data_files:", "  - split: test", f"    path: data/{config}.parquet"]
-        if config == "orig":
-            lines.append("  default: true")
-    lines.append("dataset_info:")
-    for config, rows in data.items():
-        lines += [f"- config_name: {config}", "  features:"]
-        for feat in _features(config):
-            lines.append(f"  - name: {feat['name']}")
-            if "dtype" in feat:
-                lines.append(f"    dtype: {feat['dtype']}")
-            else:
-                lines.append(f"    sequence: {feat['sequence']}")
-        lines += ["  splits:", "  - name: test", f"    num_bytes: {_arrow_bytes(config, rows)}",
-                  f"    num_examples: {len(rows)}"]
-    lines.append("---")
-    return "\n".join(lines)
+def _yaml_header(data: dict[str, list[dict]], meta: dict[str, Any], license_id: str, out_dir: str | Path) -> str:
+    configs = [{"config_name": c, "data_files": [{"split": _SPLIT, "path": f"data/{c}.parquet"}],
+                **({"default": True} if c == "orig" else {})} for c in data]
+    return f"---\n{card_yaml(_metadata(data, meta, license_id), configs, out_dir)}\n---"
 
 
 def _stats_table(data: dict[str, list[dict]]) -> str:
@@ -77,8 +62,9 @@ def _stats_table(data: dict[str, list[dict]]) -> str:
     return "\n".join(out)
 
 
-def card_text(data: dict[str, list[dict]], meta: dict[str, Any], results_section: str = "") -> str:
-    """The full README.md: YAML header, description, per-config statistics, fields, licence."""
+def card_text(data: dict[str, list[dict]], meta: dict[str, Any], out_dir: str | Path, results_section: str = "") -> str:
+    """The full README.md: YAML header (measured on the Parquet files in ``out_dir``), description, per-config
+    statistics, fields, licence, how it was built, limitations and citation."""
     license_id = "other" if meta.get("source") else "cc-by-4.0"
     formats = "\n".join(f"| `{name}` | {FORMATS[name].description} | "
                         f"{'paper Table 1' if name in PAPER_FORMATS else 'extra analysis'} |" for name in FORMATS)
@@ -95,8 +81,7 @@ when sim(Q, A+) > sim(Q, A−) (ties count as wrong; chance = 0.5). Benchmark of
 Gap: An Empirical Investigation of Text Embedding Models* (Deng, Duan, Tang, Yang; Findings of EACL
 2026, arXiv:2509.05691), rebuilt reproducibly by nash-metric from {source}.
 
-Build: `nash build-data embednum1k --out DIR --seed {meta['seed']} --n {meta['n']}` (or
-`python embednum1k_builder.py` in this folder). Evaluate: `nash bench embednum1k --data DIR`.
+Build: see [How each config was built](#how-each-config-was-built). Evaluate: `nash bench embednum1k --data DIR`.
 
 ```python
 from datasets import load_dataset
@@ -148,13 +133,80 @@ the builder still works when imported (`EmbedNum1K(config_name="orig").download_
 {'Generated from the released file: its licence applies.' if meta.get('source') else
  'Data: CC BY 4.0 (templates written for nash-metric, numbers generated). Code: Apache-2.0.'}
 
-## Build configuration
+{build_section(_commands(meta), _build_notes(data, meta))}
+The full build configuration:
 
 ```json
 {json.dumps(meta, indent=2, sort_keys=True)}
 ```
-"""
-    return _yaml_header(data, license_id) + "\n" + body
+
+{limitations_section(_limitations(data, meta))}
+{citation_section([EMBEDNUM1K_BIBTEX, NASH_BIBTEX], _CITATION_INTRO)}"""
+    return _yaml_header(data, meta, license_id, out_dir) + "\n" + body
+
+
+_CITATION_INTRO = """EmbedNum-1K is the benchmark of Deng et al. (Findings of EACL 2026): cite it for the task and its
+format variants. This folder was built by nash-metric, the implementation of NASH; cite NASH too when you
+report NASH scores on it. The entry below was checked against the paper's arXiv and ACL Anthology pages."""
+
+
+def _commands(meta: dict[str, Any]) -> list[str]:
+    """The ``nash build-data`` call the build configuration implies (and the builder script where it is the same)."""
+    extra = "".join([f" --source {meta['source']}" if meta.get("source") else "",
+                     f" --seeds {meta['seeds']}" if meta.get("seeds", "packaged") != "packaged" else "",
+                     "" if list(meta["configs"]) == list(ALL_CONFIGS) else f" --configs {' '.join(meta['configs'])}"])
+    args = f"--seed {meta['seed']} --n {meta['n']} --candidate-questions {meta['n_candidate_questions']}"
+    commands = [f"nash build-data embednum1k --out DIR {args}{extra}  # DIR: this folder"]
+    if " --seeds " not in extra and " --configs " not in extra:  # the builder script has neither flag
+        source = f" --source {meta['source']}" if meta.get("source") else ""
+        commands += ["# the same files, from the repository root:",
+                     f"python datasets/embednum1k/embednum1k_builder.py {args}{source}"]
+    return commands
+
+
+def _build_notes(data: dict[str, list[dict]], meta: dict[str, Any]) -> str:
+    return (f"One command writes all {len(data)} configs with seed {meta['seed']}: row k of every triple config "
+            "renders the same template, direction and entity as row k of `orig` (currency configs draw from the "
+            f"money templates only), so configs differ only in how numbers are written; `candidates_10` and "
+            f"`candidates_100` take the first {meta['n_candidate_questions']} questions. Seed questions: "
+            f"{meta.get('seeds')} ({meta.get('n_templates')} templates).")
+
+
+def _limitations(data: dict[str, list[dict]], meta: dict[str, Any]) -> list[str]:
+    found, total = _cue_coverage(data)
+    n = len(data["orig"]) if "orig" in data else max(len(r) for r in data.values())
+    origin = ("These triples are the authors' released ones, re-rendered into every format by nash-metric's code."
+              if meta.get("source") else
+              f"The {meta.get('n_templates')} seed questions were written for nash-metric, not taken from the "
+              "paper's release: phrasing, entities (fictitious) and number ranges differ, so accuracies here are "
+              "not comparable with the paper's (best of 13 models: 0.537 on its original set).")
+    reader = ([] if meta.get("source") else [
+        "The test suite parses every row of this construction with nash-metric's own number reader (the one NASH "
+        "scores with) and requires A+ to satisfy and A− to violate the condition, so every number form here is one "
+        "that reader reads correctly: the benchmark does not probe NASH on forms it misreads."])
+    return [
+        origin,
+        f"Cue phrases: NASH's comparison detector (`nash_metric.comparisons`) finds the question's own operator in "
+        f"{found:,} of the {total:,} distinct questions of this build. Its cue list and these questions come from "
+        "the same project, so comparison-aware scores (`NASH(comparisons=True)`) are optimistic: they show the "
+        "rule firing on phrasings it was written for, not comparison understanding on unseen text.",
+        *reader,
+        "A+ and A− sit at the same distance from the threshold by design, so magnitude similarity alone carries no "
+        "signal: plain NASH's accuracy here reflects the comparison direction (and ties), not its numeric "
+        "sensitivity in general.",
+        f"Each answer is one templated sentence; with {n:,} triples a 95 % interval on an accuracy reaches "
+        f"±{accuracy_margin(n):.3f}, and the configs share their questions, so they are not independent samples.",
+    ]
+
+
+def _cue_coverage(data: dict[str, list[dict]]) -> tuple[int, int]:
+    """(questions whose stated operator the comparison detector finds, distinct questions)."""
+    from ...comparisons import find_constraints
+    from ...numbers import extract_numbers
+
+    ops = {r["question"]: r["op"] for rows in data.values() for r in rows}
+    found = sum(any(c.op == op for c in find_constraints(q, extract_numbers(q))) for q, op in ops.items())
+    return found, len(ops)
 
 
 RESULTS_START, RESULTS_END = "<!-- results:start -->", "<!-- results:end -->"
@@ -172,7 +224,7 @@ def write_card(data: dict[str, list[dict]], out_dir: str | Path, meta: dict[str,
                 results_section = old[old.index(RESULTS_START):old.index(RESULTS_END) + len(RESULTS_END)]
     elif results_section:
         results_section = f"{RESULTS_START}\n{results_section.strip()}\n{RESULTS_END}"
-    path.write_text(card_text(data, meta, "\n" + results_section + "\n" if results_section else ""),
+    path.write_text(card_text(data, meta, out_dir, "\n" + results_section + "\n" if results_section else ""),
                     encoding="utf-8")
     return path
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ...numbers import NumericMention, extract_chinese_numbers, extract_numbers, resolve_overlaps
+from .card import card_text
 from .source import Article, read_articles
 from .text import split_sentences_zh
 
@@ -198,8 +199,10 @@ def features():
     })
 
 
-def write_dataset(splits: dict[str, list[dict]], report: dict[str, Any], out: str | Path) -> list[Path]:
-    """Parquet shards ``out/data/{split}-00000-of-00001.parquet`` plus ``out/build_report.{json,md}``."""
+def write_dataset(splits: dict[str, list[dict]], report: dict[str, Any], out: str | Path,
+                  card: dict[str, Any] | None = None) -> list[Path]:
+    """Parquet shards ``out/data/{split}-00000-of-00001.parquet``, ``out/build_report.{json,md}`` and the card
+    ``out/README.md`` (``card``: the fields ``nquad.card.card_text`` takes)."""
     import datasets
 
     from ...reporting import write_json
@@ -214,13 +217,18 @@ def write_dataset(splits: dict[str, list[dict]], report: dict[str, Any], out: st
     written.append(write_json(out / "build_report.json", report))
     (out / "build_report.md").write_text(report_markdown(report), encoding="utf-8")
     written.append(out / "build_report.md")
+    # after the shards: the card's dataset_info is measured on the files just written
+    (out / "README.md").write_text(card_text(report, report_markdown(report), out, card), encoding="utf-8")
+    written.append(out / "README.md")
     return written
 
 
-def build_from_file(source: str | Path, out: str | Path, config: BuildConfig) -> dict[str, Any]:
+def build_from_file(source: str | Path, out: str | Path, config: BuildConfig,
+                    card: dict[str, Any] | None = None, source_name: str | None = None) -> dict[str, Any]:
+    """Build from ``source`` into ``out``; the report names the source ``source_name`` (default: as given)."""
     splits, report = build(read_articles(source), config)
-    report["source"] = str(source)
-    write_dataset(splits, report, out)
+    report["source"] = source_name or str(source)
+    write_dataset(splits, report, out, card)
     return report
 
 

@@ -1,13 +1,25 @@
-"""The NumFinE dataset card: YAML (configs + dataset_info) and a Markdown body with the build's statistics."""
+"""The NumFinE dataset card: YAML (Hub metadata, configs, dataset_info measured on the Parquet files) and a
+Markdown body with the build's statistics, its limitations, how it was built and what to cite."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from ...citations import NASH_BIBTEX
+from ..cards import (
+    CardMetadata,
+    accuracy_margin,
+    build_section,
+    card_yaml,
+    citation_section,
+    limitations_section,
+    size_category,
+)
 from .build import NumFinEBuild, build_report_markdown
 from .construction import MAX_INVALID
 from .rules import CATEGORY_RULES, RULES_SUMMARY
-from .schema import SPLIT, features, shard_path
+from .schema import SPLIT, shard_path
 from .tables import CONFIGS
 
 _DESCRIPTIONS = {
@@ -18,36 +30,29 @@ _DESCRIPTIONS = {
     "crosspair": "two units of the same category, one variant each; label 0 when pair a deviates less",
     "units": "one row per (sentence, target): every variant, its new value and distance, closest first",
 }
+# The paper's released build (DESIGN.md §2), which a small build must not be compared with.
+_PAPER_UNITS, _PAPER_TRIPLET, _PAPER_LISTWISE, _PAPER_CROSSPAIR = 14_651, 43_953, 146_510, 7_320
+# A corpus given to `nash build-data numfine` is found text of some other dataset, perturbed by machine.
+_CORPUS_SOURCE, _CORPUS_LANGUAGE = ["extended|other"], ["found", "machine-generated"]
 
 
-def render_card(build: NumFinEBuild, sizes: dict[str, tuple[int, int]], card: dict[str, Any]) -> str:
-    from datasets.info import DatasetInfo, DatasetInfosDict
-    from datasets.splits import SplitDict, SplitInfo
-    from huggingface_hub import DatasetCardData
+def render_card(build: NumFinEBuild, out: str | Path, card: dict[str, Any]) -> str:
+    """The README.md of the NumFinE folder ``out``, whose Parquet shards are already written.
 
-    written = [c for c in CONFIGS if c in sizes]  # configs without rows are not written (build report says why)
-    infos = {}
-    for config in written:
-        splits = SplitDict()
-        splits.add(SplitInfo(name=SPLIT, num_examples=sizes[config][0], num_bytes=sizes[config][1]))
-        infos[config] = DatasetInfo(features=features(config), splits=splits, config_name=config)
-    data = DatasetCardData(
-        pretty_name=card.get("pretty_name") or "NumFinE",
-        license=card.get("license") or "other",
-        language=["en"],
-        task_categories=["sentence-similarity"],
-        tags=["numeracy", "finance", "semantic-similarity", "evaluation", "nash-metric"],
-        size_categories=[_size_category(len(build.units))],
-        configs=[{"config_name": c, "data_files": [{"split": SPLIT, "path": shard_path(c)}],
-                  **({"default": True} if c == _default(written) else {})} for c in written],
-    )
-    DatasetInfosDict(infos).to_dataset_card_data(data)
+    ``card`` may set ``pretty_name``, ``license``, ``license_note``, ``source_note``, ``source_datasets``,
+    ``language_creators``, ``limitations`` (extra bullets about the source) and ``commands`` (the exact
+    commands that built the folder; default: the ``nash build-data numfine`` call the build report implies).
+    """
+    written = [c for c in CONFIGS if build.tables[c]]  # configs without rows are not written (build report says why)
+    configs = [{"config_name": c, "data_files": [{"split": SPLIT, "path": shard_path(c)}],
+                **({"default": True} if c == _default(written) else {})} for c in written]
+    yaml = card_yaml(_metadata(build, card), configs, out)
     r = build.report
-    config_rows = "\n".join(f"| `{c}` | {sizes[c][0]} | {_DESCRIPTIONS[c]} |" for c in written)
+    config_rows = "\n".join(f"| `{c}` | {len(build.tables[c])} | {_DESCRIPTIONS[c]} |" for c in written)
     omitted = "".join(f"\n\nNot in this build: `{c}`, {why}." for c, why in r.get("omitted_configs", {}).items())
     source_note = card.get("source_note") or f"Built from `{r.get('source')}`."
     return f"""---
-{data.to_yaml()}
+{yaml}
 ---
 
 # {card.get('pretty_name') or 'NumFinE'}
@@ -56,11 +61,7 @@ Numerically perturbed financial sentences for testing whether a similarity metri
 numbers (NumFinE, as specified for the NASH paper). Each numeral of a base sentence is a **target**;
 k = {r['k']} variants change that target and nothing else, keeping its written form (decimals, thousands
 separators, currency, scale word, spacing). Built with `nash-metric` {r.get('nash_metric')} (seed
-{r['seed']}); rebuild it with
-
-```bash
-nash build-data numfine --source SENTENCES --out DIR --seed {r['seed']} --k {r['k']}
-```
+{r['seed']}); the exact commands are under [How each config was built](#how-each-config-was-built).
 
 ```python
 from datasets import load_dataset
@@ -124,7 +125,21 @@ negatives with a scale, `1'000'000`, ...) change a few magnitude targets.
 ## Statistics of this build
 
 {build_report_markdown(r)}
-"""
+
+{build_section(_commands(r, card), _build_notes(r, written))}
+{limitations_section([*card.get("limitations", []), *_limitations(build)])}
+{citation_section([NASH_BIBTEX], _CITATION_INTRO)}"""
+
+
+def _metadata(build: NumFinEBuild, card: dict[str, Any]) -> CardMetadata:
+    return CardMetadata(
+        pretty_name=card.get("pretty_name") or "NumFinE", license=card.get("license") or "other", language=["en"],
+        task_categories=["sentence-similarity"], source_datasets=card.get("source_datasets") or _CORPUS_SOURCE,
+        annotations_creators=["machine-generated"],  # categories, variants and gold orders all come from rules
+        language_creators=card.get("language_creators") or _CORPUS_LANGUAGE,
+        size_category=size_category(len(build.units)),
+        tags=["numeracy", "finance", "semantic-similarity", "evaluation", "nash-metric"],
+    )
 
 
 def _default(written: list[str]) -> str:
@@ -138,8 +153,43 @@ def _rules_doc() -> str:
     return f"{table}\n\n{RULES_SUMMARY.strip()}"
 
 
-def _size_category(n: int) -> str:
-    for limit, label in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M")):
-        if n < limit:
-            return label
-    return "n>1M"
+_CITATION_INTRO = """NumFinE is introduced by the NASH paper: cite it for the benchmark and for the metric. This folder
+was built by nash-metric's reimplementation of the construction (see the limitations above); a build from a
+third-party corpus should cite that corpus too."""
+
+
+def _commands(report: dict[str, Any], card: dict[str, Any]) -> list[str]:
+    """The commands that built the folder: the card's, or the CLI call the build report implies."""
+    if card.get("commands"):
+        return list(card["commands"])
+    column = f" --column {report['source_column']}" if report.get("source_column") else ""
+    return [f"nash build-data numfine --source {report.get('source')}{column} --out DIR "
+            f"--seed {report['seed']} --k {report['k']}  # DIR: this folder"]
+
+
+def _build_notes(report: dict[str, Any], written: list[str]) -> str:
+    sha = report.get("source_sha256")
+    return (f"One build writes every config ({', '.join(f'`{c}`' for c in written)}): seed {report['seed']}, "
+            f"k = {report['k']} variants per unit, nash-metric {report.get('nash_metric')}. Each unit draws its "
+            "variants from a generator seeded by a hash of (seed, unit_id), so reordering the source lines changes "
+            "no unit's variants; the listwise order and the cross-pair pairing are seeded by the same seed."
+            + (f" Source SHA-256: `{sha}`." if sha else ""))
+
+
+def _limitations(build: NumFinEBuild) -> list[str]:
+    r, n_units = build.report, len(build.units)
+    return [
+        f"Size: {n_units} units from {r['sentences']['read']} sentences (`{r.get('source')}`). The paper's "
+        f"NumFinE has {_PAPER_UNITS:,} units ({_PAPER_TRIPLET:,} triplet sentences, {_PAPER_LISTWISE:,} listwise, "
+        f"{_PAPER_CROSSPAIR:,} cross-pairs): scores on this build are not comparable with the paper's tables, and "
+        f"a 95 % interval on a triplet accuracy over {n_units} units reaches ±{accuracy_margin(n_units):.2f}.",
+        "Targets are found by nash-metric's own number reader, the one NASH scores with: a numeral it misses or "
+        "misreads never becomes a target, so a NumFinE build does not measure that reader's recall, and calendar "
+        "targets are ordered by the calendar distance NASH itself scores, which favours NASH on dates.",
+        "Categories come from the cue-word rules under Construction, not from FinNum's human annotation, and a "
+        "rule-based plausibility check replaces the paper's LLM filter: some variants the paper would drop may "
+        "remain, and the reverse. Months, quarters, halves and fiscal or bare years follow our extension of the "
+        "paper's rules.",
+        "Gold orders and cross-pair labels are computed from |Δ| (which variant is numerically closer), not judged "
+        "by people: they say nothing about which variant a reader finds closer in meaning.",
+    ]

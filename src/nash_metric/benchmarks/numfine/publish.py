@@ -15,7 +15,8 @@ from .tables import CONFIGS
 def write_numfine(build: NumFinEBuild, out_dir: str | Path, card: dict[str, Any] | None = None) -> Path:
     """Write ``data/<config>/*.parquet``, ``build_report.json`` and a dataset card ``README.md``.
 
-    ``card`` may set ``pretty_name``, ``license`` (a Hub licence id), ``source_note`` and ``license_note``.
+    ``card`` may set ``pretty_name``, ``license`` (a Hub licence id), ``source_note``, ``license_note`` and the
+    other card fields ``render_card`` lists (provenance tags, extra limitations, the build commands).
     The folder then loads with ``datasets.load_dataset(out_dir, "<config>")`` for every config on the card; a
     config without rows (no cross-pair from a tiny source) is neither written nor listed.
     """
@@ -27,7 +28,6 @@ def write_numfine(build: NumFinEBuild, out_dir: str | Path, card: dict[str, Any]
     if not any(build.tables[c] for c in CONFIGS):
         raise ValueError(f"{out}: no NumFinE config has rows; nothing written")
     out.mkdir(parents=True, exist_ok=True)
-    sizes = {}
     for config in CONFIGS:
         target = out / shard_path(config)
         for old in target.parent.glob("*.parquet"):
@@ -40,9 +40,9 @@ def write_numfine(build: NumFinEBuild, out_dir: str | Path, card: dict[str, Any]
         ds = Dataset.from_list(rows, features=features(config))
         target.parent.mkdir(parents=True, exist_ok=True)
         ds.to_parquet(str(target))
-        sizes[config] = (len(ds), ds.data.nbytes)
     write_json(out / "build_report.json", build.report)
-    (out / "README.md").write_text(render_card(build, sizes, card or {}), encoding="utf-8")
+    # after the shards: the card's dataset_info is measured on the files just written
+    (out / "README.md").write_text(render_card(build, out, card or {}), encoding="utf-8")
     return out
 
 

@@ -1,0 +1,224 @@
+"""Alignment heat map of one pair: context cosine between the numbers of A (rows) and B (columns).
+
+One implementation for the Space (Compare tab), `NASH.plot` and `nash explain --plot`: `explanation_figure`
+draws it from a `NASH.explain` dict, `save_figure` writes it by suffix.
+
+Built on ``matplotlib.figure.Figure`` (no pyplot state), so concurrent requests never share a figure, and no
+GUI backend is ever selected. Import this module lazily: `import nash_metric` must stay free of matplotlib.
+Labels fall back to a CJK font when one is installed (Debian `fonts-noto-cjk`), so 3億元 is not drawn as boxes.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import textwrap
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from matplotlib import font_manager
+from matplotlib.colors import TwoSlopeNorm
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+
+__all__ = [
+    "CJK_FAMILIES",
+    "FIGURE_SUFFIXES",
+    "NO_ALIGNMENT",
+    "alignment_heatmap",
+    "check_figure_path",
+    "explanation_figure",
+    "has_alignment",
+    "label_fonts",
+    "save_figure",
+]
+
+CJK_FAMILIES = ("Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Sans CJK TC", "WenQuanYi Zen Hei",
+                "Droid Sans Fallback")
+FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
+PNG_DPI = 150
+NO_ALIGNMENT = "No alignment to show: numbers on at most one side (S_num = 1 or 0 by definition)"
+MAX_LISTED = 12  # mentions listed per side on the no-alignment figure
+
+Cell = tuple[int, int]
+
+
+@functools.cache
+def label_fonts() -> tuple[str, ...]:
+    """DejaVu Sans, then the first CJK family installed (matplotlib falls back glyph by glyph)."""
+    manager = font_manager.fontManager
+    known = {f.name for f in manager.ttflist}
+    if not known.intersection(CJK_FAMILIES):  # installed after matplotlib cached its font list
+        for path in font_manager.findSystemFonts():
+            if "CJK" in path or "wqy" in path.lower() or "DroidSansFallback" in path:
+                try:
+                    manager.addfont(path)
+                except (OSError, RuntimeError, ValueError):
+                    continue
+        known = {f.name for f in manager.ttflist}
+    return ("DejaVu Sans", *[f for f in CJK_FAMILIES if f in known][:1])
+
+
+def _label(side: str, number: int, text: str, width: int = 16) -> str:
+    text = " ".join(text.split())
+    return f"{side}{number}: {text if len(text) <= width else text[: width - 1] + '…'}"
+
+
+# -- the heat map from its parts ------------------------------------------------------------------------
+
+
+def alignment_heatmap(
+    labels_a: Sequence[str],
+    labels_b: Sequence[str],
+    similarity: Sequence[Sequence[float]],
+    tau: float,
+    accepted_ab: Iterable[Cell] = (),
+    accepted_ba: Iterable[Cell] = (),
+    rejected: Iterable[Cell] = (),
+    title: str = "",
+) -> Figure:
+    """The heat map of a ``len(labels_a) x len(labels_b)`` cosine matrix, diverging around ``tau``.
+
+    ``accepted_ab`` holds (i, j) for A_i → B_j, ``accepted_ba`` holds (j, i) for B_j → A_i;
+    ``rejected`` holds (i, j) cells that were a best match in some direction but fell below τ.
+    """
+    sim = np.asarray(similarity, dtype=float).reshape(len(labels_a), len(labels_b))
+    n_a, n_b = sim.shape
+    fig = Figure(figsize=(max(4.8, 1.3 * n_b + 3.2), max(2.6, 0.6 * n_a + 1.9)), dpi=100, layout="constrained")
+    ax = fig.add_subplot()
+    # Diverging around tau: blue cells pass the gate, red ones are rejected.
+    lo, hi = min(float(sim.min()), tau - 1e-3), max(float(sim.max()), tau + 1e-3)
+    norm = TwoSlopeNorm(vcenter=tau, vmin=min(lo, -1.0), vmax=max(hi, 1.0))
+    image = ax.imshow(sim, cmap="RdBu", norm=norm)
+    cbar = fig.colorbar(image, ax=ax, shrink=0.9)
+    cbar.ax.axhline(tau, color="black", linewidth=2)
+    cbar.set_label(f"context cosine (τ = {tau:.4f})")
+    for i in range(n_a):
+        for j in range(n_b):
+            ax.text(j, i, f"{sim[i, j]:.3f}", ha="center", va="center", fontsize=9,
+                    color="white" if abs(float(norm(sim[i, j])) - 0.5) > 0.3 else "black")
+    # Accepted matches: solid box for A→B, dashed inner box for B→A.
+    for i, j in accepted_ab:
+        ax.add_patch(Rectangle((j - 0.48, i - 0.48), 0.96, 0.96, fill=False, edgecolor="#111", linewidth=2.5))
+    for j, i in accepted_ba:
+        ax.add_patch(Rectangle((j - 0.38, i - 0.38), 0.76, 0.76, fill=False, edgecolor="#f59e0b",
+                               linewidth=2, linestyle="--"))
+    for i, j in rejected:
+        ax.text(j + 0.36, i - 0.3, "×", ha="center", va="center", fontsize=13, color="#7f1d1d")
+    fonts = list(label_fonts())
+    ax.set_xticks(range(n_b), list(labels_b), parse_math=False,
+                  rotation=20 if n_b > 2 else 0, ha="right" if n_b > 2 else "center", fontfamily=fonts)
+    ax.set_yticks(range(n_a), list(labels_a), parse_math=False, fontfamily=fonts)
+    ax.set_title("accepted: solid = A→B, dashed = B→A; × = best match below τ", fontsize=9)
+    if title:
+        fig.suptitle(title, fontsize=10)
+    return fig
+
+
+# -- the heat map from a `NASH.explain` dict ------------------------------------------------------------
+
+
+def _scored_rows(mentions: Sequence[Mapping[str, Any]]) -> dict[int, int]:
+    """Full mention index -> row of the similarity matrix (which holds scored mentions only)."""
+    return {i: k for k, i in enumerate(i for i, m in enumerate(mentions) if m["scored"])}
+
+
+def _badges(mentions: Sequence[Mapping[str, Any]]) -> dict[int, int]:
+    """Full mention index -> its 1-based number by position in the text, as the Space's badges number it."""
+    order = sorted(range(len(mentions)), key=lambda i: int(mentions[i].get("start", i)))
+    return {i: k + 1 for k, i in enumerate(order)}
+
+
+def has_alignment(info: Mapping[str, Any]) -> bool:
+    """Whether both texts have scored numbers, i.e. there is a matrix to draw."""
+    return all(any(m["scored"] for m in info["mentions"][side]) for side in ("a", "b"))
+
+
+def _scores_line(info: Mapping[str, Any]) -> str:
+    s = info["scores"]
+    return f"NASH = {s['nash']:.3f} · S_num = {s['numeric']:.3f} · τ = {info['threshold']:.4f}"
+
+
+def _cells(info: Mapping[str, Any]) -> tuple[list[Cell], list[Cell], list[Cell]]:
+    """The accepted A→B (i, j), accepted B→A (j, i) and rejected (i, j) cells, in matrix rows and columns."""
+    pa, pb = _scored_rows(info["mentions"]["a"]), _scored_rows(info["mentions"]["b"])
+    al = info["alignments"]
+    accepted_ab = [(pa[r["source"]], pb[r["target"]]) for r in al["a_to_b"] if r["valid"]]
+    accepted_ba = [(pb[r["source"]], pa[r["target"]]) for r in al["b_to_a"] if r["valid"]]
+    # A best match that fell below tau: crossed out, so the gate's effect is visible on the map.
+    rejected = {(pa[r["source"]], pb[r["target"]]) for r in al["a_to_b"] if r["target"] is not None and not r["valid"]}
+    rejected |= {(pa[r["target"]], pb[r["source"]]) for r in al["b_to_a"] if r["target"] is not None and not r["valid"]}
+    return accepted_ab, accepted_ba, sorted(rejected)  # a cell rejected both ways gets one cross
+
+
+def _axis_labels(mentions: Sequence[Mapping[str, Any]], side: str) -> list[str]:
+    badges = _badges(mentions)
+    return [_label(side, badges[i], m["text"]) for i, m in enumerate(mentions) if m["scored"]]
+
+
+def explanation_figure(info: Mapping[str, Any]) -> Figure:
+    """The figure of one ``NASH.explain(a, b)`` dict: always a Figure, so a caller always gets a file.
+
+    With scored numbers on both sides, the alignment heat map titled with NASH, S_num and τ; otherwise a
+    small figure saying there is nothing to align, with the scores and each text's numbers.
+    """
+    if not has_alignment(info):
+        return _no_alignment_figure(info)
+    ma, mb = info["mentions"]["a"], info["mentions"]["b"]
+    return alignment_heatmap(_axis_labels(ma, "A"), _axis_labels(mb, "B"), info["similarity_matrix"],
+                             info["threshold"], *_cells(info), title=_scores_line(info))
+
+
+def _mentions_line(mentions: Sequence[Mapping[str, Any]], side: str) -> str:
+    if not mentions:
+        return f"Text {side}: no numbers"
+    badges = _badges(mentions)
+    shown = sorted(range(len(mentions)), key=badges.__getitem__)[:MAX_LISTED]
+    parts = [_label(side, badges[i], mentions[i]["text"]) + ("" if mentions[i]["scored"] else " (unscored)")
+             for i in shown]
+    more = len(mentions) - len(shown)
+    return f"Text {side}: " + " · ".join(parts) + (f" · … and {more} more" if more else "")
+
+
+def _no_alignment_figure(info: Mapping[str, Any]) -> Figure:
+    lines = [NO_ALIGNMENT, _scores_line(info)]
+    for side in ("a", "b"):
+        lines += textwrap.wrap(_mentions_line(info["mentions"][side], side.upper()), 95, subsequent_indent="    ")
+    fig = Figure(figsize=(7.5, 0.3 * len(lines) + 0.3), dpi=100)
+    fonts = list(label_fonts())
+    step = 1 / (len(lines) + 1)
+    for k, line in enumerate(lines):
+        fig.text(0.02, 1 - (k + 1) * step, line, ha="left", va="center", fontsize=10, parse_math=False,
+                 fontfamily=fonts, fontweight="bold" if k == 0 else "normal")
+    return fig
+
+
+# -- writing --------------------------------------------------------------------------------------------
+
+
+def check_figure_path(path: str | os.PathLike[str]) -> Path:
+    """``path`` as `save_figure` will write it; ValueError for a suffix other than .png/.svg/.pdf or a
+    parent folder that does not exist (a typo in a path should not silently create folders).
+
+    Cheap and model-free, so a CLI can refuse a bad path before it loads a model.
+    """
+    out = Path(path).expanduser()
+    refused = f"cannot write a figure to {str(out)!r}"
+    if out.suffix.lower() not in FIGURE_SUFFIXES:
+        raise ValueError(f"{refused}: the suffix must be one of {', '.join(FIGURE_SUFFIXES)}")
+    if not out.parent.is_dir():
+        raise ValueError(f"{refused}: the folder {str(out.parent)!r} does not exist")
+    return out
+
+
+def save_figure(figure: Figure, path: str | os.PathLike[str]) -> Path:
+    """Write ``figure`` in the format the suffix names (.png at 150 dpi, .svg, .pdf); returns the path written.
+
+    Refuses what `check_figure_path` refuses, with the same ValueError.
+    """
+    out = check_figure_path(path)
+    # bbox "tight" keeps long labels and the no-alignment text inside the saved image.
+    figure.savefig(out, format=out.suffix.lower()[1:], dpi=PNG_DPI, bbox_inches="tight", pad_inches=0.1)
+    return out

@@ -1,0 +1,150 @@
+"""The alignment heat map shared by the Space, `NASH.plot` and `nash explain --plot` (nash_metric.plot)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+
+from nash_metric.plot import NO_ALIGNMENT, check_figure_path, explanation_figure, has_alignment, save_figure
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _mention(text: str, start: int, scored: bool = True) -> dict:
+    return {"text": text, "start": start, "end": start + len(text), "value": 1.0, "kind": "quantity",
+            "unit": None, "error": None, "period": None, "scored": scored}
+
+
+def _row(source: int, target: int | None, valid: bool) -> dict:
+    return {"source": source, "target": target, "cosine": 0.5, "valid": valid}
+
+
+def _info(mentions_a: list[dict], mentions_b: list[dict], matrix, a_to_b=(), b_to_a=(), numeric=0.35) -> dict:
+    """The keys of a `NASH.explain` dict that the figure reads."""
+    return {
+        "mentions": {"a": mentions_a, "b": mentions_b},
+        "similarity_matrix": matrix,
+        "threshold": 0.4,
+        "alignments": {"a_to_b": list(a_to_b), "b_to_a": list(b_to_a)},
+        "scores": {"nash": 0.8125, "text": 0.9, "numeric": numeric},
+    }
+
+
+@pytest.fixture
+def pair_info() -> dict:
+    """A: 4%, 2019 (unscored), 30 mn; B: 40%, 31 mn, 7 — matrix rows/columns are the scored mentions only."""
+    a = [_mention("4%", 12), _mention("2019", 20, scored=False), _mention("30 mn", 30)]
+    b = [_mention("40%", 12), _mention("31 mn", 20), _mention("7", 40)]
+    matrix = [[0.9, 0.1, 0.2], [0.3, 0.8, 0.35]]
+    a_to_b = [_row(0, 0, True), _row(2, 1, False)]  # A3 -> B2 is a best match below tau
+    b_to_a = [_row(0, 0, True), _row(1, 2, True), _row(2, 2, False)]  # B3 -> A3 rejected too
+    return _info(a, b, matrix, a_to_b, b_to_a)
+
+
+def _image_axes(fig: Figure):
+    return [ax for ax in fig.axes if ax.get_images()]
+
+
+def test_the_heat_map_has_the_matrix_labels_and_scores(pair_info):
+    fig = explanation_figure(pair_info)
+    assert isinstance(fig, Figure) and has_alignment(pair_info)
+    (ax,) = _image_axes(fig)
+    assert ax.get_images()[0].get_array().shape == (2, 3)
+    # Numbered by position in the text, as the Space's badges are: the unscored 2019 is A2, so 30 mn is A3.
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["A1: 4%", "A3: 30 mn"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["B1: 40%", "B2: 31 mn", "B3: 7"]
+    title = fig.get_suptitle()
+    assert "NASH = 0.812" in title and "S_num = 0.350" in title and "τ = 0.4000" in title
+
+
+def test_accepted_boxes_and_rejected_crosses_are_counted(pair_info):
+    (ax,) = _image_axes(explanation_figure(pair_info))
+    boxes = [p for p in ax.patches if isinstance(p, Rectangle)]
+    assert sum(p.get_linestyle() == "solid" for p in boxes) == 1  # A1 -> B1
+    assert sum(p.get_linestyle() == "--" for p in boxes) == 2  # B1 -> A1, B2 -> A3
+    crosses = [t for t in ax.texts if t.get_text() == "×"]
+    assert len(crosses) == 2  # A3 -> B2 and B3 -> A3, in different cells
+
+
+def test_a_cell_rejected_both_ways_gets_one_cross():
+    info = _info([_mention("4%", 0)], [_mention("9 kg", 0)], [[0.1]], [_row(0, 0, False)], [_row(0, 0, False)])
+    (ax,) = _image_axes(explanation_figure(info))
+    assert [t.get_text() for t in ax.texts].count("×") == 1 and not ax.patches
+
+
+@pytest.mark.parametrize(
+    ("mentions_a", "mentions_b", "numeric"),
+    [([], [], 1.0), ([_mention("4%", 5)], [], 0.0), ([_mention("2019", 5, scored=False)], [_mention("3", 0)], 0.0)],
+)
+def test_nothing_to_align_still_gives_a_figure(mentions_a, mentions_b, numeric):
+    info = _info(mentions_a, mentions_b, [], numeric=numeric)
+    assert not has_alignment(info)
+    fig = explanation_figure(info)
+    assert isinstance(fig, Figure) and not fig.axes
+    text = "\n".join(t.get_text() for t in fig.texts)
+    assert NO_ALIGNMENT in text and f"S_num = {numeric:.3f}" in text
+    for side, mentions in (("A", mentions_a), ("B", mentions_b)):
+        assert all(m["text"] in text for m in mentions)
+        assert (f"Text {side}: no numbers" in text) == (not mentions)
+
+
+@pytest.mark.parametrize("suffix", [".png", ".PNG"])
+def test_save_figure_writes_a_png(pair_info, tmp_path, suffix):
+    from matplotlib.image import imread
+
+    path = save_figure(explanation_figure(pair_info), tmp_path / f"map{suffix}")
+    assert path == tmp_path / f"map{suffix}"
+    assert path.read_bytes()[:8] == PNG_SIGNATURE
+    height, width, _ = imread(path, format="png").shape
+    assert height > 0 and width > 0
+
+
+def test_save_figure_writes_svg_and_pdf_by_suffix(pair_info, tmp_path):
+    fig = explanation_figure(pair_info)
+    assert b"<svg" in save_figure(fig, str(tmp_path / "map.svg")).read_bytes()[:500]
+    assert save_figure(fig, tmp_path / "map.pdf").read_bytes()[:5] == b"%PDF-"
+    no_alignment = explanation_figure(_info([], [], [], numeric=1.0))
+    assert save_figure(no_alignment, tmp_path / "none.png").read_bytes()[:8] == PNG_SIGNATURE
+
+
+@pytest.mark.parametrize("name", ["map.jpg", "map", "map.png.txt"])
+def test_save_figure_refuses_other_suffixes(pair_info, tmp_path, name):
+    with pytest.raises(ValueError, match=r"\.png, \.svg, \.pdf") as error:
+        save_figure(explanation_figure(pair_info), tmp_path / name)
+    assert name in str(error.value) and not (tmp_path / name).exists()
+    with pytest.raises(ValueError, match=r"\.png, \.svg, \.pdf"):
+        check_figure_path(tmp_path / name)  # what a CLI checks before it loads a model
+
+
+def test_save_figure_refuses_a_missing_folder(pair_info, tmp_path):
+    target = tmp_path / "missing" / "map.png"
+    with pytest.raises(ValueError, match="does not exist"):
+        save_figure(explanation_figure(pair_info), target)
+    assert not target.parent.exists()  # never created silently
+    with pytest.raises(ValueError, match="does not exist"):
+        check_figure_path(target)
+    assert check_figure_path(tmp_path / "ok.SVG") == tmp_path / "ok.SVG"
+
+
+def test_matplotlib_is_loaded_only_for_plotting():
+    code = (
+        "import sys, nash_metric\nprint('matplotlib' in sys.modules)\n"
+        "import nash_metric.plot\nprint(sorted(m for m in ('gradio', 'matplotlib.pyplot') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[:2] == ["False", "[]"]
+
+
+@pytest.mark.slow
+def test_the_real_model_explanation_is_drawn_and_saved(minilm_sentence, tmp_path):
+    info = minilm_sentence.explain("Revenue rose 4% in 2019.", "Revenue rose 40% in 2019.")
+    fig = explanation_figure(info)
+    (ax,) = _image_axes(fig)
+    rows = sum(m["scored"] for m in info["mentions"]["a"])
+    assert ax.get_images()[0].get_array().shape == (rows, sum(m["scored"] for m in info["mentions"]["b"]))
+    assert f"τ = {minilm_sentence.threshold:.4f}" in fig.get_suptitle()
+    assert save_figure(fig, tmp_path / "explain.png").read_bytes()[:8] == PNG_SIGNATURE

@@ -208,14 +208,12 @@ def _cmd_explain(args: argparse.Namespace) -> int:
 
     check_pairs([args.a], [args.b])  # before the model loads
     if args.plot is not None:
-        from .plot import check_figure_path
+        from .plot import check_figure_path, explanation_figure, save_figure
 
-        check_figure_path(args.plot)
+        check_figure_path(args.plot)  # before the model loads
     scorer = scorer_from_args(args)
     info = scorer.explain(args.a, args.b)
     if args.plot is not None:
-        from .plot import explanation_figure, save_figure
-
         print(f"wrote {save_figure(explanation_figure(info), args.plot)}", file=sys.stderr)
     if args.json:
         print(json.dumps(info, indent=2, ensure_ascii=False))

@@ -23,6 +23,7 @@ not depend on tau or alpha, NASH's b does). Baselines for the embedded model shi
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -36,6 +37,7 @@ from typing import Any, Protocol, TypeVar
 import numpy as np
 
 from .calibration import check_n_pairs, check_seed, random_pairs
+from .validation import check_texts
 
 Output = TypeVar("Output")  # a NASHOutput (not imported: output.py imports this module)
 
@@ -166,14 +168,16 @@ def shipped_baselines() -> list[Path]:
     return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith(".json"))
 
 
+@functools.cache
+def _loaded_shipped() -> tuple[RescaleBaseline, ...]:
+    """The shipped baselines, read once per process (every `with_options` of a rescaling scorer looks them up)."""
+    return tuple(RescaleBaseline.load(path, source=f"shipped:{path.name}") for path in shipped_baselines())
+
+
 def find_shipped(config: Mapping[str, Any]) -> RescaleBaseline | None:
     """The shipped baseline fitted for this scorer's model, backend and layer, if there is one."""
     mine = fitted_options(config)
-    for path in shipped_baselines():
-        baseline = RescaleBaseline.load(path, source=f"shipped:{path.name}")
-        if all(baseline.fitted.get(k) == mine[k] for k in MODEL_KEYS):
-            return baseline
-    return None
+    return next((b for b in _loaded_shipped() if all(b.fitted.get(k) == mine[k] for k in MODEL_KEYS)), None)
 
 
 def load_rescale(rescale_with_baseline: bool, baseline_path: str | None, config: Mapping[str, Any]
@@ -205,7 +209,7 @@ def fit_rescale_baseline(
     `corpus` describes where the sentences came from (file, sha256, count), for the record.
     """
     n_pairs, seed = check_n_pairs(n_pairs), check_seed(seed)
-    texts = sorted({s for s in sentences if isinstance(s, str) and s.strip()})
+    texts = sorted(set(check_texts(sentences, "sentences")))  # the one input contract: nothing dropped silently
     if len(texts) < MIN_BASELINE_SENTENCES:
         raise ValueError(f"fitting a rescale baseline needs at least {MIN_BASELINE_SENTENCES} distinct non-blank "
                          f"sentences (random pairs of unrelated texts); got {len(texts)}")

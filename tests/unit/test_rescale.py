@@ -154,3 +154,5 @@ def test_fitting_needs_enough_distinct_sentences(tiny_scorer):
         fit_rescale_baseline(tiny_scorer, SENTENCES[:5] * 10, n_pairs=10)
     with pytest.raises(ValueError, match="n_pairs"):
         fit_rescale_baseline(tiny_scorer, SENTENCES, n_pairs=0)
+    with pytest.raises(TypeError, match=r"sentences\[26\] is None"):  # refused, not silently dropped
+        fit_rescale_baseline(tiny_scorer, [*SENTENCES, None], n_pairs=10)

@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 TORCH_SPEC ?= torch==2.13.0
 STAMP := $(VENV)/.install-stamp
 
-.PHONY: install demo test test-fast lint browser bench rescale-baselines clean
+.PHONY: install demo test test-fast lint browser bench rescale-baselines bench-summedits clean
 
 install: $(STAMP)
 
@@ -47,6 +47,13 @@ rescale-baselines: install
 	  HF_HUB_OFFLINE=1 $(BIN)/nash fit-baseline --backend $$backend --corpus $(BASELINE_CORPUS) --pairs 10000 \
 	    --seed 0 --quiet --output src/nash_metric/resources/rescale/all-MiniLM-L6-v2.$$backend.json || exit 1; \
 	done
+
+# SummEdits (issue 20): does a score notice a wrong figure? ROC AUC / balanced accuracy on human labels, every domain
+# in $(SHARED_DATA)/summedits, against the original summary and against the source document. Held-out domains:
+# `nash bench summedits --data DIR --thresholds docs/summedits/all-MiniLM-L6-v2.json` judges them at these thresholds.
+bench-summedits: install
+	HF_HUB_OFFLINE=1 $(BIN)/nash bench summedits --data $(SHARED_DATA)/summedits --reference both \
+	  --output docs/summedits/all-MiniLM-L6-v2.json --plot docs/summedits.png
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache artifacts

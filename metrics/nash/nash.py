@@ -66,6 +66,9 @@ Args:
         str per prediction (not a mix); with several references per prediction, every (prediction, reference)
         pair is scored in one batch and the reference with the highest NASH is kept (the first on ties; all
         returned fields come from that reference).
+    An empty or blank ("   ") prediction or reference is scored, as in bert-score: 0 on every score field
+    (alpha 1.0), empty against empty included, with one warning per call giving the count; None or a
+    non-string is a TypeError naming its index.
 """
     + _options_card()
     + """
@@ -78,8 +81,15 @@ Returns:
     text_precision, text_recall (list of float): BERTScore P and R of the masked pair (token backbone; the
         sentence backbone's cosine is symmetric: both equal text_similarity).
     numeric_similarity (list of float): S_num, the magnitude similarity of the aligned numbers, the mean of:
-    numeric_precision, numeric_recall (list of float): S(reference -> prediction), which falls when the
-        prediction adds numbers, and S(prediction -> reference), which falls when it leaves numbers out.
+    numeric_precision, numeric_recall (list of float): as bert-score's P and R: the mean over the prediction's
+        numbers of their match's magnitude similarity (falls when the prediction states figures the reference
+        lacks or contradicts), and the mean over the reference's numbers (falls when figures are left out).
+    numeric_support (list of float): the share of the prediction's numbers that the reference supports at the
+        precision they were written with (same value after rounding, scale, unit, period); 1.0 when the
+        prediction states no number.
+    unsupported_numbers (list of list of dict): per prediction, its numbers that are not supported, each with
+        text, start, end, value, verdict ('unsupported': aligned but another value; 'unmatched': nothing in
+        the reference aligns), the reference number it was compared with (or None) and their cosine.
     alpha (list of float): text weight alpha = W_text / (W_text + W_num); 1.0 when there are no numbers.
     baseline (list of float): the backbone score on the original (unmasked) pair (BERTScore F1 or cosine).
     baseline_precision, baseline_recall (list of float): its P and R, as bert_score.score returns them.
@@ -196,6 +206,7 @@ class Nash(evaluate.Metric):
         # With lists of references the engine scores every pair in one batch and keeps the best per prediction.
         out = scorer.score(predictions, references, show_progress=verbose)
         result: dict[str, Any] = {name: np.asarray(v).tolist() for name, v in out.columns().items()}
+        result["unsupported_numbers"] = out.unsupported_numbers
         result["hashcode"] = str(out.hashcode)
         return result
 

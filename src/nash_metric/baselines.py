@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .blank import blank_pairs
 from .models import ResolvedModel, default_num_layers
 
 _lock = threading.Lock()
@@ -28,9 +29,19 @@ def load_package_scorer(model_path: str, num_layers: int, device: str) -> Any:
 
 
 def package_f1(scorer: Any, candidates: Sequence[str], references: Sequence[str], batch_size: int = 64) -> np.ndarray:
-    """BERTScore F1 per pair from a loaded `BERTScorer`, as float64."""
-    _, _, f1 = scorer.score(list(candidates), list(references), batch_size=batch_size)
-    return f1.numpy().astype(np.float64)
+    """BERTScore F1 per pair from a loaded `BERTScorer`, as float64.
+
+    A pair with a blank candidate or reference gets 0 without asking the package: bert-score's own rule ("Empty
+    candidate sentence detected; setting raw BERTscores to 0"), which its 0.3.x cannot reach under transformers 5
+    (it crashes on an empty string), and the score NASH gives such a pair (`blank.py`).
+    """
+    blank = blank_pairs(candidates, references)
+    f1 = np.zeros(len(blank), dtype=np.float64)
+    keep = np.flatnonzero(~blank)
+    if len(keep):
+        _, _, scored = scorer.score([candidates[i] for i in keep], [references[i] for i in keep], batch_size=batch_size)
+        f1[keep] = scored.numpy().astype(np.float64)
+    return f1
 
 
 _package_scorer = lru_cache(maxsize=4)(load_package_scorer)

@@ -106,9 +106,19 @@ def _cmd_score(args: argparse.Namespace) -> int:
     tau, rescaled = out.config["threshold"], " (rescaled with baseline)" if out.rescale is not None else ""
     print(f"\nalpha={out.alpha[0]:.4f} model={out.config['model']} backend={scorer.backend} tau={tau:.4f}{rescaled} "
           f"hashcode={out.hashcode}")
+    print(support_line(out.numeric_support[0], out.unsupported_numbers[0]))
     for item in out.unscored:
         print(f"warning: unscored mention {item['text']!r} in text {item['side']} ({item['reason']})", file=sys.stderr)
     return 0
+
+
+def support_line(support: float, unsupported: list[dict]) -> str:
+    """"numeric support 0.50; unsupported: $0.15 (reference: $0.13)" for one pair."""
+    if not unsupported:
+        return f"numeric support {support:.2f}: every figure of A is supported by B"
+    named = [f"{u['text']} ({'B says ' + u['reference']['text'] if u['reference'] else 'nothing in B aligns'})"
+             for u in unsupported]
+    return f"numeric support {support:.2f}; not supported: {'; '.join(named)}"
 
 
 def _corpus_from_args(args: argparse.Namespace):
@@ -397,6 +407,7 @@ def _add_benchmark_commands(sub: argparse._SubParsersAction) -> None:
     _add_embednum_commands(build, bench, registry["embednum1k"].summary)
     _add_nquad_commands(build, bench, registry["nquad"].summary)
     _add_stsb_commands(bench, registry["stsb"].summary)
+    _add_summedits_commands(bench, registry["summedits"].summary)
 
 
 def _scorer_factory(args: argparse.Namespace):
@@ -586,6 +597,43 @@ def _cmd_bench_stsb(args: argparse.Namespace) -> int:
     stsb = get_benchmark("stsb")
     result = stsb.evaluate(_scorer_factory(args), args.data, limit=args.limit)
     _report(args, stsb, result)
+    return 0
+
+
+def _add_summedits_commands(bench, summary: str) -> None:
+    p = bench.add_parser(
+        "summedits", help=summary,
+        description="ROC AUC and balanced accuracy of cosine, BERTScore F1, NASH, S_num, numeric precision, "
+                    "numeric support and the no-unsupported-number verdict at telling consistent edits of a "
+                    "verified summary from inconsistent ones (all edits, and the edits that state a wrong figure), "
+                    "per domain and overall. Subsets and metrics: see nash_metric.benchmarks.summedits.")
+    p.add_argument("--data", required=True, nargs="+", metavar="DIR_OR_FILE",
+                   help="a folder (every summedits_*.json in it) or SummEdits .json files; the domain is the file "
+                   "name after summedits_")
+    p.add_argument("--reference", default="both", choices=("original", "doc", "both"),
+                   help="score the summary against the original summary, the source document, or both "
+                   "(default: %(default)s)")
+    p.add_argument("--limit", type=POSITIVE, default=None, help="first N rows of each file (quick runs)")
+    p.add_argument("--thresholds", default=None, metavar="RESULT.json",
+                   help="apply the balanced-accuracy thresholds of an earlier result (e.g. of the dev domains) "
+                   "instead of choosing them on this run")
+    p.add_argument("--output", default=None, help="write the results as JSON here (a .md table is written beside it)")
+    p.add_argument("--plot", default=None, help="ROC AUC bars per domain, one panel per reference (.png/.pdf/.svg)")
+    add_config_arguments(p)
+    p.set_defaults(func=_cmd_bench_summedits)
+
+
+def _cmd_bench_summedits(args: argparse.Namespace) -> int:
+    summedits = get_benchmark("summedits")
+    if args.plot:
+        from .plot import check_figure_path
+
+        check_figure_path(args.plot)  # refuse a bad path before any model loads
+    result = summedits.evaluate(_scorer_factory(args), args.data, limit=args.limit, reference=args.reference,
+                                thresholds=args.thresholds)
+    _report(args, summedits, result)
+    if args.plot:
+        print(f"wrote {summedits.plot(result, args.plot)}", file=sys.stderr)
     return 0
 
 

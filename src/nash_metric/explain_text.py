@@ -1,10 +1,100 @@
-"""Plain-text rendering of `NASH.explain` for the terminal."""
+"""Plain-text rendering of `NASH.explain` for the terminal, and the support verdicts of A's figures.
+
+`figure_verdicts` and `support_summary` read the verdicts out of an explain dict; the terminal text, the
+figure (`plot.py`) and the Space (`space/render.py`) all show them through these two, so they say the same.
+Light on purpose (no numpy, no matplotlib): the Space's HTML layer imports it.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .reporting import markdown_table
+
+SUPPORTED, UNSUPPORTED, UNMATCHED = "supported", "unsupported", "unmatched"  # as `support.VERDICTS`
+MARKS = {SUPPORTED: "✓", UNSUPPORTED: "✗", UNMATCHED: "∅"}
+VERDICT_HELP = {
+    SUPPORTED: "B states the same value",
+    UNSUPPORTED: "B's aligned number states another value",
+    UNMATCHED: "no number of B aligns",
+}
+
+
+def figure_verdicts(info: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The support verdict of each scored number of A, in text order.
+
+    Each entry: ``index`` (into ``info["mentions"]["a"]``), ``verdict``, ``reference`` (index into
+    ``info["mentions"]["b"]``: the number of B that supports it, or for an unsupported one the number it was
+    compared with; None when unmatched) and ``cosine`` (context cosine with that reference; for an unmatched
+    number, its best match's cosine, below tau, or None when B has no numbers). Empty for an explain dict
+    made before verdicts existed.
+    """
+    mentions_a, mentions_b = info["mentions"]["a"], info["mentions"]["b"]
+    rows_a = {i: k for k, i in enumerate(i for i, m in enumerate(mentions_a) if m.get("scored", True))}
+    rows_b = {i: k for k, i in enumerate(i for i, m in enumerate(mentions_b) if m.get("scored", True))}
+    matrix = info.get("similarity_matrix") or []
+    out = []
+    for r in info["alignments"]["a_to_b"]:
+        verdict = r.get("verdict")
+        if verdict is None:
+            continue
+        reference, cosine = None, r.get("cosine")
+        if verdict == SUPPORTED:
+            reference = r.get("supported_by")
+            if reference is not None and reference != r.get("target"):  # a supporting number other than the argmax
+                try:
+                    cosine = float(matrix[rows_a[r["source"]]][rows_b[reference]])
+                except (IndexError, KeyError, TypeError):
+                    cosine = None
+        elif verdict == UNSUPPORTED:
+            reference = r.get("target")
+        out.append({"index": r["source"], "verdict": verdict, "reference": reference, "cosine": cosine})
+    out.sort(key=lambda e: int(mentions_a[e["index"]].get("start", e["index"])))
+    return out
+
+
+def support_counts(info: Mapping[str, Any]) -> dict[str, int]:
+    """How many of A's scored numbers got each verdict."""
+    counts = dict.fromkeys(MARKS, 0)
+    for entry in figure_verdicts(info):
+        counts[entry["verdict"]] += 1
+    return counts
+
+
+def support_summary(info: Mapping[str, Any]) -> str:
+    """One line: "numeric support 0.50: 1 of 2 figures of A supported by B (1 unsupported)"."""
+    counts = support_counts(info)
+    total = sum(counts.values())
+    share = info["scores"].get("numeric_support")
+    if share is None:
+        share = counts[SUPPORTED] / total if total else 1.0
+    if not total:
+        return f"numeric support {share:.2f}: A states no {'scored ' if info['mentions']['a'] else ''}figures"
+    others = ", ".join(f"{counts[v]} {v}" for v in (UNSUPPORTED, UNMATCHED) if counts[v])
+    return (f"numeric support {share:.2f}: {counts[SUPPORTED]} of {total} figure{'s' if total != 1 else ''} "
+            f"of A supported by B" + (f" ({others})" if others else ""))
+
+
+def _legend() -> str:
+    return " · ".join(f"{MARKS[v]} {v}: {VERDICT_HELP[v]}" for v in MARKS)
+
+
+def support_table(info: Mapping[str, Any]) -> str:
+    """A's numbers with their verdict and the number of B that supports (or contradicts) each."""
+    mentions_a, mentions_b = info["mentions"]["a"], info["mentions"]["b"]
+    has_b = any(m.get("scored", True) for m in mentions_b)
+    nothing = f"– (B has no {'scored ' if mentions_b else ''}numbers)"
+    rows = []
+    for e in figure_verdicts(info):
+        verdict = e["verdict"]
+        label = f"{MARKS[verdict]} {verdict if verdict == SUPPORTED else verdict.upper()}"
+        if e["reference"] is not None:
+            compared = _value(mentions_b[e["reference"]])
+        else:
+            compared = nothing if not has_b else "– (best match below tau)"
+        rows.append([_value(mentions_a[e["index"]]), label, compared, e["cosine"]])
+    return markdown_table(["number of A", "verdict", "in B (supporting / compared)", "cosine"], rows, digits=4)
 
 
 def _value(mention: dict[str, Any] | None) -> str:
@@ -59,10 +149,18 @@ def render_explanation(info: dict[str, Any]) -> str:
                 )
             )
             lines.append("")
+    if figure_verdicts(info):
+        lines += [support_summary(info), support_table(info), _legend(), ""]
+    elif "numeric_support" in s:
+        lines += [support_summary(info), ""]
     lines.append(
         f"weight ({info['idf']['source']}): words {info['idf']['w_text']:.3f}, numbers {info['idf']['w_num']:.3f} "
         f"-> alpha = {info['alpha']:.4f}"
     )
+    blank = [side.upper() for side in ("a", "b") if not info["texts"][side].strip()]
+    if blank:  # the rule of blank.py overrides the arithmetic above
+        lines.append(f"{' and '.join(blank)} {'is' if len(blank) == 1 else 'are'} blank: every score is 0 and alpha "
+                     "1, as bert-score scores an empty text")
     lines.append(score_table(s))
     if info.get("rescaled"):
         r = info["rescaled"]
@@ -79,11 +177,12 @@ def render_explanation(info: dict[str, Any]) -> str:
 
 
 def score_table(s: dict[str, Any]) -> str:
-    """Precision, recall and F of each channel (bert-score's P/R/F; S_num's precision is B->A, its recall A->B)."""
+    """Precision, recall and F of each channel (bert-score's P/R/F with A the prediction: S_num's precision is
+    A->B, the mean over A's numbers, its recall B->A)."""
     rows = [
         [s["baseline_name"] + " (baseline)", s["baseline_precision"], s["baseline_recall"], s["baseline"]],
         ["S_text (text channel)", s["text_precision"], s["text_recall"], s["text"]],
-        ["S_num (P = B->A, R = A->B; mean)", s["numeric_precision"], s["numeric_recall"], s["numeric"]],
+        ["S_num (P = A->B, R = B->A; mean)", s["numeric_precision"], s["numeric_recall"], s["numeric"]],
         ["NASH = alpha*S_text + (1-alpha)*S_num", s["nash_precision"], s["nash_recall"], s["nash"]],
     ]
     return markdown_table(["score", "precision", "recall", "F"], rows, digits=4)

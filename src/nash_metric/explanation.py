@@ -11,10 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from .alignment import Matches, NumberScores
+from .alignment import Matches, MentionTable, NumberScores
 from .encoders import Encoding
 from .output import SCORE_FIELDS, NASHOutput
 from .pool import TextPool
+from .support import UNMATCHED, VERDICTS, verdict_codes_of
 from .weighting import IDF
 
 
@@ -31,6 +32,7 @@ class ScoredCall:
     numbers: NumberScores  # per input pair
     comparisons: bool
     baseline_name: str
+    mentions: MentionTable | None = None  # the call's scorable mentions, stacked (alignment input)
 
 
 def explain_pairs(call: ScoredCall, predictions: list[str], references: list[str]) -> list[dict[str, Any]]:
@@ -40,7 +42,7 @@ def explain_pairs(call: ScoredCall, predictions: list[str], references: list[str
     for k, (a, b) in enumerate(zip(predictions, references)):
         row = int(call.output.pair_index[k])
         matches = (
-            _match_rows(call, alignment.a_to_b, rows_ab.get(row, ()), a, b),
+            _match_rows(call, alignment.a_to_b, rows_ab.get(row, ()), a, b, verdicts=True),
             _match_rows(call, alignment.b_to_a, rows_ba.get(row, ()), b, a),
         )
         n_a, n_b = len(call.pool.scorable[a]), len(call.pool.scorable[b])
@@ -55,8 +57,14 @@ def _rows_by_pair(matches: Matches) -> dict[int, np.ndarray]:
     return {int(p): rows for p, rows in zip(pairs, np.split(order, starts[1:]))}
 
 
-def _match_rows(call: ScoredCall, matches: Matches, rows, source: str, target: str) -> list[dict[str, Any]]:
-    """One entry per scorable mention of `source`: its match in `target` and whether the gate let it count."""
+def _match_rows(
+    call: ScoredCall, matches: Matches, rows, source: str, target: str, verdicts: bool = False
+) -> list[dict[str, Any]]:
+    """One entry per scorable mention of `source`: its match in `target` and whether the gate let it count.
+
+    With `verdicts` (the prediction's side), each entry also holds its support verdict (`support.py`) and the
+    mention of `target` that supports it.
+    """
     src, dst = call.pool.scorable[source], call.pool.scorable[target]
     if not dst:
         return [
@@ -69,6 +77,7 @@ def _match_rows(call: ScoredCall, matches: Matches, rows, source: str, target: s
                 "magnitude_similarity": None,
                 "similarity_used": None,
                 "contribution": 0.0,
+                **({"verdict": UNMATCHED, "supported_by": None} if verdicts else {}),
             }
             for i in src
         ]
@@ -92,6 +101,10 @@ def _match_rows(call: ScoredCall, matches: Matches, rows, source: str, target: s
                 "contribution": float(matches.similarity[r]) if valid else 0.0,
             }
         )
+        if verdicts:
+            code = int(verdict_codes_of(matches, call.tau, r))
+            entries[-1]["verdict"] = VERDICTS[code]
+            entries[-1]["supported_by"] = dst[matches.target[r]] if code == 0 else None
     return entries
 
 
@@ -121,6 +134,7 @@ def _explain_pair(call: ScoredCall, k: int, a: str, b: str, matches, cosines: np
             "baseline_name": call.baseline_name,
         },
         "rescaled": _rescaled(call.output, k),
+        "unsupported_numbers": call.output.unsupported_numbers[k] if call.output.unsupported_numbers else [],
         "unscored": pool.unscored([a], [b]),
         "config": out.config,
         "hashcode": out.hashcode,

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .alignment import Alignment, NumberScores
+from .blank import zero_blank_pairs
 from .config import check_threshold
 from .weighting import mix
 
@@ -21,12 +22,13 @@ if TYPE_CHECKING:
 # reference lacks loses precision), recall the reference's (a prediction that leaves facts out loses recall).
 SCORE_FIELDS = (
     "nash", "nash_precision", "nash_recall", "text", "text_precision", "text_recall",
-    "numeric", "numeric_precision", "numeric_recall", "alpha", "baseline", "baseline_precision", "baseline_recall",
+    "numeric", "numeric_precision", "numeric_recall", "numeric_support", "alpha", "baseline", "baseline_precision",
+    "baseline_recall",
 )
 PUBLIC_FIELDS = (
     "nash", "nash_precision", "nash_recall", "text_similarity", "text_precision", "text_recall",
-    "numeric_similarity", "numeric_precision", "numeric_recall", "alpha", "baseline", "baseline_precision",
-    "baseline_recall",
+    "numeric_similarity", "numeric_precision", "numeric_recall", "numeric_support", "alpha", "baseline",
+    "baseline_precision", "baseline_recall",
 )
 
 
@@ -36,10 +38,13 @@ class NASHOutput:
 
     Each channel comes as F (or its mean) with its precision and recall: `baseline` and `text` are BERTScore
     F1 on the token backbone (P = R = F = cosine on the sentence backbone); `numeric` is the mean of the two
-    directional number scores, `numeric_precision` = S(reference -> prediction), normalised by the prediction's
-    numbers, and `numeric_recall` = S(prediction -> reference), normalised by the reference's; `nash_precision`
-    and `nash_recall` mix the precisions and the recalls with the same alpha. With `rescale_with_baseline`, the
-    nash, text and baseline fields are rescaled (s - b) / (1 - b) (`rescale`); numeric and alpha never are.
+    directional number scores, `numeric_precision` = S(prediction -> reference), the mean over the prediction's
+    numbers of what their matches contribute, and `numeric_recall` = S(reference -> prediction), the mean over
+    the reference's numbers, as bert-score's P and R; `nash_precision` and `nash_recall` mix the precisions and
+    the recalls with the same alpha. `numeric_support` is the share of the prediction's numbers that the
+    reference supports at their written precision (1.0 when it states none), and `unsupported_numbers` lists
+    the others (`support`). With `rescale_with_baseline`, the nash, text and baseline fields are rescaled
+    (s - b) / (1 - b) (`rescale`); the number fields and alpha never are.
     """
 
     nash: np.ndarray
@@ -51,6 +56,7 @@ class NASHOutput:
     numeric: np.ndarray  # S_num
     numeric_precision: np.ndarray
     numeric_recall: np.ndarray
+    numeric_support: np.ndarray  # share of the prediction's numbers the reference supports (support.py)
     alpha: np.ndarray  # weight of the text channel
     baseline: np.ndarray  # backbone metric on the unmasked pair (BERTScore F1 or cosine)
     baseline_precision: np.ndarray
@@ -58,10 +64,13 @@ class NASHOutput:
     config: dict[str, Any]
     hashcode: str
     unscored: list[dict[str, Any]] = field(default_factory=list)
+    # Per pair, the prediction's numbers whose verdict is not `supported` (support.unsupported_numbers).
+    unsupported_numbers: list[list[dict[str, Any]]] = field(default_factory=list)
     alignment: Alignment | None = field(default=None, repr=False)
     pair_index: np.ndarray | None = field(default=None, repr=False)  # input pair -> row of `alignment`
     best_reference: np.ndarray | None = None  # with several references per prediction: the index of the one kept
     rescale: RescaleBaseline | None = field(default=None, repr=False)  # the baseline the scores were rescaled by
+    blank: np.ndarray | None = field(default=None, repr=False)  # per pair: a blank text, scored 0 (blank.py)
 
     @classmethod
     def empty(cls, config: dict[str, Any]) -> NASHOutput:
@@ -85,8 +94,13 @@ class NASHOutput:
             alignment, rows = Alignment.concat([p.alignment for p in parts])
             pair_index = np.concatenate([p.pair_index + r for p, r in zip(parts, rows)])
         stacked = {name: np.concatenate([getattr(p, name) for p in parts]) for name in SCORE_FIELDS}
+        unsupported = [entries for p in parts for entries in p.unsupported_numbers]
+        blank = None
+        if any(p.blank is not None for p in parts):
+            blank = np.concatenate([p.blank if p.blank is not None else np.zeros(len(p), bool) for p in parts])
         return cls(**stacked, config=parts[0].config, hashcode=parts[0].hashcode, unscored=unscored,
-                   alignment=alignment, pair_index=pair_index, rescale=parts[0].rescale)
+                   unsupported_numbers=unsupported, alignment=alignment, pair_index=pair_index,
+                   rescale=parts[0].rescale, blank=blank)
 
     def best_of(self, group_sizes: Sequence[int]) -> NASHOutput:
         """Per prediction, the reference with the highest NASH among its consecutive `group_sizes` rows.
@@ -104,19 +118,25 @@ class NASHOutput:
         ]
         return replace(
             self, **{name: getattr(self, name)[best] for name in SCORE_FIELDS}, unscored=unscored,
+            unsupported_numbers=[self.unsupported_numbers[k] for k in best] if self.unsupported_numbers else [],
             pair_index=None if self.pair_index is None else self.pair_index[best], best_reference=best - starts,
+            blank=None if self.blank is None else self.blank[best],
         )
 
     def at_threshold(self, tau: float) -> NASHOutput:
         """The same pairs rescored at another tau, without encoding anything again."""
         tau = check_threshold(tau)
         raw = self.rescale.undo(self) if self.rescale is not None else self
-        numbers = NumberScores(raw.numeric, raw.numeric_recall, raw.numeric_precision)
+        numbers = NumberScores(raw.numeric, raw.numeric_precision, raw.numeric_recall)
+        support = {}
         if self.alignment is not None:
             numbers = NumberScores(*(s[self.pair_index] for s in self.alignment.numeric_similarity(tau)))
+            if self.alignment.first_a is not None:
+                support = support_fields(self.alignment, tau, self.pair_index)
         config = {**self.config, "threshold": tau, "threshold_source": "given"}
-        out = replace(raw, **mixed(raw.alpha, raw.text, raw.text_precision, raw.text_recall, numbers),
+        out = replace(raw, **mixed(raw.alpha, raw.text, raw.text_precision, raw.text_recall, numbers), **support,
                       config=config, hashcode=hashcode(config))
+        out = zero_blank_pairs(out, self.blank)  # a blank pair stays 0 at every tau
         if self.rescale is None:
             return out
         self.rescale.check(config)  # NASH's b was fitted at one tau: say so when rescoring at another
@@ -133,6 +153,7 @@ class NASHOutput:
         """JSON-serialisable scores (the evaluate module's field names), config echo and hashcode."""
         return {
             **{name: values.tolist() for name, values in self.columns().items()},
+            "unsupported_numbers": self.unsupported_numbers,
             "config": self.config,
             "hashcode": self.hashcode,
             "unscored": self.unscored,
@@ -143,16 +164,26 @@ def mixed(alpha: np.ndarray, text: np.ndarray, text_precision: np.ndarray, text_
           numbers: NumberScores) -> dict[str, np.ndarray]:
     """The number channel's fields and NASH's F, precision and recall: each text score mixed with its number score.
 
-    S(a -> b) sums the prediction's matches over the reference's numbers, so it falls when the prediction leaves
-    reference numbers out: it is the recall; S(b -> a) falls when the prediction adds numbers: the precision.
+    S(a -> b) is the mean over the prediction's numbers of what their matches contribute, so it falls when the
+    prediction states figures the reference lacks: it is the precision; S(b -> a), the mean over the reference's
+    numbers, falls when the prediction leaves them out: the recall.
     """
-    precision, recall = numbers.b_to_a, numbers.a_to_b
+    precision, recall = numbers.a_to_b, numbers.b_to_a
     return {
         "numeric": numbers.s_num, "numeric_precision": precision, "numeric_recall": recall,
         "nash": mix(alpha, text, numbers.s_num),
         "nash_precision": mix(alpha, text_precision, precision),
         "nash_recall": mix(alpha, text_recall, recall),
     }
+
+
+def support_fields(alignment: Alignment, tau: float, pair_index: np.ndarray) -> dict[str, Any]:
+    """`numeric_support` and `unsupported_numbers` of each input pair (row `pair_index[k]` of `alignment`)."""
+    from .support import numeric_support, unsupported_numbers
+
+    per_row = unsupported_numbers(alignment, tau)
+    return {"numeric_support": numeric_support(alignment, tau)[pair_index],
+            "unsupported_numbers": [per_row[row] for row in pair_index.tolist()]}
 
 
 # What determines a score. The hashcode is built from these alone, so that two results with one hashcode were

@@ -5,6 +5,9 @@ Inputs are ``.csv``/``.tsv``/``.jsonl``/``.parquet`` files with a prediction and
 (``read_candidates_references``). Bad input raises ``InputFileError`` located as ``file:line`` (Parquet:
 ``file: row N``) and naming the field: a row is never dropped, since a skipped row would silently pair every
 later prediction with the wrong reference. Texts are kept exactly as given (scoring normalises them itself).
+A blank text (an empty CSV field or JSONL string, a blank line of a candidates file) is a text, not an error:
+it is kept, scored 0 as bert-score scores it (``blank.py``), and named with its file and line in a
+``BlankTextWarning``; a missing field or a null is still an error.
 
 Outputs stream through ``RowWriter`` chunk by chunk so that memory stays bounded on large corpora, with floats
 written so that they read back bit for bit (``read_rows``). ``corpus_summary`` gives the corpus means with
@@ -19,11 +22,13 @@ import csv
 import json
 import os
 import re
+import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .blank import BlankTextWarning
 from .io import InputFileError, _csv_rows, iter_jsonl_records, read_text
 
 if TYPE_CHECKING:
@@ -32,11 +37,15 @@ if TYPE_CHECKING:
 INPUT_FORMATS = (".csv", ".tsv", ".jsonl", ".parquet")
 OUTPUT_FORMATS = (".jsonl", ".csv", ".tsv", ".parquet")
 # Corpus means with intervals: each channel's F, and the precision and recall of NASH and of the baseline.
-SUMMARY_FIELDS = ("nash", "nash_precision", "nash_recall", "text_similarity", "numeric_similarity", "alpha",
+# The share of pairs whose prediction states a figure the reference does not support (a 0/1 column per pair).
+UNSUPPORTED_RATE = "pairs_with_unsupported_numbers"
+SUMMARY_FIELDS = ("nash", "nash_precision", "nash_recall", "text_similarity", "numeric_similarity",
+                  "numeric_precision", "numeric_recall", "numeric_support", UNSUPPORTED_RATE, "alpha",
                   "baseline", "baseline_precision", "baseline_recall")
 _COLUMN_HINT = "pass --prediction-column/--reference-column to choose others"
 _BOOTSTRAP_BLOCK = 8_000_000  # pair indices drawn at a time (64 MB of int64), whatever the corpus size
 _INT = re.compile(r"[+-]?\d+")
+SHOWN_BLANK = 10  # blank texts of a file named one by one in warnings; the rest are counted in one more
 
 
 @dataclass
@@ -92,7 +101,7 @@ def read_candidates_references(candidates: str | Path, references: str | Path | 
     counts = [len(lines) for lines in texts]
     if len(set(counts)) > 1:
         odd = next(p for p, count in zip(paths, counts) if count != counts[0])
-        listing = ", ".join(f"{p} has {count}" for p, count in zip(paths, counts))
+        listing = ", ".join(f"{p} has {count}" + _blank_tail(lines) for p, count, lines in zip(paths, counts, texts))
         raise InputFileError(odd, None, f"line counts differ ({listing}); every file needs one line per pair")
     if not counts[0]:
         raise InputFileError(paths[0], None, "no pairs (empty file)")
@@ -101,16 +110,34 @@ def read_candidates_references(candidates: str | Path, references: str | Path | 
 
 
 def _text_lines(path: Path, encoding: str | None) -> list[str]:
-    """Lines as bert-score's text-mode reading splits them (``\\n``, ``\\r\\n``, ``\\r``); blank lines are errors."""
+    """Lines as bert-score's text-mode reading splits them (``\\n``, ``\\r\\n``, ``\\r``).
+
+    A blank line is a blank text, kept in place (so the pairs stay aligned) and warned about with its line.
+    """
     text = read_text(path, encoding)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if lines[-1] == "":  # the final newline ends the last line rather than starting another
         lines.pop()
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            raise InputFileError(path, number, "blank line: every line is one text, and skipping it would "
-                                 "misalign the pairs")
+    _warn_blank(path, [(number, "blank line") for number, line in enumerate(lines, start=1) if not line.strip()],
+                "line", "lines")
     return lines
+
+
+def _blank_tail(lines: list[str]) -> str:
+    """`` (its last N blank)`` when a file ends in blank lines: the usual cause of a line count one too high."""
+    n = next((k for k, line in enumerate(reversed(lines)) if line.strip()), len(lines))
+    return f" (its last {n} blank)" if n else ""
+
+
+def _warn_blank(path: Path, found: list[tuple[int, str]], unit: str, plural: str) -> None:
+    """One warning per blank text of a file (``file:line: blank 'prediction' field, ...``), the first few named."""
+    for number, what in found[:SHOWN_BLANK]:
+        where = f"{path}:{number}" if unit == "line" else f"{path}: {unit} {number}"
+        warnings.warn(f"{where}: {what}, scored 0 as bert-score does", BlankTextWarning, stacklevel=4)
+    if len(found) > SHOWN_BLANK:
+        warnings.warn(f"{path}: {len(found) - SHOWN_BLANK} more blank texts (on {plural} after "
+                      f"{found[SHOWN_BLANK - 1][0]}), each scored 0 as bert-score does", BlankTextWarning,
+                      stacklevel=4)
 
 
 def _fail(path: Path, number: int, message: str, unit: str) -> InputFileError:
@@ -129,9 +156,14 @@ def _cell_problem(value: object, name: str, index: int | None = None) -> str | N
         return f"field {label} is null"
     if not isinstance(value, str):
         return f"field {label} must be a string, got {type(value).__name__}"
-    if not value.strip():
-        return f"empty {label} field" if index is None else f"field {label} is empty"
-    return None
+    return None  # a blank string is a text (scored 0): `_blank_cells` warns about it
+
+
+def _blank_cells(value: object, name: str) -> list[str]:
+    """``blank 'reference' field`` (or ``blank 'reference'[2] field``) for each blank text of a checked cell."""
+    if isinstance(value, str):
+        return [f"blank {name!r} field"] if not value.strip() else []
+    return [f"blank {name!r}[{index}] field" for index, item in enumerate(value) if not item.strip()]
 
 
 def _collect_pairs(path: Path, records: Iterable[tuple[int, Mapping[str, Any]]], columns: tuple[str, str], *,
@@ -141,6 +173,7 @@ def _collect_pairs(path: Path, records: Iterable[tuple[int, Mapping[str, Any]]],
     predictions: list[str] = []
     references: list[Any] = []
     first_kind: tuple[int, str] | None = None  # (line or row, "string" | "list") of the first record
+    blank: list[tuple[int, str]] = []  # (line or row, what) of every blank text, warned about once read
     for number, record in records:
         for name in columns:
             if name not in record:
@@ -164,10 +197,13 @@ def _collect_pairs(path: Path, records: Iterable[tuple[int, Mapping[str, Any]]],
         elif kind != first_kind[1]:
             raise _fail(path, number, f"field {reference_column!r} is a {kind} but {unit} {first_kind[0]} holds a "
                         f"{first_kind[1]}; every row needs the same kind (one reference, or a list of them)", unit)
+        blank += [(number, what) for what in _blank_cells(prediction, prediction_column)
+                  + _blank_cells(reference, reference_column)]
         predictions.append(prediction)
         references.append(reference)
     if not predictions:
         raise InputFileError(path, None, "no pairs (the file has no data rows)")
+    _warn_blank(path, blank, unit, f"{unit}s")
     return PairCorpus(predictions, references, [str(path)])
 
 

@@ -6,6 +6,8 @@ draws it from a `NASH.explain` dict, `save_figure` writes it by suffix.
 Built on ``matplotlib.figure.Figure`` (no pyplot state), so concurrent requests never share a figure, and no
 GUI backend is ever selected. Import this module lazily: `import nash_metric` must stay free of matplotlib.
 Labels fall back to a CJK font when one is installed (Debian `fonts-noto-cjk`), so 3億元 is not drawn as boxes.
+Each row (a number of A, the prediction) carries its support verdict (`support.py`): ✓ supported (green),
+✗ unsupported (red), ∅ unmatched (grey), with the number of B that supports or contradicts it marked in its cell.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from matplotlib import font_manager
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
+
+from .explain_text import MARKS, SUPPORTED, UNMATCHED, UNSUPPORTED, figure_verdicts, support_summary
 
 __all__ = [
     "CJK_FAMILIES",
@@ -41,6 +45,9 @@ FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
 PNG_DPI = 150
 NO_ALIGNMENT = "No alignment to show: numbers on at most one side (S_num = 1 or 0 by definition)"
 MAX_LISTED = 12  # mentions listed per side on the no-alignment figure
+VERDICT_COLOURS = {SUPPORTED: "#15803d", UNSUPPORTED: "#b91c1c", UNMATCHED: "#6b7280"}
+VERDICT_LEGEND = ("A's figures: ✓ supported · ✗ unsupported (B's aligned number differs) · ∅ unmatched "
+                  "(no number of B aligns); in a cell: the number of B that supports (✓) or contradicts (✗) it")
 
 Cell = tuple[int, int]
 
@@ -78,11 +85,15 @@ def alignment_heatmap(
     accepted_ba: Iterable[Cell] = (),
     rejected: Iterable[Cell] = (),
     title: str = "",
+    verdicts: Sequence[str | None] = (),
+    references: Iterable[tuple[int, int, str]] = (),
 ) -> Figure:
     """The heat map of a ``len(labels_a) x len(labels_b)`` cosine matrix, diverging around ``tau``.
 
     ``accepted_ab`` holds (i, j) for A_i → B_j, ``accepted_ba`` holds (j, i) for B_j → A_i;
     ``rejected`` holds (i, j) cells that were a best match in some direction but fell below τ.
+    ``verdicts`` holds the support verdict of each row (None: none), appended to its label as a mark in the
+    verdict's colour; ``references`` holds (i, j, verdict): B_j supports A_i, or contradicts it (unsupported).
     """
     sim = np.asarray(similarity, dtype=float).reshape(len(labels_a), len(labels_b))
     n_a, n_b = sim.shape
@@ -94,7 +105,7 @@ def alignment_heatmap(
     image = ax.imshow(sim, cmap="RdBu", norm=norm)
     cbar = fig.colorbar(image, ax=ax, shrink=0.9)
     cbar.ax.axhline(tau, color="black", linewidth=2)
-    cbar.set_label(f"context cosine (τ = {tau:.4f})")
+    cbar.set_label(f"context cosine\n(τ = {tau:.4f})")  # two lines: a short map leaves a short bar
     for i in range(n_a):
         for j in range(n_b):
             ax.text(j, i, f"{sim[i, j]:.3f}", ha="center", va="center", fontsize=9,
@@ -107,11 +118,25 @@ def alignment_heatmap(
                                linewidth=2, linestyle="--"))
     for i, j in rejected:
         ax.text(j + 0.36, i - 0.3, "×", ha="center", va="center", fontsize=13, color="#7f1d1d")
+    # The number of B that supports (✓) or contradicts (✗) a number of A, in the cell's lower left corner.
+    for i, j, verdict in references:
+        ax.text(j - 0.34, i + 0.3, MARKS[verdict], ha="center", va="center", fontsize=11, fontweight="bold",
+                color=VERDICT_COLOURS[verdict],
+                bbox={"boxstyle": "circle,pad=0.12", "facecolor": "white", "edgecolor": "none", "alpha": 0.85})
     fonts = list(label_fonts())
+    marks = [f" {MARKS[v]}" if v in MARKS else "" for v in verdicts] + [""] * (n_a - len(verdicts))
     ax.set_xticks(range(n_b), list(labels_b), parse_math=False,
                   rotation=20 if n_b > 2 else 0, ha="right" if n_b > 2 else "center", fontfamily=fonts)
-    ax.set_yticks(range(n_a), list(labels_a), parse_math=False, fontfamily=fonts)
+    ax.set_yticks(range(n_a), [label + mark for label, mark in zip(labels_a, marks)], parse_math=False,
+                  fontfamily=fonts)
+    for tick, verdict in zip(ax.get_yticklabels(), verdicts):
+        if verdict in VERDICT_COLOURS:
+            tick.set_color(VERDICT_COLOURS[verdict])
+            tick.set_fontweight("normal" if verdict == SUPPORTED else "bold")
     ax.set_title("accepted: solid = A→B, dashed = B→A; × = best match below τ", fontsize=9)
+    if any(v in MARKS for v in verdicts):  # a footer: the figure's width, not the axes', bounds it
+        width = int(fig.get_figwidth() * 13)
+        fig.supxlabel("\n".join(textwrap.wrap(VERDICT_LEGEND, width)), fontsize=8.5, color="#333")
     if title:
         fig.suptitle(title, fontsize=10)
     return fig
@@ -141,6 +166,27 @@ def _scores_line(info: Mapping[str, Any]) -> str:
     return f"NASH = {s['nash']:.3f} · S_num = {s['numeric']:.3f} · τ = {info['threshold']:.4f}"
 
 
+def _has_verdicts(info: Mapping[str, Any]) -> bool:
+    return "numeric_support" in info["scores"] or any("verdict" in r for r in info["alignments"]["a_to_b"])
+
+
+def _title(info: Mapping[str, Any]) -> str:
+    """The scores line, and the numeric support of A's figures under it when the dict has verdicts."""
+    return _scores_line(info) + (f"\n{support_summary(info)}" if _has_verdicts(info) else "")
+
+
+def _verdict_marks(info: Mapping[str, Any]) -> tuple[list[str | None], list[tuple[int, int, str]]]:
+    """The verdict of each matrix row (A's scored numbers) and the (i, j, verdict) cells of their references."""
+    pa, pb = _scored_rows(info["mentions"]["a"]), _scored_rows(info["mentions"]["b"])
+    rows: list[str | None] = [None] * len(pa)
+    cells = []
+    for e in figure_verdicts(info):
+        rows[pa[e["index"]]] = e["verdict"]
+        if e["reference"] is not None and e["reference"] in pb:
+            cells.append((pa[e["index"]], pb[e["reference"]], e["verdict"]))
+    return rows, cells
+
+
 def _cells(info: Mapping[str, Any]) -> tuple[list[Cell], list[Cell], list[Cell]]:
     """The accepted A→B (i, j), accepted B→A (j, i) and rejected (i, j) cells, in matrix rows and columns."""
     pa, pb = _scored_rows(info["mentions"]["a"]), _scored_rows(info["mentions"]["b"])
@@ -161,31 +207,40 @@ def _axis_labels(mentions: Sequence[Mapping[str, Any]], side: str) -> list[str]:
 def explanation_figure(info: Mapping[str, Any]) -> Figure:
     """The figure of one ``NASH.explain(a, b)`` dict: always a Figure, so a caller always gets a file.
 
-    With scored numbers on both sides, the alignment heat map titled with NASH, S_num and τ; otherwise a
-    small figure saying there is nothing to align, with the scores and each text's numbers.
+    With scored numbers on both sides, the alignment heat map titled with NASH, S_num, τ and the numeric
+    support, each of A's numbers marked with its verdict; otherwise a small figure saying there is nothing to
+    align, with the scores and each text's numbers (A's with their verdicts: all unmatched when B has none).
     """
     if not has_alignment(info):
         return _no_alignment_figure(info)
     ma, mb = info["mentions"]["a"], info["mentions"]["b"]
+    verdicts, references = _verdict_marks(info)
     return alignment_heatmap(_axis_labels(ma, "A"), _axis_labels(mb, "B"), info["similarity_matrix"],
-                             info["threshold"], *_cells(info), title=_scores_line(info))
+                             info["threshold"], *_cells(info), title=_title(info), verdicts=verdicts,
+                             references=references)
 
 
-def _mentions_line(mentions: Sequence[Mapping[str, Any]], side: str) -> str:
+def _mentions_line(mentions: Sequence[Mapping[str, Any]], side: str, verdicts: Mapping[int, str] | None = None) -> str:
     if not mentions:
         return f"Text {side}: no numbers"
     badges = _badges(mentions)
+    verdicts = verdicts or {}
     shown = sorted(range(len(mentions)), key=badges.__getitem__)[:MAX_LISTED]
     parts = [_label(side, badges[i], mentions[i]["text"]) + ("" if mentions[i]["scored"] else " (unscored)")
-             for i in shown]
+             + (f" {MARKS[verdicts[i]]}" if i in verdicts else "") for i in shown]
     more = len(mentions) - len(shown)
     return f"Text {side}: " + " · ".join(parts) + (f" · … and {more} more" if more else "")
 
 
 def _no_alignment_figure(info: Mapping[str, Any]) -> Figure:
     lines = [NO_ALIGNMENT, _scores_line(info)]
+    verdicts = {e["index"]: e["verdict"] for e in figure_verdicts(info)}
+    if _has_verdicts(info):
+        summary = support_summary(info) + ("; ∅ = nothing in B to compare with" if verdicts else "")
+        lines += textwrap.wrap(summary, 95, subsequent_indent="    ")
     for side in ("a", "b"):
-        lines += textwrap.wrap(_mentions_line(info["mentions"][side], side.upper()), 95, subsequent_indent="    ")
+        line = _mentions_line(info["mentions"][side], side.upper(), verdicts if side == "a" else None)
+        lines += textwrap.wrap(line, 95, subsequent_indent="    ")
     fig = Figure(figsize=(7.5, 0.3 * len(lines) + 0.3), dpi=100)
     fonts = list(label_fonts())
     step = 1 / (len(lines) + 1)

@@ -9,6 +9,11 @@ the mask ``[NUM]`` there, as the paper does; the full reader leaves the numbers 
 backbone does not know the placeholder: BERT splits ``[NUM]`` into four word pieces that always match
 each other, which lifts S_text of every pair with numbers on both sides whatever the numbers are
 (STS-B dev Spearman, README). The α weights count ``[NUM]`` in both cases (``masked``).
+
+A range is two mentions (``numbers.english``), and with the full reader its connector goes with them
+(``numbers.extract.range_connectors``): ``5-10%``, ``5 – 10%``, ``5 to 10%`` all leave ``Growth of expected.``
+in the text channel and ``Growth of [NUM] [NUM] expected.`` for α, so a number written another way never
+leaves a stray dash or "to" behind. The paper reader keeps the connector, as the toolkit does.
 """
 
 from __future__ import annotations
@@ -22,8 +27,9 @@ import numpy as np
 
 from .alignment import MentionTable
 from .encoders import Encoding, Span
-from .numbers import NumericMention, extract_numbers, mask_numbers
-from .numbers.extract import reader_text
+from .numbers import NumericMention, extract_numbers
+from .numbers.extract import range_connectors, reader_text
+from .numbers.mention import mask_spans
 from .numbers.periods import CalendarKeys
 
 _GAP = re.compile(r"[ \t]+(?=[,.;:!?)\]]|$)|(?<=[(\[])[ \t]+|(?<=[ \t])[ \t]+")
@@ -48,11 +54,16 @@ class TextPool:
         distinct = sorted(set(originals))
         mentions = {t: extract_numbers(t, reader) for t in distinct}
         scorable = {t: valued(ms) for t, ms in mentions.items()}
-        masked = {t: mask_numbers(t, [mentions[t][i] for i in scorable[t]])[0] for t in distinct}
         if reader == "paper":
+            masked = {t: mask_spans(t, [mentions[t][i] for i in scorable[t]])[0] for t in distinct}
             channel = masked
         else:
-            channel = {t: _without(t, [mentions[t][i] for i in scorable[t]]) for t in distinct}
+            masked, channel = {}, {}
+            for t in distinct:
+                ms = [mentions[t][i] for i in scorable[t]]
+                joins = range_connectors(t, ms)
+                masked[t] = mask_spans(t, ms, connectors=joins)[0]
+                channel[t] = _without(t, ms, joins)
         texts = sorted(set(distinct) | set(channel.values()))
         return cls(texts, {t: i for i, t in enumerate(texts)}, mentions, scorable, masked, channel)
 
@@ -113,14 +124,15 @@ class TextPool:
         return out
 
 
-def _without(text: str, mentions: Sequence[NumericMention]) -> str:
-    """``text`` with the mentions left out (one space where a gap would glue two words)."""
+def _without(text: str, mentions: Sequence[NumericMention], connectors: Sequence[Span] = ()) -> str:
+    """``text`` with the mentions and range connectors left out (one space where a gap would glue two
+    words; no space before closing punctuation)."""
     if not mentions:
         return text
     parts, pos = [], 0
-    for m in sorted(mentions, key=lambda x: x.start):
-        parts += [text[pos:m.start], " "]
-        pos = m.end
+    for start, end in sorted([(m.start, m.end) for m in mentions] + list(connectors)):
+        parts += [text[pos:start], " "]
+        pos = end
     return _GAP.sub("", "".join(parts) + text[pos:]).strip()
 
 

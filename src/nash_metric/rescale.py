@@ -209,7 +209,9 @@ def fit_rescale_baseline(
     `corpus` describes where the sentences came from (file, sha256, count), for the record.
     """
     n_pairs, seed = check_n_pairs(n_pairs), check_seed(seed)
-    texts = sorted(set(check_texts(sentences, "sentences")))  # the one input contract: nothing dropped silently
+    # The one input contract (None or a non-string is refused, not dropped); blank texts are no sentences to pair
+    # (each would score 0 by rule, not by meaning: blank.py), so the recipe keeps the non-blank ones.
+    texts = sorted({t for t in check_texts(sentences, "sentences") if t.strip()})
     if len(texts) < MIN_BASELINE_SENTENCES:
         raise ValueError(f"fitting a rescale baseline needs at least {MIN_BASELINE_SENTENCES} distinct non-blank "
                          f"sentences (random pairs of unrelated texts); got {len(texts)}")

@@ -9,9 +9,11 @@
 4. text channel          `text_similarity`              (similarity.py; S_text without numbers, baseline on originals)
 5. alignment             `align_numbers`                (alignment.py; directional argmax)
 6. tau gate, magnitude   `Matches.accepted`, `value_similarity` (magnitude; calendar distance for periods)
-7. S_num                 `numeric_similarity`
+7. S_num                 `numeric_similarity`          (per direction: the mean over that side's numbers)
+7b. numeric support      `support_fields`               (support.py; a verdict per number of the prediction)
 8. weights and alpha     `pair_alphas`                  (weighting.py; every token 1, or an IDF table)
 9. mixing                `mix`                          (output.mixed: F, precision and recall)
+9b. blank texts          `zero_blank_pairs`             (blank.py; a blank prediction or reference scores 0)
 10. rescaling (optional)  `RescaleBaseline.apply`        (rescale.py; (s - b) / (1 - b), as bert-score)
 
 One forward pass per distinct text (originals and text-channel forms pooled and deduplicated) yields both the
@@ -43,16 +45,18 @@ import torch
 from tqdm.auto import tqdm
 
 from .alignment import NumberScores, align_numbers
+from .blank import BlankCount, blank_pairs, count_blank, zero_blank_pairs
 from .calibration import MIN_CALIBRATION_SENTENCES, Calibration, builtin_sentences, tau_from_vectors
 from .config import NASHConfig, model_bound_options, with_option_signature
 from .encoders import Encoding, load_encoder
 from .explanation import ScoredCall, explain_pairs
 from .models import check_available, choose_backend, default_threshold, resolve_model
 from .numbers import extract_numbers
-from .output import NASHOutput, hashcode, mixed
+from .output import NASHOutput, hashcode, mixed, support_fields
 from .pool import TextPool, read_texts, valued
 from .rescale import RescaleBaseline, load_rescale
 from .similarity import PRF, BertScoreIDF, text_similarity
+from .support import support_keys
 from .validation import check_pairs, check_reference_lists, check_texts
 from .weighting import REFERENCES, fit_idf, load_idf, pair_alphas
 
@@ -176,7 +180,9 @@ class NASH:
         `references` holds one str per prediction, or one list of str per prediction: then every pair is
         scored and the reference with the highest NASH is kept (`best_reference` says which). The pairs are
         scored in chunks of `chunk_size` whose encodings are dropped as they finish, so memory stays flat;
-        under the defaults a pair scores the same alone or inside any larger call.
+        under the defaults a pair scores the same alone or inside any larger call. A blank ("", "   ")
+        prediction or reference scores 0 on every channel, as in bert-score, with one `BlankTextWarning` per
+        call giving the count (`blank.py`).
         """
         preds, refs, groups = self._flat_pairs(predictions, references)
         if not preds:
@@ -186,6 +192,7 @@ class NASH:
         blocks = ((preds[i : i + chunk], refs[i : i + chunk]) for i in range(0, len(preds), chunk))
         parts = list(scorer._score_chunks(blocks, show_progress, total=len(preds)))
         out = NASHOutput.concat(parts)
+        count_blank(preds, refs, groups).warn(stacklevel=2)
         return out.best_of(groups) if groups is not None else out
 
     def iter_score(
@@ -196,7 +203,8 @@ class NASH:
         For inputs too large to hold (a file read line by line, a `datasets.Dataset`): only one chunk is held
         at a time, and `unscored` indices count from the start of the stream. What a corpus decides
         (threshold='auto', idf='references') cannot be fixed from a stream: fix it first with `for_corpus`
-        on the whole corpus (or on a sample of it), or pass a tau and an IDF file.
+        on the whole corpus (or on a sample of it), or pass a tau and an IDF file. Blank texts score 0, with one
+        `BlankTextWarning` for the whole stream when it ends or is closed (`blank.py`).
         """
         if not self.corpus_fixed:
             raise ValueError(
@@ -206,6 +214,7 @@ class NASH:
             )
         chunk = self.options.chunk_size
         iterator = iter(pairs)
+        blank = [BlankCount()]  # blank texts of the stream so far: one warning when the stream ends or is closed
 
         def blocks() -> Iterator[tuple[list[str], list[str]]]:
             seen = 0
@@ -213,10 +222,15 @@ class NASH:
                 for k, pair in enumerate(block):
                     if not isinstance(pair, (tuple, list)) or len(pair) != 2:
                         raise TypeError(f"pairs[{seen + k}] must be a (prediction, reference) pair, got {pair!r:.80}")
+                preds, refs = self._read(*check_pairs([a for a, _ in block], [b for _, b in block]))
+                blank[0] += count_blank(preds, refs, offset=seen)
                 seen += len(block)
-                yield self._read(*check_pairs([a for a, _ in block], [b for _, b in block]))
+                yield preds, refs
 
-        yield from self._score_chunks(blocks(), show_progress, total)
+        try:
+            yield from self._score_chunks(blocks(), show_progress, total)
+        finally:
+            blank[0].warn(stacklevel=2)
 
     def _score_chunks(
         self, blocks: Iterable[tuple[list[str], list[str]]], show_progress: bool, total: int | None
@@ -300,12 +314,15 @@ class NASH:
         preds, refs = self._read(*check_pairs(predictions, references))
         if not preds:
             return []
-        return explain_pairs(self.for_corpus(preds, refs)._score(preds, refs, keep_cosines=True), preds, refs)
+        explained = explain_pairs(self.for_corpus(preds, refs)._score(preds, refs, keep_cosines=True), preds, refs)
+        count_blank(preds, refs).warn(stacklevel=2)
+        return explained
 
     def plot(self, a: str, b: str, path: str | os.PathLike[str] | None = None) -> Figure:
         """The alignment heat map of one pair (the Space's figure): context cosine between the numbers of a (rows)
-        and b (columns), accepted matches boxed, best matches below tau crossed; written to `path` (.png, .svg or
-        .pdf) when given. Pairs with numbers on at most one side get a figure saying so."""
+        and b (columns), accepted matches boxed, best matches below tau crossed, each number of a marked with its
+        support verdict (supported, unsupported, unmatched); written to `path` (.png, .svg or .pdf) when given.
+        Pairs with numbers on at most one side get a figure saying so."""
         from .plot import check_figure_path, explanation_figure, save_figure
 
         if path is not None:
@@ -348,6 +365,7 @@ class NASH:
         pool = TextPool.build([*preds, *refs], self.options.numbers)
         encodings = self.encoder.encode(pool.texts, pool.spans(), show_progress=show_progress)
         mentions = pool.mention_table(encodings)
+        mentions.support = support_keys(pool, mentions)
 
         # 4. Text channel on the masked pairs, and the baseline on the original pairs (each as P, R, F1).
         baseline = self._text_similarity(encodings, pool, pool.original_ids(preds), pool.original_ids(refs), False)
@@ -361,14 +379,18 @@ class NASH:
         conditions = self._condition_scores(pool, pairs) if self.options.comparisons else None
         alignment = align_numbers(mentions, pairs[:, 0], pairs[:, 1], conditions, keep_cosines=keep_cosines)
         numbers = NumberScores(*(s[pair_index] for s in alignment.numeric_similarity(tau)))
+        # 7b. A verdict for every number of the prediction: supported by the reference at its written precision?
+        support = support_fields(alignment, tau, pair_index)
 
         # 8-9. alpha from the weights of words and [NUM] tokens; NASH = alpha S_text + (1 - alpha) S_num, and
         # likewise its precision and recall from the channels' precisions and recalls.
         alpha = pair_alphas(idf, [pool.masked[t] for t in preds], [pool.masked[t] for t in refs])
 
         config = self.config
+        blank = blank_pairs(preds, refs)
         raw = NASHOutput(
             **mixed(alpha, s_text.f1, s_text.precision, s_text.recall, numbers),
+            **support,
             text=s_text.f1,
             text_precision=s_text.precision,
             text_recall=s_text.recall,
@@ -381,11 +403,17 @@ class NASH:
             unscored=pool.unscored(preds, refs),
             alignment=alignment,
             pair_index=pair_index,
+            blank=blank,
         )
-        # 10. Optional: rescale with a random-pair baseline, (s - b) / (1 - b), as bert-score does.
+        # A blank prediction or reference scores 0 on every channel, alpha 1, as bert-score (blank.py).
+        raw = zero_blank_pairs(raw, blank)
+        if blank.any():
+            numbers = NumberScores(*(np.where(blank, 0.0, s) for s in numbers))  # what `explain` shows
+        # 10. Optional: rescale with a random-pair baseline, (s - b) / (1 - b), as bert-score does (a blank
+        # pair's raw 0 too, as bert-score rescales an empty candidate's 0).
         output = self.rescale.apply(raw) if self.rescale is not None else raw
         return ScoredCall(pool, encodings, tau, idf, output, raw, numbers, self.options.comparisons,
-                          self.baseline_name)
+                          self.baseline_name, mentions)
 
     def _fit_bertscore_idf(self, references: Sequence[str]) -> tuple[BertScoreIDF, BertScoreIDF]:
         """bert-score's IDF over every reference of the corpus, for the originals and for the text channel."""

@@ -2,8 +2,9 @@
 
 - not a list (None, a single string, a number): TypeError;
 - an item that is None or not a string: TypeError naming its index;
-- an empty or whitespace-only string: ValueError naming its index (there is nothing to score, and a number
-  made up for it, as bert-score's 0 with a warning, would be averaged into a corpus score unnoticed);
+- an empty or whitespace-only string is a text like any other: it is scored, 0 on every channel, and the
+  scoring call warns once with the count (`blank.py`), as bert-score does; refusing it would let one empty
+  generation stop the evaluation of a whole corpus;
 - predictions and references of different lengths: ValueError with both lengths;
 - no pairs at all: not an error; the result is empty (with its hashcode).
 """
@@ -28,9 +29,6 @@ def _check_text(text: Any, where: str) -> str:
         raise TypeError(f"{where} is None; expected a string")
     if not isinstance(text, str):
         raise TypeError(f"{where} is {type(text).__name__} ({text!r:.60}); expected a string")
-    if not text.strip():
-        raise ValueError(f"{where} is an empty string ({text!r}); there is nothing to score: drop the pair, "
-                         "or give the empty output the score you want yourself")
     return text
 
 

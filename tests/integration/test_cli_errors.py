@@ -84,10 +84,17 @@ def test_unreadable_idf_file_names_the_file(tmp_path):
     assert_one_error(err, "idf.bin")
 
 
-def test_empty_text_is_refused_by_index():
-    code, err, _ = nash("score", "", "Revenue rose 5%.", "--model", "no-model-is-loaded-for-this")
-    assert code == 2
-    assert_one_error(err, "empty string")
+def test_empty_text_is_scored_zero_with_one_warning_line(tiny_model_dir):
+    done = subprocess.run([sys.executable, "-m", "nash_metric", "score", "", "Revenue rose 5%.", "--model",
+                           str(tiny_model_dir), "--backend", "token", "--threshold", "0", "--device", "cpu"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    warned = [line for line in done.stderr.splitlines() if line.startswith("nash: warning:")]
+    assert warned == ["nash: warning: 1 blank text (1 prediction, 0 references) scored 0 on every channel, as "
+                      "bert-score does; first at pair index 0"], done.stderr
+    assert "Traceback" not in done.stderr and not error_lines(done.stderr)
+    nash_row = next(line for line in done.stdout.splitlines() if line.startswith("| NASH "))
+    assert [cell.strip() for cell in nash_row.split("|")[2:5]] == ["0.0000"] * 3 and "alpha=1.0000" in done.stdout
 
 
 def test_internal_error_exit_1_and_traceback_only_with_debug(monkeypatch, capsys):

@@ -25,7 +25,7 @@ PAIRS = [
     ("Costs rose 7% in Q4 2019.", "Costs fell 7% in Q3 2019."),
     ("The firm hired 250 people.", "The firm hired 260 people."),
 ]
-COLUMNS = ["index", *PUBLIC_FIELDS, "unscored"]
+COLUMNS = ["index", *PUBLIC_FIELDS, "unsupported", "unsupported_numbers", "unscored"]
 
 
 @pytest.fixture
@@ -56,6 +56,14 @@ def test_pairs_file_gives_one_row_per_pair_in_order(capsys, tmp_path, tiny_model
     mean = summary["fields"]["nash"]
     assert mean["mean"] == pytest.approx(expected.nash.mean()) and mean["low"] <= mean["mean"] <= mean["high"]
     assert "| nash |" in captured.out and "'1.2.3' (pair 4, prediction)" in captured.err
+    # Each prediction's figures that the reference does not support: counted, listed with spans, summarised.
+    assert rows["unsupported"] == [len(u) for u in expected.unsupported_numbers]
+    listed = [json.loads(cell) for cell in rows["unsupported_numbers"]]
+    assert listed == json.loads(json.dumps(expected.unsupported_numbers))
+    assert all(PAIRS[k][0][e["start"]:e["end"]] == e["text"] for k, entries in enumerate(listed) for e in entries)
+    rate = summary["fields"]["pairs_with_unsupported_numbers"]
+    assert rate["mean"] == pytest.approx(np.mean([len(u) > 0 for u in expected.unsupported_numbers]))
+    assert summary["fields"]["numeric_support"]["mean"] == pytest.approx(expected.numeric_support.mean())
 
 
 def test_candidates_and_several_reference_files_keep_the_best(capsys, tmp_path, tiny_model_dir):
@@ -94,9 +102,58 @@ def test_file_errors_are_one_clear_line(capsys, tiny_model_dir, argv, message):
 
 def test_bad_row_is_located(capsys, tmp_path, tiny_model_dir):
     path = tmp_path / "pairs.csv"
-    path.write_text('prediction,reference\n"a 1",b 2\n"c 3",\n')
+    path.write_text('prediction,reference\n"a 1",b 2\n"c 3",d,e\n')
     assert main(["score", "--pairs", str(path), *model_args(tiny_model_dir)]) == 2
-    assert "pairs.csv:3: empty 'reference' field" in capsys.readouterr().err
+    assert "pairs.csv:3: expected 2 fields" in capsys.readouterr().err
+
+
+def _nash_cli(*argv: str) -> subprocess.CompletedProcess:
+    """`nash ARGV` as a subprocess: its warnings reach stderr as a user sees them (pytest records in-process ones)."""
+    return subprocess.run([sys.executable, "-m", "nash_metric", *argv], capture_output=True, text=True, timeout=300)
+
+
+def test_blank_cell_is_scored_zero_and_named_by_line(tmp_path, tiny_model_dir):
+    path = tmp_path / "pairs.csv"
+    path.write_text('prediction,reference\n"Revenue rose 4%.",Revenue rose 5%.\n,"Costs fell 2%."\n'
+                    '"Costs fell 2%.",  \n')
+    out_path = tmp_path / "out.csv"
+    done = _nash_cli("score", "--pairs", str(path), "--output", str(out_path), "--quiet", "--threshold", "0",
+                     *model_args(tiny_model_dir))
+    assert done.returncode == 0, done.stderr
+    warned = [line for line in done.stderr.splitlines() if line.startswith("nash: warning:")]
+    assert warned == [
+        f"nash: warning: {path}:3: blank 'prediction' field, scored 0 as bert-score does",
+        f"nash: warning: {path}:4: blank 'reference' field, scored 0 as bert-score does",
+        "nash: warning: 2 blank texts (1 prediction, 1 reference) scored 0 on every channel, as bert-score does; "
+        "first at pair index 1",  # one for the corpus, not one per chunk
+    ], done.stderr
+    assert "Traceback" not in done.stderr
+    rows = read_rows(out_path)
+    assert rows["index"] == [0, 1, 2] and rows["nash"][0] > 0
+    for field in PUBLIC_FIELDS:
+        if field not in ("alpha", "numeric_support"):
+            assert rows[field][1:] == [0.0, 0.0], field
+    assert rows["alpha"][1:] == [1.0, 1.0]
+
+
+def test_blank_line_of_a_candidates_file_is_kept_and_scored_zero(capsys, tmp_path, tiny_model_dir):
+    from nash_metric.blank import BlankTextWarning
+
+    cands, refs = tmp_path / "c.txt", tmp_path / "r.txt"
+    cands.write_text("Revenue rose 4%.\n\nCosts fell 2%.\n")
+    refs.write_text("Revenue rose 5%.\nProfit rose.\nCosts fell 3%.\n")
+    out_path = tmp_path / "out.jsonl"
+    with pytest.warns(BlankTextWarning) as caught:
+        code = main(["score", "--candidates", str(cands), "--references", str(refs), "--output", str(out_path),
+                     "--quiet", "--chunk-size", "2", *model_args(tiny_model_dir)])
+    capsys.readouterr()
+    assert code == 0
+    messages = [str(w.message) for w in caught if w.category is BlankTextWarning]
+    assert messages == [f"{cands}:2: blank line, scored 0 as bert-score does",
+                        "1 blank text (1 prediction, 0 references) scored 0 on every channel, as bert-score does; "
+                        "first at pair index 1"]
+    rows = read_rows(out_path)
+    assert rows["nash"][1] == 0.0 and rows["alpha"][1] == 1.0 and rows["nash"][0] > 0 and rows["nash"][2] > 0
 
 
 def test_fit_idf_once_then_score_with_it(capsys, tmp_path, tiny_model_dir, pairs_file):
@@ -137,7 +194,15 @@ def test_two_processes_equal_one_process(tmp_path, tiny_model_dir, pairs_file, l
     one, two = read_rows(single), read_rows(double)
     assert two["index"] == list(range(len(PAIRS))) and list(two) == list(one)
     for column in COLUMNS:
-        np.testing.assert_allclose(two[column], one[column], atol=1e-6, err_msg=column)
+        if column == "unsupported_numbers":  # JSON text: the same figures, spans and verdicts
+            def strip(cells):  # cosines compared to 1e-6 like every score
+                entries = [json.loads(c) for c in cells]
+                return ([[{**e, "cosine": None} for e in row] for row in entries],
+                        [e["cosine"] or 0.0 for row in entries for e in row])
+            assert strip(two[column])[0] == strip(one[column])[0]
+            np.testing.assert_allclose(strip(two[column])[1], strip(one[column])[1], atol=1e-6)
+        else:
+            np.testing.assert_allclose(two[column], one[column], atol=1e-6, err_msg=column)
     assert run.stdout.count("| nash |") == 1  # rank 0 reports, once
     assert json.loads((tmp_path / "summary.json").read_text())["processes"] == 2
 

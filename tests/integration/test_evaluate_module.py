@@ -153,8 +153,7 @@ BAD_INPUTS = [
     (["a", "b"], [["a"], "b"], TypeError, r"references\[1\] is a str but references\[0\] is a list"),
     (["a", "b"], ["a", ["b"]], TypeError, r"references\[1\] is a list but references\[0\] is a str"),
     (["a"], [3], TypeError, r"references\[0\] must be a str or a list of str"),
-    (["a", " "], ["a", "b"], ValueError, r"predictions\[1\] is an empty string"),
-    (["a"], [["b", ""]], ValueError, r"references\[0\]\[1\] is an empty string"),
+    (["", None], ["a", "b"], TypeError, r"predictions\[1\] is None"),  # a blank text is fine, None is not
 ]
 
 
@@ -177,6 +176,27 @@ def test_empty_input_gives_empty_result(fake_metric: evaluate.EvaluationModule) 
     assert {field: out[field] for field in FIELDS} == {field: [] for field in FIELDS}
     assert out["hashcode"] == fake_metric.cached_scorer.hashcode
     assert fake_metric.compute(predictions=["a"], references=[["bb"]])["nash"] == pytest.approx([0.02])
+
+
+def test_blank_texts_are_scored_zero_with_the_engines_warning(data_paths, tiny_model_dir) -> None:
+    from nash_metric.blank import BlankCount, BlankTextWarning
+
+    metric = load_metric(data_paths.metric_dir)
+    options = {"model_type": str(tiny_model_dir), "backend": "token", "threshold": 0.0, "device": "cpu"}
+    with pytest.warns(BlankTextWarning) as caught:
+        out = metric.compute(predictions=["", "Revenue rose 4%.", "  ", "Costs fell 2%."],
+                             references=["Revenue rose 4%.", "", "\t", "Costs fell 3%."], **options)
+    assert [str(w.message) for w in caught if w.category is BlankTextWarning] == [BlankCount(2, 2, 0).message()]
+    for field in FIELDS:
+        expected = {"alpha": 1.0, "numeric_support": None}.get(field, 0.0)
+        if expected is not None:
+            assert out[field][:3] == [expected] * 3, field
+    assert out["nash"][3] > 0
+    metric.add_batch(predictions=["", "a"], references=[["x", " "], ["y"]])  # add and add_batch take them too
+    metric.add(prediction="b", reference=[""])
+    with pytest.warns(BlankTextWarning, match=r"3 blank texts \(1 prediction, 2 references\)"):
+        listed = metric.compute(**options)
+    assert listed["nash"][0] == listed["nash"][2] == 0.0 and listed["best_reference"] == [0, 0, 0]
 
 
 def test_add_checks_each_example(fake_metric: evaluate.EvaluationModule) -> None:

@@ -17,6 +17,7 @@ import yaml
 from packaging.requirements import Requirement
 
 from nash_metric import export
+from nash_metric._version import __version__
 from nash_metric.export import ExportError, ExportReport, describe, export_metric, export_space
 
 PINNED_AT_LEAST = {
@@ -74,7 +75,7 @@ def test_folder_holds_the_repo_files_byte_for_byte(exported, data_paths, kind) -
     copied = {"space": {"app.py", "README.md", "packages.txt"}, "metric": {"app.py", "README.md", "nash.py"}}[kind]
     on_disk = {str(p.relative_to(report.folder)) for p in report.folder.rglob("*") if p.is_file()}
     assert on_disk == copied | {"requirements.txt", f"wheels/{report.wheel}"} == set(report.files)
-    assert report.wheel.startswith("nash_metric-0.1.0-") and report.wheel.endswith(".whl")
+    assert report.wheel.startswith(f"nash_metric-{__version__}-") and report.wheel.endswith(".whl")
     for name in copied:
         assert (report.folder / name).read_bytes() == (repo_folder(data_paths, kind) / name).read_bytes(), name
 

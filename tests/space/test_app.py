@@ -8,7 +8,14 @@ import pytest
 
 from nash_metric.numbers import extract_numbers, mask_numbers
 from nash_metric.space.batch_files import MAX_ROWS, BatchFileError, parse_pairs
-from nash_metric.space.render import error_html, highlight_numbers, masked_html, ranking_html, tau_html
+from nash_metric.space.render import (
+    error_html,
+    highlight_numbers,
+    masked_html,
+    ranking_html,
+    support_html,
+    tau_html,
+)
 
 ATTACKS = ["<script>alert(1)</script> rose 4%", '<img src=x onerror="alert(1)"> fell 5%']
 
@@ -28,11 +35,60 @@ def test_highlight_keeps_every_character_and_marks_each_number():
     assert html.count("<mark") == 2 and "&amp; more" in html and "A1" in html and "A2" in html
 
 
+def _marks(html):
+    """(badge text, its data-verdict or None) of each highlighted number."""
+    return [(text, verdict or None) for verdict, text in
+            re.findall(r'<mark class="[^"]*"(?: data-verdict="([a-z]+)")? title="[^"]*">([^<]*)<sub>', html)]
+
+
+def test_unsupported_figures_are_flagged_and_stay_escaped():
+    text = "Paid <b>$0.15</b> on 2 dates & <i>7</i> ways"
+    mentions = [m.to_dict() for m in extract_numbers(text)]
+    assert [m["text"] for m in mentions] == ["$0.15", "2", "7"]
+    reference = {"text": '$0.13"><script>alert(1)</script>', "start": 0, "end": 5, "value": 0.13}
+    verdicts = {0: {"verdict": "unsupported", "reference": reference}, 1: {"verdict": "supported",
+                                                                          "reference": reference},
+                2: {"verdict": "unmatched", "reference": None}}
+    html = highlight_numbers(text, mentions, "A", verdicts)
+    html += support_html(1 / 3, "numeric support 0.33: 1 of 3 <figures>", mentions, verdicts)
+    assert "<script>" not in html and "<b>" not in html and '$0.13"' not in html  # the quote cannot close title
+    assert _marks(html) == [("$0.15", "unsupported"), ("2", "supported"), ("7", "unmatched")]
+    assert ('title="value 0.15 · monetary · unit USD · unsupported: the reference says '
+            '$0.13&quot;&gt;&lt;script&gt;') in html
+    assert "unmatched: no aligned number in the reference" in html
+    assert html.count('<span class="nash-flag" aria-hidden="true">') == 2  # visible marks: ✗ and ∅, not for ✓
+    assert 'data-support="0.3333333333333333"' in html and "1 of 3 &lt;figures&gt;" in html
+    flagged = re.findall(r'<span class="nash-flagged nash-([a-z]+)" data-verdict="[a-z]+">(.) ([^ ]+) ', html)
+    assert flagged == [("unsupported", "✗", "$0.15"), ("unmatched", "∅", "7")]
+    assert _marks(highlight_numbers(text, mentions, "B")) == [("$0.15", None), ("2", None), ("7", None)]
+
+
+@pytest.mark.slow
+def test_compare_flags_the_changed_figure_of_the_prediction():
+    from nash_metric.space.handlers import SpaceHandlers
+    from nash_metric.space.limits import SpaceLimits
+
+    cards, panels, figure, table = SpaceHandlers(SpaceLimits()).compare(
+        "The company raised its dividend to $0.15 per share and cut net debt below $25 billion.",
+        "The dividend of $0.13 per share was kept; net debt was $25 billion after a $3 billion bond.",
+        MODEL, "sentence", True, 0.0)
+    assert "nash-error" not in cards, cards
+    assert re.search(r'data-metric="Numeric support"><div class="nash-card-name">Numeric support</div>'
+                     r'<div class="nash-card-value">0\.5000</div>', cards)
+    text_a, text_b = panels.split('data-testid="text-B"')
+    assert _marks(text_a) == [("$0.15", "unsupported"), ("$25 billion", "supported")]
+    assert "unsupported: the reference says $0.13" in text_a and 'data-support="0.5"' in text_a
+    assert "nash-unsupported" not in text_b and "data-verdict" not in text_b  # the reference gets no verdicts
+    assert [row[-1] for row in table] == ["✗ unsupported", "✓ supported", "", "", ""]
+    assert [t.get_text() for t in figure.axes[0].get_yticklabels()] == ["A1: $0.15 ✗", "A2: $25 billion ✓"]
+
+
 @pytest.mark.parametrize(
     "name,content,message",
     [
         ("p.csv", "x,y\n1,2\n", "no recognised pair of columns"),
-        ("p.csv", "a,b\nfine,\n", "line 2: column 'b' is empty"),
+        ("p.csv", "a,b\nfine\n", "line 2: column 'b' is missing"),
+        ("p.jsonl", '{"a": "x", "b": null}\n', "line 1: column 'b' is missing"),
         ("p.jsonl", '{"a": "x", "b": "y"}\n{"a": "x", "b": \n', "line 2: not valid JSON"),
         ("p.jsonl", '["a", "b"]\n', "expected a JSON object"),
         ("p.exe", "a,b\nx,y\n", "unsupported file type"),
@@ -58,6 +114,27 @@ def test_batch_limits(tmp_path):
         parse_pairs(binary)
     assert parse_pairs(_pairs_file(tmp_path)).pairs == [("Revenue rose 4%.", "Revenue rose 40%."),
                                                         ("Profit fell.", "Profit fell 3%.")]
+
+
+def test_a_blank_cell_is_a_text_scored_zero(tmp_path, tiny_model_dir):
+    path = tmp_path / "p.csv"
+    path.write_text("a,b\nRevenue rose 4%.,\n  ,Revenue rose 4%.\nRevenue rose 4%.,Revenue rose 40%.\n")
+    assert parse_pairs(path).pairs == [("Revenue rose 4%.", ""), ("  ", "Revenue rose 4%."),
+                                       ("Revenue rose 4%.", "Revenue rose 40%.")]
+    model = str(tiny_model_dir)
+    from nash_metric.blank import BlankTextWarning
+
+    with pytest.warns(BlankTextWarning, match=r"2 blank texts \(1 prediction, 1 reference\)"):  # in the server log
+        summary, rows, _ = _handlers(model).batch(str(path), model, "token", False, 0.5)
+    assert "nash-error" not in summary, summary
+    assert "2 pairs with a blank text, scored 0 as bert-score does" in summary
+    assert "1 pairs with a number mismatch" in summary  # the blank pairs are not counted as mismatches
+    header = ["a", "b", "bertscore_f1", "baseline", "nash", "text_similarity", "numeric_similarity", "alpha"]
+    scores = [dict(zip(header, row)) for row in rows]
+    for row in scores[:2]:  # bert-score's column too: 0, as the package scores an empty text
+        assert (row["bertscore_f1"], row["baseline"], row["nash"], row["numeric_similarity"], row["alpha"]) == (
+            0.0, 0.0, 0.0, 0.0, 1.0)
+    assert scores[2]["nash"] > 0 and scores[2]["bertscore_f1"] > 0
 
 
 def _pairs_file(tmp_path):

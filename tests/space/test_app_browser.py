@@ -1,5 +1,6 @@
 """The Space in real headless Chromium: the model's tau on the slider, the paper's case on the page, user
-markup staying inert, and Chinese drawn with real glyphs (a CJK font is installed by install_browser.sh)."""
+markup staying inert, an unsupported figure highlighted, and Chinese drawn with real glyphs (a CJK font is
+installed by install_browser.sh)."""
 
 from __future__ import annotations
 
@@ -80,6 +81,30 @@ def test_markup_in_user_text_is_shown_not_run(page, data_paths):
     assert page.locator("#compare-texts img").count() == 0
     data_paths.artifacts.mkdir(exist_ok=True)
     page.screenshot(path=str(data_paths.artifacts / "space_compare.png"), full_page=True)
+
+
+def test_an_unsupported_figure_of_the_prediction_is_highlighted(page, data_paths):
+    from playwright.sync_api import expect
+
+    page.get_by_role("tab", name="Compare").click()
+    fill(page, "compare-a", "The company raised its dividend to $0.15 per share and cut net debt below $25 billion.")
+    fill(page, "compare-b",
+         "The dividend of $0.13 per share was kept; net debt was $25 billion after a $3 billion bond.")
+    page.locator("#compare-button").click()
+    expect(page.get_by_test_id("text-A")).to_contain_text("$25 billion")  # replaces the previous test's result
+    flagged = page.locator('[data-testid="text-A"] mark[data-verdict="unsupported"]')
+    expect(flagged).to_have_count(1)
+    assert flagged.inner_text().startswith("$0.15")
+    assert flagged.get_attribute("title").endswith("unsupported: the reference says $0.13")
+    assert flagged.evaluate("e => getComputedStyle(e).outlineColor") == "rgb(220, 38, 38)"  # drawn in red
+    supported = page.locator('[data-testid="text-A"] mark[data-verdict="supported"]')
+    assert supported.inner_text().startswith("$25 billion")
+    assert supported.evaluate("e => getComputedStyle(e).outlineStyle") == "none"
+    assert page.locator('[data-testid="text-B"] mark[data-verdict]').count() == 0
+    assert "numeric support 0.50" in page.get_by_test_id("support").inner_text()
+    expect(page.locator('[data-metric="Numeric support"]')).to_contain_text("0.5000")
+    data_paths.artifacts.mkdir(exist_ok=True)
+    page.screenshot(path=str(data_paths.artifacts / "space_compare_support.png"), full_page=True)
 
 
 def shot_of(page, text: str) -> bytes:

@@ -37,7 +37,10 @@ def test_nash_score_rejects_unknown_options(tiny):
 def test_to_dict_is_json_with_every_field(tiny):
     out = nash_score(A, B, **tiny)
     data = json.loads(json.dumps(out.to_dict()))
-    assert set(data) == {*PUBLIC_FIELDS, "config", "hashcode", "unscored"}
+    assert set(data) == {*PUBLIC_FIELDS, "unsupported_numbers", "config", "hashcode", "unscored"}
+    assert len(data["unsupported_numbers"]) == len(A)
+    for k, entries in enumerate(data["unsupported_numbers"]):  # one entry per figure of A that is not supported
+        assert all(A[k][e["start"]:e["end"]] == e["text"] for e in entries)
     assert data["nash"] == out.nash.tolist() and data["hashcode"] == out.hashcode
     assert data["config"]["backend"] == "token" and data["config"]["threshold"] == 0.0
     # The mix holds row by row in the serialised form too.

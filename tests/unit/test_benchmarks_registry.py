@@ -37,14 +37,15 @@ def test_cli_parser_loads_no_benchmark_code():
 
 
 def test_unknown_name_lists_the_known_ones():
-    with pytest.raises(UnknownBenchmarkError, match="known benchmarks: numfine, embednum1k, nquad, stsb") as info:
+    with pytest.raises(UnknownBenchmarkError, match="known benchmarks: numfine, embednum1k, nquad, stsb, summedits"
+                       ) as info:
         registry["numfin"]
     assert isinstance(info.value, KeyError) and str(info.value).startswith("unknown benchmark 'numfin'")
-    assert list(registry) == ["numfine", "embednum1k", "nquad", "stsb"]
+    assert list(registry) == ["numfine", "embednum1k", "nquad", "stsb", "summedits"]
     assert registry.buildable() == ["numfine", "embednum1k", "nquad"]
 
 
-@pytest.mark.parametrize("name", ["numfine", "embednum1k", "nquad", "stsb"])
+@pytest.mark.parametrize("name", ["numfine", "embednum1k", "nquad", "stsb", "summedits"])
 def test_every_entry_point_resolves(name):
     bench = registry[name]
     assert isinstance(bench, Benchmark) and bench.summary and "\n" not in bench.summary
@@ -54,7 +55,7 @@ def test_every_entry_point_resolves(name):
         assert (entry is None) == (ref is None), role
         assert entry is None or callable(entry), role
     assert callable(bench.evaluate) and callable(bench.markdown)
-    assert (bench.build is None) == (name == "stsb")
+    assert (bench.build is None) == (name in ("stsb", "summedits"))
 
 
 def test_cli_flag_defaults_match_the_library():

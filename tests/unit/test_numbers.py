@@ -220,7 +220,7 @@ def test_numbers_modules_have_no_import_cycle() -> None:
         absolute |= {n.module.split(".")[0] for n in nodes if isinstance(n, ast.ImportFrom) and not n.level}
         return relative, absolute
 
-    assert imports("mention") == (set(), {"__future__", "dataclasses"})  # leaves: stdlib only
+    assert imports("mention") == (set(), {"__future__", "collections", "dataclasses"})  # leaves: stdlib only
     assert imports("normalize") == (set(), {"__future__", "re", "unicodedata"})
     assert imports("english")[0] == {"mention", "normalize"}
     assert imports("chinese")[0] == {"mention"}
@@ -268,3 +268,14 @@ def test_property_mask_count_and_finite(text: str) -> None:
         assert text[m.start:m.end] == m.text and m.start >= prev_end
         assert (m.value is not None and math.isfinite(m.value)) or (m.value is None and m.error)
         prev_end = m.end
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("3) The document examines the decision.", []),  # SummEdits' numbered rewrites
+    ("2. Revenue rose 5%.", ["5%"]),
+    ("Agenda:\n12: budget of $3 million", ["$3 million"]),
+    ("Up 3. Then down.", ["3"]),  # not at the start of a line
+    ("(1) million", ["(1) million"]),  # an accounting negative, as before
+])
+def test_list_labels_opening_a_line_are_not_numbers(text, found):
+    assert [m.text for m in extract_numbers(text)] == found

@@ -39,6 +39,7 @@ def test_paper_scope(text: str, expected: list) -> None:
     ("1e400", "scientific notation"),  # the toolkit: 400
     ("2.5E-3", "scientific notation"),
     ("9" * 400, "overflows"),
+    (".02.2011", "more than one decimal point"),  # a leading-dot token with two points (PhraseBank): no crash
 ])
 def test_paper_reader_refuses_what_it_would_misread(text: str, reason: str) -> None:
     (m,) = paper_mentions(f"x {text} y")

@@ -12,6 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from nash_metric import pairs_io
+from nash_metric.blank import BlankTextWarning
 from nash_metric.io import InputFileError
 from nash_metric.pairs_io import (
     OUTPUT_FORMATS,
@@ -84,9 +85,6 @@ def test_latin1_file_is_read_with_a_warning(tmp_path):
 
 
 @pytest.mark.parametrize(("content", "match"), [
-    ("prediction,reference\na,b\nc,  \n", r"pairs\.csv:3: empty 'reference' field"),
-    ("prediction,reference\na,b\n,d\n", r"pairs\.csv:3: empty 'prediction' field"),
-    ('prediction,reference\n"multi\nline",b\nd,\n', r"pairs\.csv:4: empty 'reference' field"),  # record start
     ("prediction,reference\na,b\nc,d,e\n", r"pairs\.csv:3: expected 2 fields \(prediction, reference\), got 3"),
     ("pred,reference\na,b\n", r"pairs\.csv:1: no column 'prediction'; columns are \['pred', 'reference'\] "
                               r"\(pass --prediction-column/--reference-column"),
@@ -106,9 +104,7 @@ def test_csv_errors_name_file_line_and_field(tmp_path, content, match):
      r"pairs\.jsonl:2: missing field 'reference'; fields are \['prediction'\] \(pass --prediction-column"),
     ([{"prediction": "a", "reference": None}], r"pairs\.jsonl:1: field 'reference' is null"),
     ([{"prediction": 3, "reference": "b"}], r"pairs\.jsonl:1: field 'prediction' must be a string, got int"),
-    ([{"prediction": "a", "reference": " \t"}], r"pairs\.jsonl:1: empty 'reference' field"),
     ([{"prediction": "a", "reference": []}], r"pairs\.jsonl:1: field 'reference' is an empty list"),
-    ([{"prediction": "a", "reference": ["x", "y", " "]}], r"pairs\.jsonl:1: field 'reference'\[2\] is empty"),
     ([{"prediction": "a", "reference": ["x", 1]}], r"pairs\.jsonl:1: field 'reference'\[1\] must be a string"),
     ([{"prediction": "a", "reference": ["x"]}, {"prediction": "b", "reference": ["y"]},
       {"prediction": "c", "reference": "z"}], r"pairs\.jsonl:3: field 'reference' is a string but line 1 holds a list"),
@@ -136,8 +132,6 @@ PQ = r"pairs\.parquet: "
 
 @pytest.mark.parametrize(("columns", "match"), [
     ({"prediction": ["a", "b", None], "reference": ["x", "y", "z"]}, PQ + r"row 3: field 'prediction' is null"),
-    ({"prediction": ["a", "b"], "reference": ["x", ""]}, PQ + r"row 2: empty 'reference' field"),
-    ({"prediction": ["a"], "reference": [["x", " "]]}, PQ + r"row 1: field 'reference'\[1\] is empty"),
     ({"prediction": ["a", "b"], "reference": [["x"], None]}, PQ + r"row 2: field 'reference' is null"),
     ({"prediction": ["a", "b"], "reference": [["x"], []]}, PQ + r"row 2: field 'reference' is an empty list"),
     ({"prediction": [1], "reference": ["x"]}, PQ + r"row 1: field 'prediction' must be a string, got int"),
@@ -198,12 +192,9 @@ def test_candidates_references_errors(tmp_path):
     with pytest.raises(InputFileError, match=r"r2\.txt: line counts differ \(.*cands\.txt has 3, .*r1\.txt has 3, "
                                              r".*r2\.txt has 2\)"):
         read_candidates_references(cands, [r1, r2])
-    r2.write_text("a2\n \nc2\n", encoding="utf-8")
-    with pytest.raises(InputFileError, match=r"r2\.txt:2: blank line") as info:
-        read_candidates_references(cands, [r1, r2])
-    assert info.value.line == 2
-    r2.write_text("a2\nb2\nc2\n\n", encoding="utf-8")  # one newline too many is a blank 4th line
-    with pytest.raises(InputFileError, match=r"r2\.txt:4: blank line"):
+    r2.write_text("a2\nb2\nc2\n\n", encoding="utf-8")  # one newline too many is a blank 4th line: 4 texts
+    with (pytest.raises(InputFileError, match=r"line counts differ \(.*r2\.txt has 4 \(its last 1 blank\)\)"),
+          pytest.warns(BlankTextWarning, match=r"r2\.txt:4: blank line")):
         read_candidates_references(cands, [r1, r2])
     cands.write_text("", encoding="utf-8")
     r1.write_text("", encoding="utf-8")
@@ -211,6 +202,89 @@ def test_candidates_references_errors(tmp_path):
         read_candidates_references(cands, r1)
     with pytest.raises(ValueError, match="no references"):
         read_candidates_references(cands, [])
+
+
+# ------------------------------------------------------------------------------- blank texts: kept, warned
+
+
+def _blank_warnings(caught) -> list[str]:
+    return [str(w.message) for w in caught if issubclass(w.category, BlankTextWarning)]
+
+
+@pytest.mark.parametrize(("content", "expected", "warned"), [
+    ("prediction,reference\na,b\nc,  \n", (["a", "c"], ["b", "  "]), [r"pairs\.csv:3: blank 'reference' field"]),
+    ("prediction,reference\na,b\n,d\n", (["a", ""], ["b", "d"]), [r"pairs\.csv:3: blank 'prediction' field"]),
+    ('prediction,reference\n"multi\nline",b\nd,\n', (["multi\nline", "d"], ["b", ""]),
+     [r"pairs\.csv:4: blank 'reference' field"]),  # the line a record starts on
+    ("prediction,reference\n,\n", ([""], [""]),
+     [r"pairs\.csv:2: blank 'prediction' field", r"pairs\.csv:2: blank 'reference' field"]),
+])
+def test_blank_csv_cell_is_a_text_with_a_warning(tmp_path, content, expected, warned):
+    path = tmp_path / "pairs.csv"
+    path.write_text(content, encoding="utf-8")
+    with pytest.warns(BlankTextWarning) as caught:
+        corpus = read_pairs(path)
+    assert (corpus.predictions, corpus.references) == expected
+    messages = _blank_warnings(caught)
+    assert len(messages) == len(warned)
+    for message, pattern in zip(messages, warned):
+        assert re.search(pattern + ", scored 0 as bert-score does", message), message
+
+
+def test_blank_jsonl_and_parquet_cells_are_texts(tmp_path):
+    jsonl = tmp_path / "pairs.jsonl"
+    _jsonl(jsonl, [{"prediction": "a", "reference": " \t"}, {"prediction": "", "reference": "b"}])
+    with pytest.warns(BlankTextWarning) as caught:
+        corpus = read_pairs(jsonl)
+    assert (corpus.predictions, corpus.references) == (["a", ""], [" \t", "b"])
+    assert _blank_warnings(caught) == [
+        f"{jsonl}:1: blank 'reference' field, scored 0 as bert-score does",
+        f"{jsonl}:2: blank 'prediction' field, scored 0 as bert-score does",
+    ]
+    multi = tmp_path / "multi.jsonl"
+    _jsonl(multi, [{"prediction": "a", "reference": ["x", "y", " "]}])
+    with pytest.warns(BlankTextWarning, match=r"multi\.jsonl:1: blank 'reference'\[2\] field"):
+        assert read_pairs(multi).references == [["x", "y", " "]]
+    parquet = tmp_path / "pairs.parquet"
+    _parquet(parquet, {"prediction": ["a", "b"], "reference": [["x"], ["y", ""]]})
+    with pytest.warns(BlankTextWarning, match=r"pairs\.parquet: row 2: blank 'reference'\[1\] field"):
+        assert read_pairs(parquet).references == [["x"], ["y", ""]]
+
+
+def test_null_and_missing_fields_are_still_errors(tmp_path):
+    path = tmp_path / "pairs.jsonl"
+    _jsonl(path, [{"prediction": "", "reference": None}])
+    with pytest.raises(InputFileError, match=r"pairs\.jsonl:1: field 'reference' is null"):
+        read_pairs(path)
+    _jsonl(path, [{"prediction": ""}])
+    with pytest.raises(InputFileError, match=r"pairs\.jsonl:1: missing field 'reference'"):
+        read_pairs(path)
+
+
+def test_many_blank_cells_name_the_first_few_and_count_the_rest(tmp_path):
+    path = tmp_path / "pairs.csv"
+    path.write_text("prediction,reference\n" + "".join(f",r{k}\n" for k in range(pairs_io.SHOWN_BLANK + 5)),
+                    encoding="utf-8")
+    with pytest.warns(BlankTextWarning) as caught:
+        assert len(read_pairs(path)) == pairs_io.SHOWN_BLANK + 5
+    messages = _blank_warnings(caught)
+    assert len(messages) == pairs_io.SHOWN_BLANK + 1
+    assert messages[0].endswith("pairs.csv:2: blank 'prediction' field, scored 0 as bert-score does")
+    assert messages[-1].endswith(f"pairs.csv: 5 more blank texts (on lines after {pairs_io.SHOWN_BLANK + 1}), each "
+                                 "scored 0 as bert-score does")
+
+
+def test_blank_line_of_a_candidates_file_is_a_blank_text(tmp_path):
+    cands, refs = tmp_path / "cands.txt", tmp_path / "refs.txt"
+    cands.write_text("a\n \nc\n", encoding="utf-8")
+    refs.write_text("a1\nb1\n\n", encoding="utf-8")  # a blank last line, then the final newline
+    with pytest.warns(BlankTextWarning) as caught:
+        corpus = read_candidates_references(cands, refs)
+    assert corpus.predictions == ["a", " ", "c"] and corpus.references == ["a1", "b1", ""]  # still aligned
+    messages = _blank_warnings(caught)
+    assert len(messages) == 2
+    assert messages[0].endswith("cands.txt:2: blank line, scored 0 as bert-score does")
+    assert messages[1].endswith("refs.txt:3: blank line, scored 0 as bert-score does")
 
 
 # ------------------------------------------------------------------------------------- RowWriter / read_rows

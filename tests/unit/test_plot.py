@@ -9,7 +9,14 @@ import pytest
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from nash_metric.plot import NO_ALIGNMENT, check_figure_path, explanation_figure, has_alignment, save_figure
+from nash_metric.plot import (
+    NO_ALIGNMENT,
+    VERDICT_COLOURS,
+    check_figure_path,
+    explanation_figure,
+    has_alignment,
+    save_figure,
+)
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -130,6 +137,65 @@ def test_save_figure_refuses_a_missing_folder(pair_info, tmp_path):
     assert check_figure_path(tmp_path / "ok.SVG") == tmp_path / "ok.SVG"
 
 
+def _verdict(row: dict, verdict: str, supported_by: int | None = None) -> dict:
+    return dict(row, verdict=verdict, supported_by=supported_by)
+
+
+@pytest.fixture
+def verdict_info(pair_info) -> dict:
+    """`pair_info` as explain now writes it: A1 = 4% supported by B1, A3 = 30 mn unmatched (its best match, B2, is
+    below tau); then A3 flipped to unsupported (compared with B2) to test both marks."""
+    a_to_b = [_verdict(pair_info["alignments"]["a_to_b"][0], "supported", 0),
+              _verdict(pair_info["alignments"]["a_to_b"][1], "unmatched")]
+    info = dict(pair_info, alignments={"a_to_b": a_to_b, "b_to_a": pair_info["alignments"]["b_to_a"]})
+    info["scores"] = dict(pair_info["scores"], numeric_support=0.5)
+    return info
+
+
+def _rows(fig: Figure) -> list[tuple[str, str]]:
+    (ax,) = _image_axes(fig)
+    return [(t.get_text(), t.get_color()) for t in ax.get_yticklabels()]
+
+
+def test_each_row_of_a_carries_its_verdict(verdict_info):
+    fig = explanation_figure(verdict_info)
+    assert _rows(fig) == [("A1: 4% ✓", VERDICT_COLOURS["supported"]), ("A3: 30 mn ∅", VERDICT_COLOURS["unmatched"])]
+    assert "numeric support 0.50: 1 of 2 figures of A supported by B (1 unmatched)" in fig.get_suptitle()
+    assert "✗ unsupported" in fig.get_supxlabel() and "∅ unmatched" in fig.get_supxlabel()
+    (ax,) = _image_axes(fig)
+    # The supporting number of B is marked in its cell (row A1, column B1); an unmatched row marks no cell.
+    assert [(t.get_text(), round(t.get_position()[1])) for t in ax.texts if t.get_text() in ("✓", "✗")] == [("✓", 0)]
+    unsupported = dict(verdict_info)
+    unsupported["alignments"] = dict(verdict_info["alignments"], a_to_b=[
+        verdict_info["alignments"]["a_to_b"][0], _verdict(_row(2, 1, True), "unsupported")])
+    (ax,) = _image_axes(explanation_figure(unsupported))
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["A1: 4% ✓", "A3: 30 mn ✗"]
+    assert ax.get_yticklabels()[1].get_color() == VERDICT_COLOURS["unsupported"]
+    marked = sorted((t.get_text(), round(t.get_position()[0]), round(t.get_position()[1])) for t in ax.texts
+                    if t.get_text() in ("✓", "✗"))
+    assert marked == [("✓", 0, 0), ("✗", 1, 1)]  # B2 (column 1) is what A3 (row 1) contradicts
+
+
+def test_an_explanation_without_verdicts_draws_no_marks(pair_info):
+    fig = explanation_figure(pair_info)  # an explain dict from before the verdicts: labels as they were
+    assert [text for text, _ in _rows(fig)] == ["A1: 4%", "A3: 30 mn"]
+    assert "numeric support" not in fig.get_suptitle() and not fig.get_supxlabel()
+
+
+def test_numbers_of_a_against_none_in_b_are_all_unmatched():
+    a = [_mention("4%", 5), _mention("2019", 12)]
+    info = _info(a, [], [], [_verdict({"source": 0, "target": None, "valid": False}, "unmatched"),
+                             _verdict({"source": 1, "target": None, "valid": False}, "unmatched")], numeric=0.0)
+    info["scores"]["numeric_support"] = 0.0
+    text = "\n".join(t.get_text() for t in explanation_figure(info).texts)
+    assert "numeric support 0.00: 0 of 2 figures of A supported by B (2 unmatched)" in text
+    assert "A1: 4% ∅ · A2: 2019 ∅" in text and "Text B: no numbers" in text
+    info = _info([], [_mention("3", 0)], [], numeric=0.0)
+    info["scores"]["numeric_support"] = 1.0
+    text = "\n".join(t.get_text() for t in explanation_figure(info).texts)
+    assert "numeric support 1.00: A states no figures" in text
+
+
 def test_matplotlib_is_loaded_only_for_plotting():
     code = (
         "import sys, nash_metric\nprint('matplotlib' in sys.modules)\n"
@@ -148,3 +214,14 @@ def test_the_real_model_explanation_is_drawn_and_saved(minilm_sentence, tmp_path
     assert ax.get_images()[0].get_array().shape == (rows, sum(m["scored"] for m in info["mentions"]["b"]))
     assert f"τ = {minilm_sentence.threshold:.4f}" in fig.get_suptitle()
     assert save_figure(fig, tmp_path / "explain.png").read_bytes()[:8] == PNG_SIGNATURE
+
+
+@pytest.mark.slow
+def test_a_changed_figure_is_marked_unsupported(minilm_sentence):
+    info = minilm_sentence.explain(
+        "The company raised its dividend to $0.15 per share and cut net debt below $25 billion.",
+        "The dividend of $0.13 per share was kept; net debt was $25 billion after a $3 billion bond.")
+    fig = explanation_figure(info)
+    assert _rows(fig) == [("A1: $0.15 ✗", VERDICT_COLOURS["unsupported"]),
+                          ("A2: $25 billion ✓", VERDICT_COLOURS["supported"])]
+    assert "numeric support 0.50: 1 of 2 figures of A supported by B (1 unsupported)" in fig.get_suptitle()

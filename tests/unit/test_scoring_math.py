@@ -85,14 +85,16 @@ def test_edge_cases_no_numbers_and_one_sided():
     assert s_num.tolist() == [1.0, 0.0, 0.0, 1.0]
 
 
-def test_many_to_one_alignment_is_capped_at_one():
-    # Three mentions of a all pick the single mention of b: the sum (3) is capped at |V_b| = 1.
+def test_many_to_one_alignment_is_a_mean_over_the_source_side():
+    # Three mentions of a (5, 5, 7) all pick the single mention of b (5): S(a->b) is the mean of their three
+    # contributions over |V_a| = 3, no cap needed; b's one mention finds a 5, so S(b->a) = 1 / |V_b| = 1.
     vectors = _unit([1, 0], [1, 0.01], [1, 0.02], [1, 0])
-    values = np.array([5.0, 5.0, 5.0, 5.0])
+    values = np.array([5.0, 5.0, 7.0, 5.0])
     al = align(vectors, values, [0, 3], [3, 1], [0], [1])
     s_num, s_ab, s_ba = al.numeric_similarity(0.5)
-    assert s_ab[0] == 1.0 and s_ba[0] == pytest.approx(1 / 3)
-    assert s_num[0] == pytest.approx(2 / 3)
+    m = 1 / (1 + 2 / (1 + 6))  # magnitude similarity of 7 and 5: N = 1 + (7 + 5) / 2
+    assert s_ab[0] == pytest.approx((1 + 1 + m) / 3) and s_ba[0] == pytest.approx(1.0)
+    assert s_num[0] == pytest.approx(((1 + 1 + m) / 3 + 1) / 2)
 
 
 def test_idf_weights_and_alpha_by_hand():

@@ -158,6 +158,13 @@ registry = BenchmarkRegistry([
         evaluate_ref="stsb:evaluate",
         markdown_ref="stsb:markdown",
     ),
+    Benchmark(
+        name="summedits",
+        summary="SummEdits: does a score notice a wrong figure? ROC AUC / balanced accuracy on human labels",
+        evaluate_ref="summedits:evaluate",
+        markdown_ref="summedits:markdown",
+        plot_ref="summedits:plot",
+    ),
 ])
 
 

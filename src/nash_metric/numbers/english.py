@@ -40,7 +40,9 @@ Rules (each one is tested in tests/unit/test_numbers.py or tests/unit/test_numbe
   i.e. not right after a digit or letter (``2009-2010``, ``5–10%``, ``32.7-34.9`` are two positive mentions
   each; ``10 minus 3`` is two positive numbers). In a range the first number takes the second's unit,
   currency and scale when it has none (``5-10%`` -> 5 % and 10 %; the authors' toolkit reads ``32.7-34.9``
-  as 32.7 and -34.9, we read a range as two numbers).
+  as 32.7 and -34.9, we read a range as two numbers). The connector between the two bounds (dash, ``to``,
+  ``between … and``) is no word of the text: the full reader's text channel drops it with the numbers
+  (``extract.range_connectors``), so ``5-10%`` and ``5 to 10%`` leave the same text.
 * Accounting negatives: ``(1.2)``, ``(1,234)``, ``($1.2m)`` are negative when tight parentheses hold just
   the mention and it is an amount (decimal point, thousands separator or currency); the span is the inside.
   A currency before the parentheses or a scale, percent or currency after them joins the mention, which is
@@ -77,6 +79,8 @@ Rules (each one is tested in tests/unit/test_numbers.py or tests/unit/test_numbe
   ``one`` is a number only when a unit follows (``one percent``, ``one million``, ``one euro``) or ``minus``
   precedes: ``one of the``, ``no one``, ``one-off`` are not. Ordinal words (``second``, ``twenty-first``)
   are never numbers.
+* List labels: one or two digits opening a line and followed by ``)``, ``.`` or ``:`` and a space (``3) The
+  document ...``, ``2. Revenue ...``) number a list item, not a quantity, and are not mentions.
 * Identifiers: digits glued to letters are not mentions (``COVID-19``, ``A4``, ``5G``, ``MP3``, ``N95``,
   ``TEM1V``, ``10-K``, ``3M Company``, the ticker ``NOK1V``: a unit never follows a glued currency code),
   except currency codes (``EUR74``), scale/percent/bp suffixes, units, ordinals (``3rd``, ``21st`` -> value
@@ -457,6 +461,8 @@ def _digit_candidates(text: str) -> list[_Cand]:
             continue
 
         plain = m.group().isdigit()
+        if plain and _list_label(text, s, e):
+            continue
         # numeric dates and clock times: one temporal mention per numeral
         date = (_DATE.match(text, s) if not period and cur is None
                 and (text[e:e + 1] in ("/", "-", ":", ".") or "." in m.group()) else None)
@@ -588,6 +594,13 @@ def _digit_candidates(text: str) -> list[_Cand]:
         out.append(cand)
         pos = max(pos, end)
     return out
+
+
+def _list_label(text: str, start: int, end: int) -> bool:
+    """"3) The document ...", "2. Revenue ...": one or two digits opening a line, then ")" or "." and a space."""
+    line = text.rfind("\n", 0, start) + 1
+    return (end - start <= 2 and not text[line:start].strip() and text[end:end + 1] in ").:"
+            and text[end + 1:end + 2].isspace())
 
 
 def _valid_date(d: re.Match[str]) -> bool:

@@ -6,6 +6,7 @@ and none of them should have to import an extractor to get them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 __all__ = ["MASK_TOKEN", "NumericMention", "mask_spans", "resolve_overlaps"]
@@ -54,23 +55,31 @@ def resolve_overlaps(mentions: list[NumericMention]) -> list[NumericMention]:
 
 
 def mask_spans(
-    text: str, mentions: list[NumericMention], mask: str = MASK_TOKEN
+    text: str, mentions: list[NumericMention], mask: str = MASK_TOKEN,
+    connectors: Sequence[tuple[int, int]] = (),
 ) -> tuple[str, list[NumericMention]]:
     """Replace every mention's span with ``mask``; return the masked text and the mentions (sorted).
 
     The masked text holds ``mask`` exactly once per mention (the mixing weight counts them): a literal
-    ``mask`` elsewhere in ``text`` is escaped (``[NUM]`` -> ``(NUM)``).
-    Raises ValueError when mentions overlap or do not match ``text`` (they came from another string).
+    ``mask`` elsewhere in ``text`` is escaped (``[NUM]`` -> ``(NUM)``). Each ``(start, end)`` span of
+    ``connectors`` (a range's connector between two mentions, ``extract.range_connectors``) becomes one
+    space: ``5 to 10%`` -> ``[NUM] [NUM]``.
+    Raises ValueError when mentions or connectors overlap or do not match ``text`` (another string's).
     """
     mentions = sorted(mentions, key=lambda x: x.start)
+    cuts: list[tuple[int, int, NumericMention | None]] = [(m.start, m.end, m) for m in mentions]
+    cuts = sorted(cuts + [(s, e, None) for s, e in connectors], key=lambda x: x[:2])
     parts: list[str] = []
     pos = 0
-    for mention in mentions:
-        if mention.start < pos or text[mention.start:mention.end] != mention.text:
-            raise ValueError(f"mention {mention.text!r} at {mention.start} overlaps or is not in the text")
-        parts.append(_escape(text[pos:mention.start], mask))
-        parts.append(mask)
-        pos = mention.end
+    for start, end, mention in cuts:
+        if mention is None:
+            if start < pos or end > len(text) or end <= start:
+                raise ValueError(f"connector {start}:{end} overlaps a mention or is not in the text")
+        elif start < pos or text[start:end] != mention.text:
+            raise ValueError(f"mention {mention.text!r} at {start} overlaps or is not in the text")
+        parts.append(_escape(text[pos:start], mask))
+        parts.append(mask if mention is not None else " ")
+        pos = end
     parts.append(_escape(text[pos:], mask))
     return "".join(parts), mentions
 

@@ -53,13 +53,14 @@ def paper_mentions(text: str) -> list[NumericMention]:
         suffix = m["suf"]
         unit = "%" if suffix == "%" else "bp" if suffix in ("bp", "bps") else None
         kind = "percentage" if unit else "monetary" if m["cur"] else "quantity"
-        value: float | None = float((m["sign"] or "") + number.replace(",", "")) * _SCALE.get((suffix or "").lower(), 1)
         start, end, error = m.start(), m.end(), None
         more = _MORE_DECIMALS.match(text, end)
-        if number.count(".") > 1 or more:
+        value: float | None = None
+        if number.count(".") > 1 or more:  # ".02.2011" would not even parse as a float
             end = more.end() if more else end
-            value, error = None, f"malformed number {text[start:end]!r}: more than one decimal point"
-        elif not math.isfinite(value):
+            error = f"malformed number {text[start:end]!r}: more than one decimal point"
+        elif not math.isfinite(value := float((m["sign"] or "") + number.replace(",", ""))
+                               * _SCALE.get((suffix or "").lower(), 1)):
             value, error = None, f"{m.group()!r} overflows a float"
         pos = end
         out.append(NumericMention(text[start:end], start, end, value, kind,

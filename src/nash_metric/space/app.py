@@ -1,7 +1,8 @@
 """The Gradio Space's layout: BERTScore and embedding cosine next to NASH, with the reasons shown.
 
-Tabs: Compare (one pair, highlighted numbers, masked texts, alignment heat map), Rank (one anchor,
-several candidates, two rankings), Batch (CSV/JSONL upload, CSV download), About (method, options).
+Tabs: Compare (one pair, highlighted numbers with A's unsupported figures flagged, masked texts, alignment heat
+map, numeric support), Rank (one anchor, several candidates, two rankings), Batch (CSV/JSONL upload, CSV
+download), About (method, options).
 The shared controls (model, backbone, tau) take their choices, defaults and help from `NASHConfig`;
 the handlers live in `handlers`, the HTML in `render`, the heat map in `nash_metric.plot` (shared with
 `NASH.plot`), file parsing in `batch_files`.
@@ -30,6 +31,8 @@ EXAMPLES = [
     ["The company hired 250 engineers in 2019.", "The company hired 2,500 engineers in 2019."],
     ["Which stocks have a P/E ratio above 200?", "Stock ABC has a P/E ratio of 180."],
     ["净利润增长12.5%至3億元。", "净利润增长15%至3.2億元。"],
+    ["The company raised its dividend to $0.15 per share and cut net debt below $25 billion.",
+     "The dividend of $0.13 per share was kept; net debt was $25 billion after a $3 billion bond."],
 ]
 ABOUT = r"""
 ### How NASH scores a pair
@@ -44,6 +47,11 @@ ABOUT = r"""
    $S_\text{num}$ averages both directions (no numbers anywhere → 1, numbers on one side only → 0).
 4. **Mixing**: $\text{NASH} = \alpha\, S_\text{text} + (1-\alpha)\, S_\text{num}$, where $\alpha$ is the IDF
    mass of the words over that of words and `[NUM]` tokens.
+
+**Numeric support** (beside NASH, not part of it): with A the prediction and B the reference, each number of
+A is *supported* (✓) when a number of B it aligns with states the same value at the precision it was written
+with, *unsupported* (✗, outlined in red in Compare) when it aligns but the value differs, and *unmatched* (∅,
+dashed grey) when no number of B aligns. The numeric support is the share of A's numbers that are supported.
 
 The baselines are numerically blind: "Revenue increased by 4%." looks closer to "…40%." than to
 "…3.56%.". NASH ranks them the right way. Paper: Huang et al., *NASH: Numerically Aware Scoring
@@ -110,7 +118,8 @@ def build_demo(limits: SpaceLimits | None = None) -> gr.Blocks:
             panels = gr.HTML(elem_id="compare-texts")
             heatmap = gr.Plot(label="Alignment heat map")
             table = gr.Dataframe(headers=["direction", "number", "value", "aligned to", "value ", "cosine", "status",
-                                          "magnitude sim", "contribution"], label="Aligned numbers",
+                                          "magnitude sim", "contribution", "verdict (A's figure)"],
+                                 label="Aligned numbers",
                                  interactive=False, wrap=True)
             gr.Examples(EXAMPLES, [text_a, text_b], label="Cases")
             compare_btn.click(h.compare, [text_a, text_b, *scoring], [cards, panels, heatmap, table],

@@ -64,8 +64,9 @@ def _pick_columns(names: Sequence[str], where: str) -> tuple[str, str]:
 
 
 def _check_text(value: Any, where: str, column: str) -> str:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        raise BatchFileError(f"{where}: column {column!r} is empty.")
+    """The cell as text; a blank one is a text too (scored 0, as bert-score does), a missing or null one is not."""
+    if value is None:
+        raise BatchFileError(f"{where}: column {column!r} is missing.")
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise BatchFileError(f"{where}: column {column!r} must be text, got {type(value).__name__}.")
     text = str(value)

@@ -14,7 +14,9 @@ from collections.abc import Callable
 from typing import Any
 
 import gradio as gr
+import numpy as np
 
+from ..explain_text import MARKS, figure_verdicts, support_summary
 from ..output import NASHOutput
 from ..plot import explanation_figure, has_alignment
 from . import scorers
@@ -22,7 +24,17 @@ from .allow import allowed_model
 from .batch_files import parse_pairs, write_csv
 from .budget import LOCAL_HINT, Deadline, next_chunk
 from .limits import MAX_CANDIDATES, MAX_CHARS, SpaceLimits
-from .render import TAU_SOURCES, error_html, info_html, ranking_html, score_cards, tau_html, tau_text, text_panel
+from .render import (
+    TAU_SOURCES,
+    error_html,
+    info_html,
+    ranking_html,
+    score_cards,
+    support_html,
+    tau_html,
+    tau_text,
+    text_panel,
+)
 
 BATCH_HEADER = ["a", "b", "bertscore_f1", "baseline", "nash", "text_similarity", "numeric_similarity", "alpha"]
 FIRST_CHUNK, LARGEST_CHUNK = 4, 32  # pairs per scoring step of a batch (the budget is checked between steps)
@@ -88,7 +100,8 @@ class SpaceHandlers:
     @_safe(n_outputs=4)
     def compare(self, text_a: str, text_b: str, model: str, backend: str, use_model_tau: bool, tau: float,
                 progress=gr.Progress()):
-        """Score one pair: baselines vs NASH, highlighted numbers, alignment heat map and table."""
+        """Score one pair: baselines vs NASH, highlighted numbers (A's unsupported figures flagged), alignment heat
+        map and table."""
         deadline = Deadline(self.limits.request_seconds)
         a, b = _text(text_a, "Text A"), _text(text_b, "Text B")
         model = self._model(model)
@@ -102,11 +115,15 @@ class SpaceHandlers:
         cosine = scorers.embedding_cosine(model, [a], [b], timeout=deadline.remaining())
         s = info["scores"]
         cards = score_cards({"bertscore": bert, "baseline": cosine[0] if cosine else None, "nash": s["nash"],
-                             "text": s["text"], "numeric": s["numeric"]}, "Embedding cosine", info["alpha"])
+                             "text": s["text"], "numeric": s["numeric"], "numeric_support": s.get("numeric_support")},
+                            "Embedding cosine", info["alpha"])
         cards += tau_html(info["threshold"], info["config"]["threshold_source"])
         ma, mb = info["mentions"]["a"], info["mentions"]["b"]
-        panels = (text_panel("Text A", a, ma, info["masked"]["a"], "A")
-                  + text_panel("Text B", b, mb, info["masked"]["b"], "B"))
+        verdicts = {e["index"]: {"verdict": e["verdict"], "reference": mb[e["reference"]]
+                                 if e["reference"] is not None else None} for e in figure_verdicts(info)}
+        support = support_html(s.get("numeric_support"), support_summary(info), ma, verdicts)
+        panels = (text_panel("Text A (prediction)", a, ma, info["masked"]["a"], "A", verdicts, support)
+                  + text_panel("Text B (reference)", b, mb, info["masked"]["b"], "B"))
         figure = None
         if has_alignment(info):  # the same figure as `NASH.plot`
             figure = explanation_figure(info)
@@ -117,9 +134,11 @@ class SpaceHandlers:
         for key, src, dst in (("a_to_b", ma, mb), ("b_to_a", mb, ma)):
             for r in info["alignments"][key]:
                 target = dst[r["target"]] if r["target"] is not None else None
+                verdict = r.get("verdict")
                 rows.append([key.replace("_to_", " → ").upper(), src[r["source"]]["text"], src[r["source"]]["value"],
                              target["text"] if target else "–", target["value"] if target else None,
-                             *(_round(r[k]) for k in ("cosine", "status", "magnitude_similarity", "contribution"))])
+                             *(_round(r[k]) for k in ("cosine", "status", "magnitude_similarity", "contribution")),
+                             f"{MARKS[verdict]} {verdict}" if verdict in MARKS else ""])
         return cards, panels, figure, rows
 
     @_safe(n_outputs=1)
@@ -192,10 +211,13 @@ class SpaceHandlers:
         else:
             partial = ""
         out = NASHOutput.concat(parts)
+        blank = out.blank if out.blank is not None else np.zeros(len(out), bool)  # blank texts score 0: not a mismatch
+        if blank.any():
+            notes.append(f"{int(blank.sum())} pairs with a blank text, scored 0 as bert-score does")
         summary = info_html(" · ".join([
             f"{len(rows)} pairs", f"mean BERTScore F1 {sum(bert) / len(bert):.4f}",
             f"mean NASH {out.nash.mean():.4f}",
-            f"{int((out.numeric < 1).sum())} pairs with a number mismatch (S_num < 1)",
+            f"{int(((out.numeric < 1) & ~blank).sum())} pairs with a number mismatch (S_num < 1)",
             f"{len(out.unscored)} unscored numbers", tau_text(out.config["threshold"], scorer.threshold_source),
             out.hashcode, *notes]))
         prefix = "nash_batch_partial_" if partial else "nash_batch_"

@@ -10,6 +10,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..explain_text import MARKS, SUPPORTED, UNMATCHED, UNSUPPORTED
 from ..numbers import MASK_TOKEN
 
 _KINDS = ("percentage", "monetary", "quantity", "temporal")
@@ -42,20 +43,48 @@ def mention_title(m: Mapping[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def highlight_numbers(text: str, mentions: Sequence[Mapping[str, Any]], side: str) -> str:
-    """``text`` with each mention wrapped in a badge ``<side><i>`` (matching the heat-map labels)."""
+def verdict_title(verdict: str, reference: Mapping[str, Any] | None) -> str:
+    """Hover text of a verdict: "unsupported: the reference says $0.13"."""
+    if verdict == UNMATCHED or reference is None:
+        return f"{verdict}: no aligned number in the reference"
+    return f"{verdict}: the reference says {reference.get('text', '')}"
+
+
+def highlight_numbers(
+    text: str,
+    mentions: Sequence[Mapping[str, Any]],
+    side: str,
+    verdicts: Mapping[int, Mapping[str, Any]] | None = None,
+) -> str:
+    """``text`` with each mention wrapped in a badge ``<side><i>`` (matching the heat-map labels).
+
+    ``verdicts`` maps an index into ``mentions`` to its support verdict (``{"verdict": ..., "reference": the
+    mention of the reference it was compared with, or None}``): an unsupported or unmatched figure gets a red
+    (grey) outline and a visible mark, every verdict a ``data-verdict`` attribute and a line in its tooltip.
+    """
+    verdicts = verdicts or {}
     out: list[str] = []
     pos = 0
-    for i, m in enumerate(sorted(mentions, key=lambda m: int(m["start"])), start=1):
+    order = sorted(range(len(mentions)), key=lambda k: int(mentions[k]["start"]))
+    for i, k in enumerate(order, start=1):
+        m = mentions[k]
         start, end = int(m["start"]), int(m["end"])
         if start < pos or end > len(text):  # defensive: never let bad offsets duplicate or drop text
             continue
         kind = m.get("kind") if m.get("kind") in _KINDS else "other"
         cls = "nash-num nash-bad" if m.get("value") is None else f"nash-num nash-{kind}"
+        title, extra, flag = mention_title(m), "", ""
+        verdict = verdicts.get(k, {}).get("verdict")
+        if verdict in MARKS:
+            cls += f" nash-{verdict}"
+            title += " · " + verdict_title(verdict, verdicts[k].get("reference"))
+            extra = f' data-verdict="{verdict}"'
+            if verdict != SUPPORTED:
+                flag = f'<span class="nash-flag" aria-hidden="true">{MARKS[verdict]}</span>'
         out.append(esc(text[pos:start]))
         out.append(
-            f'<mark class="{cls}" title="{esc(mention_title(m))}">{esc(text[start:end])}'
-            f"<sub>{esc(side)}{i}</sub></mark>"
+            f'<mark class="{cls}"{extra} title="{esc(title)}">{esc(text[start:end])}'
+            f"<sub>{esc(side)}{i}</sub>{flag}</mark>"
         )
         pos = end
     out.append(esc(text[pos:]))
@@ -68,12 +97,32 @@ def masked_html(masked: str) -> str:
     return esc(masked).replace(token, f'<span class="nash-mask">{token}</span>')
 
 
-def text_panel(label: str, text: str, mentions: Sequence[Mapping[str, Any]], masked: str, side: str) -> str:
+def support_html(share: float | None, summary: str, mentions: Sequence[Mapping[str, Any]],
+                 verdicts: Mapping[int, Mapping[str, Any]]) -> str:
+    """The numeric support line under the prediction: the summary, then each figure the reference lacks."""
+    flagged = []
+    for k in sorted(verdicts, key=lambda k: int(mentions[k]["start"])):
+        verdict = verdicts[k].get("verdict")
+        if verdict in (UNSUPPORTED, UNMATCHED):
+            flagged.append(
+                f'<span class="nash-flagged nash-{verdict}" data-verdict="{verdict}">{MARKS[verdict]} '
+                f"{esc(mentions[k]['text'])} ({esc(verdict_title(verdict, verdicts[k].get('reference')))})</span>"
+            )
+    value = "" if share is None else f' data-support="{float(share)!r}"'
+    return (f'<div class="nash-support" data-testid="support"{value}>{esc(summary)}'
+            + "".join(f" · {f}" for f in flagged) + "</div>")
+
+
+def text_panel(label: str, text: str, mentions: Sequence[Mapping[str, Any]], masked: str, side: str,
+               verdicts: Mapping[int, Mapping[str, Any]] | None = None, support: str = "") -> str:
+    """One text with its numbers badged (and verdicts, for the prediction), its masked form and `support` (HTML)."""
     n = len(mentions)
     return (
         f'<div class="nash-panel" data-side="{esc(side)}">'
         f'<div class="nash-panel-head">{esc(label)} · {n} number{"s" if n != 1 else ""}</div>'
-        f'<div class="nash-text" data-testid="text-{esc(side)}">{highlight_numbers(text, mentions, side)}</div>'
+        f'<div class="nash-text" data-testid="text-{esc(side)}">{highlight_numbers(text, mentions, side, verdicts)}'
+        "</div>"
+        f"{support}"
         f'<div class="nash-masked"><span class="nash-caption">masked:</span> {masked_html(masked)}</div>'
         "</div>"
     )
@@ -91,6 +140,9 @@ def score_cards(scores: Mapping[str, float | None], baseline_label: str, alpha: 
         ("S_num", scores.get("numeric"), "aligned numbers, magnitude similarity"),
         ("α", alpha, "weight of words / (words + numbers)"),
     ]
+    if "numeric_support" in scores:
+        nash.append(("Numeric support", scores["numeric_support"],
+                     "share of A's figures that B supports: same value at the precision written (not in NASH)"))
 
     def cards(items: list[tuple[str, float | None, str]], cls: str) -> str:
         return "".join(
@@ -193,6 +245,13 @@ CSS = """
 .nash-percentage { background: #ffe08a; } .nash-monetary { background: #b8f0c2; }
 .nash-quantity { background: #bfdcff; } .nash-temporal { background: #f4c6ff; } .nash-other { background: #e4e4e4; }
 .nash-bad { background: #ffc9c9; text-decoration: line-through wavy #c00; }
+.nash-num.nash-unsupported { outline: 2px solid #dc2626; text-decoration: underline wavy #dc2626; }
+.nash-num.nash-unmatched { outline: 2px dashed #6b7280; }
+.nash-flag { margin-left: 2px; font-weight: 700; }
+.nash-unsupported .nash-flag, .nash-flagged.nash-unsupported { color: #b91c1c; }
+.nash-unmatched .nash-flag, .nash-flagged.nash-unmatched { color: #4b5563; }
+.nash-support { margin: 4px 0 6px; font-size: 0.9em; }
+.nash-flagged { font-weight: 600; }
 .nash-mask { font-family: monospace; background: #eee; color: #333; border-radius: 3px; padding: 0 2px; }
 .nash-panel { border: 1px solid var(--border-color-primary, #ddd); border-radius: 8px; padding: 10px;
   margin-bottom: 8px; }

@@ -1,0 +1,112 @@
+"""How precisely a number was written, and what it can be compared with: the inputs of the support verdict.
+
+A figure is supported by another when they agree at the precision it was written with (``support``):
+
+* **Written precision.** The place of a mention's last written digit, with its scale applied: ``25%`` is
+  written to 1, ``24.6%`` to 0.1, ``$1.2 billion`` to 100 million, ``$1,234 million`` to 1 million, ``$0.13``
+  to 0.01. The tolerance is half of that (the rounding interval): ``25%`` covers [24.5, 25.5], ``$1.2 billion``
+  covers [1.15, 1.25] billion. Written numbers (``twenty-four``, ``three million``) and power forms
+  (``10^30``) and fractions (``1/2``) have no digits to count: their value's last non-zero digit is taken instead.
+* **Hedges** widen the tolerance by one step, from half a unit of the last written digit to a whole unit:
+  ``about 25%`` covers [24, 26], ``roughly $1.2 billion`` [1.1, 1.3] billion. The words are in ``HEDGES``.
+* **Families.** Percent and percentage points are different quantities (``rose 2%`` is not ``rose 2
+  percentage points``); basis points are hundredths of a point (``50 bp`` = ``0.5 percentage points``).
+  Two stated currencies or physical units must be equal; a number without a unit fits any unit but a
+  percent's (``25 billion`` against ``$25 billion``: the currency may be said elsewhere). Times of day are
+  compared with times only; calendar periods (dates, quarters, fiscal years) by ``periods.CalendarKeys``.
+
+This module reads one mention at a time and imports nothing but the stdlib and ``mention``/``periods``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from .mention import NumericMention
+from .normalize import normalize_digits
+
+__all__ = ["HEDGES", "WrittenPrecision", "written_precision"]
+
+# Approximation words right before a number (a comparison such as "more than" is a bound, not a hedge).
+HEDGES = ("about", "approximately", "approx.", "approx", "around", "roughly", "nearly", "almost", "some",
+          "circa", "ca.", "close to", "an estimated", "estimated", "~", "≈", "just over", "just under")
+_HEDGE_BEFORE = re.compile(
+    r"(?:^|[\s(])(?:" + "|".join(re.escape(h) for h in sorted(HEDGES, key=len, reverse=True)) + r")\s*$",
+    re.IGNORECASE,
+)
+_POWER = re.compile(r"\d\s*(?:[eE][+-]?\d|\^|\*\*|[x×]\s*10)")
+_FRACTION = re.compile(r"\d\s*/\s*\d|[½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞]")
+_DIGITS = re.compile(r"\d")
+_POINTS = re.compile(r"\bpoints?\b|\bpp\b|\bpts?\b|\bbps?\b|\bbasis\b", re.IGNORECASE)
+
+# A figure written with one or two significant digits ("$2 billion") would otherwise cover +-25%: however it
+# was rounded, a figure more than this share away from another is not the same figure (doubled when hedged).
+# Chosen on the SummEdits dev domains (README, "Numeric support"), not per domain.
+RELATIVE_CAP = 0.05
+
+# Unit families beyond the mention's own unit code.
+PERCENT, POINTS, TIME = "%", "points", "time"
+
+
+@dataclass(frozen=True)
+class WrittenPrecision:
+    """What the support verdict needs of one mention: a comparable value, its tolerance and its family.
+
+    ``family`` is None for a number that fits any unit but a percent's; else "%", "points", "time" or the
+    mention's own unit (an ISO 4217 code, "kg", ...). ``value`` is the mention's value, except for basis
+    points, which are given in percentage points.
+    """
+
+    value: float
+    tolerance: float
+    family: str | None
+    hedged: bool
+
+
+def written_precision(
+    text: str, mention: NumericMention, relative_cap: float | None = RELATIVE_CAP, hedges: bool = True
+) -> WrittenPrecision:
+    """The written precision of ``mention`` (found in ``text``, whose words before it may hedge it).
+
+    ``relative_cap`` and ``hedges`` exist for the ablation that chose them (``benchmarks/support_ablation.py``).
+    """
+    assert mention.value is not None, "only valued mentions are compared"
+    hedged = hedges and bool(_HEDGE_BEFORE.search(text, max(0, mention.start - 24), mention.start))
+    value = float(mention.value)
+    if mention.period is not None and mention.period.startswith("T"):
+        # A time of day in decimal hours, written to the minute at best: equal or not.
+        return WrittenPrecision(value, 1 / 120 * (2 if hedged else 1), TIME, hedged)
+    step = _last_digit_place(mention.text, value)
+    family: str | None = mention.unit
+    if mention.kind == "percentage":
+        if mention.unit == "bp":
+            value, step, family = value / 100, step / 100, POINTS
+        else:
+            family = POINTS if _POINTS.search(mention.text) else PERCENT
+    tolerance = step * (1.0 if hedged else 0.5)
+    if relative_cap is not None:
+        tolerance = min(tolerance, relative_cap * (2 if hedged else 1) * abs(value))
+    return WrittenPrecision(value, tolerance, family, hedged)
+
+
+def _last_digit_place(written: str, value: float) -> float:
+    """The value of one unit in the last written digit, scale included (``$1.2 billion`` -> 1e8)."""
+    digits = "".join(_DIGITS.findall(normalize_digits(written)))
+    significant = digits.lstrip("0")
+    if value == 0:
+        decimals = re.search(r"[.,](\d+)", written)
+        return 10.0 ** -len(decimals.group(1)) if decimals else 1.0
+    if not significant or _POWER.search(written) or _FRACTION.search(written):
+        return _value_place(value)
+    leading = math.floor(math.log10(abs(value)) + 1e-12)
+    return 10.0 ** (leading - len(significant) + 1)
+
+
+def _value_place(value: float) -> float:
+    """The place of the value's last non-zero digit among its first 12 significant ones (written numbers)."""
+    mantissa = f"{abs(value):.11e}"
+    digits, exponent = mantissa.split("e")
+    significant = digits.replace(".", "").rstrip("0") or "0"
+    return 10.0 ** (int(exponent) - len(significant) + 1)

@@ -24,6 +24,9 @@ def test_score_prints_baseline_and_channels(capsys, tiny_model_dir):
     for label in ("baseline (BERTScore F1)", "NASH", "S_text", "S_num", "alpha", "tau=0.2000", "hashcode=",
                   "| precision | recall | F"):
         assert label in out
+    # The support line names the figure of A its reference does not support (at tau 0.2 on the tiny model the
+    # two numbers align: unsupported, with B's figure).
+    assert "numeric support 0.00; not supported: 4% (B says 40%)" in out
 
 
 def test_fit_baseline_then_score_rescaled(capsys, tmp_path, tiny_model_dir):

@@ -365,6 +365,10 @@ def test_compute_equals_engine(real: SimpleNamespace) -> None:
     assert out["nash"][0] > out["nash"][1]  # 3.56% is closer to 4% than 40% is
     assert out["baseline"][0] < out["baseline"][1]  # the plain cosine gets it wrong (as the card says)
     assert out["alpha"][3] == 1.0 and out["nash"][3] == pytest.approx(out["text_similarity"][3], abs=1e-12)
+    # The figures the reference does not support, as the engine lists them: 4% against 3.56% or 40% is unsupported.
+    assert out["unsupported_numbers"] == expected.unsupported_numbers
+    assert [[e["verdict"] for e in entries] for entries in out["unsupported_numbers"][:2]] == [["unsupported"]] * 2
+    assert out["numeric_support"][:2] == [0.0, 0.0] and out["numeric_support"][3] == 1.0  # no figure: nothing wrong
 
     # the same pairs given as one-element reference lists score the same, with the same cached scorer
     cached = real.metric.cached_scorer

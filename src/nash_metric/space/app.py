@@ -49,9 +49,10 @@ ABOUT = r"""
    mass of the words over that of words and `[NUM]` tokens.
 
 **Numeric support** (beside NASH, not part of it): with A the prediction and B the reference, each number of
-A is *supported* (✓) when a number of B it aligns with states the same value at the precision it was written
-with, *unsupported* (✗, outlined in red in Compare) when it aligns but the value differs, and *unmatched* (∅,
-dashed grey) when no number of B aligns. The numeric support is the share of A's numbers that are supported.
+A is *supported* (✓) when the number of B it aligns with (its best match by context, cosine ≥ τ) states the
+same value at the precision A wrote it with, *unsupported* (✗, outlined in red in Compare) when it aligns but
+the value differs, and *unmatched* (∅, dashed grey) when no number of B aligns. The numeric support is the
+share of A's numbers that are supported.
 
 The baselines are numerically blind: "Revenue increased by 4%." looks closer to "…40%." than to
 "…3.56%.". NASH ranks them the right way. Paper: Huang et al., *NASH: Numerically Aware Scoring

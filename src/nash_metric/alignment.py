@@ -52,10 +52,6 @@ class SupportKeys:
     strict: np.ndarray  # [M] bool: percent, percentage points, time of day: only their own family fits
     labels: list[tuple[str, int, int, float]]  # [M] (text, start, end, value) of each mention, for reports
 
-    @classmethod
-    def empty(cls) -> SupportKeys:
-        return cls(np.zeros(0), np.zeros(0), np.zeros(0, np.int64), np.zeros(0, bool), [])
-
 
 @dataclass
 class MentionTable:

@@ -25,31 +25,19 @@ def figure_verdicts(info: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The support verdict of each scored number of A, in text order.
 
     Each entry: ``index`` (into ``info["mentions"]["a"]``), ``verdict``, ``reference`` (index into
-    ``info["mentions"]["b"]``: the number of B that supports it, or for an unsupported one the number it was
-    compared with; None when unmatched) and ``cosine`` (context cosine with that reference; for an unmatched
-    number, its best match's cosine, below tau, or None when B has no numbers). Empty for an explain dict
-    made before verdicts existed.
+    ``info["mentions"]["b"]``: the aligned number of B that supports it, or for an unsupported one the number it
+    was compared with; None when unmatched) and ``cosine`` (context cosine with its argmax match; for an
+    unmatched number below tau, or None when B has no numbers). Empty for an explain dict made before verdicts
+    existed.
     """
-    mentions_a, mentions_b = info["mentions"]["a"], info["mentions"]["b"]
-    rows_a = {i: k for k, i in enumerate(i for i, m in enumerate(mentions_a) if m.get("scored", True))}
-    rows_b = {i: k for k, i in enumerate(i for i, m in enumerate(mentions_b) if m.get("scored", True))}
-    matrix = info.get("similarity_matrix") or []
+    mentions_a = info["mentions"]["a"]
     out = []
     for r in info["alignments"]["a_to_b"]:
         verdict = r.get("verdict")
         if verdict is None:
             continue
-        reference, cosine = None, r.get("cosine")
-        if verdict == SUPPORTED:
-            reference = r.get("supported_by")
-            if reference is not None and reference != r.get("target"):  # a supporting number other than the argmax
-                try:
-                    cosine = float(matrix[rows_a[r["source"]]][rows_b[reference]])
-                except (IndexError, KeyError, TypeError):
-                    cosine = None
-        elif verdict == UNSUPPORTED:
-            reference = r.get("target")
-        out.append({"index": r["source"], "verdict": verdict, "reference": reference, "cosine": cosine})
+        reference = r.get("target") if verdict in (SUPPORTED, UNSUPPORTED) else None  # the verdict reads the argmax
+        out.append({"index": r["source"], "verdict": verdict, "reference": reference, "cosine": r.get("cosine")})
     out.sort(key=lambda e: int(mentions_a[e["index"]].get("start", e["index"])))
     return out
 

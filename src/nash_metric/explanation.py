@@ -15,7 +15,7 @@ from .alignment import Matches, MentionTable, NumberScores
 from .encoders import Encoding
 from .output import SCORE_FIELDS, NASHOutput
 from .pool import TextPool
-from .support import UNMATCHED, VERDICTS, verdict_codes_of
+from .support import UNMATCHED, VERDICTS, verdict_codes
 from .weighting import IDF
 
 
@@ -102,7 +102,7 @@ def _match_rows(
             }
         )
         if verdicts:
-            code = int(verdict_codes_of(matches, call.tau, r))
+            code = int(verdict_codes(matches, call.tau, r))
             entries[-1]["verdict"] = VERDICTS[code]
             entries[-1]["supported_by"] = dst[matches.target[r]] if code == 0 else None
     return entries

@@ -179,10 +179,11 @@ def mixed(alpha: np.ndarray, text: np.ndarray, text_precision: np.ndarray, text_
 
 def support_fields(alignment: Alignment, tau: float, pair_index: np.ndarray) -> dict[str, Any]:
     """`numeric_support` and `unsupported_numbers` of each input pair (row `pair_index[k]` of `alignment`)."""
-    from .support import numeric_support, unsupported_numbers
+    from .support import numeric_support, unsupported_numbers, verdict_codes
 
-    per_row = unsupported_numbers(alignment, tau)
-    return {"numeric_support": numeric_support(alignment, tau)[pair_index],
+    codes = verdict_codes(alignment.a_to_b, tau)
+    per_row = unsupported_numbers(alignment, tau, codes)
+    return {"numeric_support": numeric_support(alignment, tau, codes)[pair_index],
             "unsupported_numbers": [per_row[row] for row in pair_index.tolist()]}
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .blank import BlankTextWarning
+from .blank import BlankTextWarning, is_blank
 from .io import InputFileError, _csv_rows, iter_jsonl_records, read_text
 
 if TYPE_CHECKING:
@@ -118,14 +118,14 @@ def _text_lines(path: Path, encoding: str | None) -> list[str]:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if lines[-1] == "":  # the final newline ends the last line rather than starting another
         lines.pop()
-    _warn_blank(path, [(number, "blank line") for number, line in enumerate(lines, start=1) if not line.strip()],
+    _warn_blank(path, [(number, "blank line") for number, line in enumerate(lines, start=1) if is_blank(line)],
                 "line", "lines")
     return lines
 
 
 def _blank_tail(lines: list[str]) -> str:
     """`` (its last N blank)`` when a file ends in blank lines: the usual cause of a line count one too high."""
-    n = next((k for k, line in enumerate(reversed(lines)) if line.strip()), len(lines))
+    n = next((k for k, line in enumerate(reversed(lines)) if not is_blank(line)), len(lines))
     return f" (its last {n} blank)" if n else ""
 
 
@@ -162,8 +162,8 @@ def _cell_problem(value: object, name: str, index: int | None = None) -> str | N
 def _blank_cells(value: object, name: str) -> list[str]:
     """``blank 'reference' field`` (or ``blank 'reference'[2] field``) for each blank text of a checked cell."""
     if isinstance(value, str):
-        return [f"blank {name!r} field"] if not value.strip() else []
-    return [f"blank {name!r}[{index}] field" for index, item in enumerate(value) if not item.strip()]
+        return [f"blank {name!r} field"] if is_blank(value) else []
+    return [f"blank {name!r}[{index}] field" for index, item in enumerate(value) if is_blank(item)]
 
 
 def _collect_pairs(path: Path, records: Iterable[tuple[int, Mapping[str, Any]]], columns: tuple[str, str], *,

@@ -36,6 +36,7 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
+from .blank import is_blank
 from .calibration import check_n_pairs, check_seed, random_pairs
 from .validation import check_texts
 
@@ -211,7 +212,7 @@ def fit_rescale_baseline(
     n_pairs, seed = check_n_pairs(n_pairs), check_seed(seed)
     # The one input contract (None or a non-string is refused, not dropped); blank texts are no sentences to pair
     # (each would score 0 by rule, not by meaning: blank.py), so the recipe keeps the non-blank ones.
-    texts = sorted({t for t in check_texts(sentences, "sentences") if t.strip()})
+    texts = sorted({t for t in check_texts(sentences, "sentences") if not is_blank(t)})
     if len(texts) < MIN_BASELINE_SENTENCES:
         raise ValueError(f"fitting a rescale baseline needs at least {MIN_BASELINE_SENTENCES} distinct non-blank "
                          f"sentences (random pairs of unrelated texts); got {len(texts)}")

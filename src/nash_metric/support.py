@@ -13,7 +13,7 @@ not support?" needs a yes or no per figure. Each scorable number of the predicti
 Only the aligned number counts, not any number of equal value elsewhere in the reference: in a source
 document the same figure often appears in another context ("2024", "$1.5 billion"), and an edit that moves
 a figure there is still wrong. On the SummEdits dev domains, accepting any aligned number of equal value
-instead separates edits worse against the document (ROC AUC 0.885 vs 0.906, README). A stated condition
+instead separates edits worse against the document (ROC AUC 0.885 vs 0.905, README). A stated condition
 (comparison-aware mode) does not make a number supported: the verdict is about values.
 
 ``numeric_support`` is the share of the prediction's numbers that are supported, 1.0 when it states none.
@@ -60,36 +60,36 @@ def support_keys(pool: TextPool, table: MentionTable, **precision: Any) -> Suppo
     )
 
 
-def verdict_codes(alignment: Alignment, tau: float) -> np.ndarray:
-    """Per a->b match row: 0 supported, 1 unsupported, 2 unmatched (`VERDICTS` order)."""
-    return verdict_codes_of(alignment.a_to_b, tau)
-
-
-def verdict_codes_of(matches: Matches, tau: float, rows: Any = slice(None)) -> np.ndarray:
-    """The verdict codes of some match rows of one direction (the source side's numbers)."""
+def verdict_codes(matches: Matches, tau: float, rows: Any = slice(None)) -> np.ndarray:
+    """Per match row of one direction (the source side's numbers; all rows or `rows`): 0 supported,
+    1 unsupported, 2 unmatched (`VERDICTS` order)."""
     aligned = matches.cosine[rows] >= tau
     return np.where(aligned, np.where(matches.supported[rows], 0, 1), 2).astype(np.int8)
 
 
-def numeric_support(alignment: Alignment, tau: float) -> np.ndarray:
-    """Per aligned pair (a = prediction): the share of a's numbers that b supports; 1.0 when a has none."""
-    matches = alignment.a_to_b
-    n_pairs = len(alignment.n_a)
-    supported = np.bincount(matches.pair, weights=verdict_codes(alignment, tau) == 0, minlength=n_pairs)
+def numeric_support(alignment: Alignment, tau: float, codes: np.ndarray | None = None) -> np.ndarray:
+    """Per aligned pair (a = prediction): the share of a's numbers that b supports; 1.0 when a has none.
+    `codes`: the a->b verdict codes at `tau`, when the caller has them already."""
+    codes = verdict_codes(alignment.a_to_b, tau) if codes is None else codes
+    supported = np.bincount(alignment.a_to_b.pair, weights=codes == 0, minlength=len(alignment.n_a))
     with np.errstate(invalid="ignore", divide="ignore"):
         share = supported / alignment.n_a
     return np.where(alignment.n_a == 0, 1.0, share)  # b without numbers: no row, so 0 supported
 
 
-def unsupported_numbers(alignment: Alignment, tau: float) -> list[list[dict[str, Any]]]:
+def unsupported_numbers(
+    alignment: Alignment, tau: float, codes: np.ndarray | None = None
+) -> list[list[dict[str, Any]]]:
     """Per aligned pair: the prediction's numbers whose verdict is not `supported`, in text order.
 
     Each entry: text, start, end, value, verdict, and for an unsupported number the reference number it was compared
-    with (its argmax match: text, start, end, value) and their cosine; an unmatched one names none.
+    with (its argmax match: text, start, end, value) and their cosine; an unmatched one names none. `codes`: as
+    in `numeric_support`.
     """
     if alignment.first_a is None:
         raise ValueError("this alignment carries no mention labels: score with NASH to get unsupported numbers")
-    matches, codes = alignment.a_to_b, verdict_codes(alignment, tau)
+    matches = alignment.a_to_b
+    codes = verdict_codes(matches, tau) if codes is None else codes
     out: list[list[dict[str, Any]]] = [[] for _ in range(len(alignment.n_a))]
     by_pair: dict[int, dict[int, int]] = {}
     for row in np.nonzero(codes != 0)[0]:

@@ -19,7 +19,10 @@ The steps, each a function below:
    with (`numbers.precision`), for the verdicts of `support.py`.
 
 The alignment is stored flat (one row per mention) so that S_num can be recomputed at any tau without
-encoding again, and so that `explain` reads the very matches the score used.
+encoding again, and so that `explain` reads the very matches the score used. Its memory follows the work:
+pairs of similar mention counts share one padded einsum, a pair of many numbers runs in blocks of rows, and
+values are compared at the chosen matches only, so a long text neither pads the pairs beside it nor costs a
+matrix per value test.
 """
 
 from __future__ import annotations
@@ -168,13 +171,18 @@ def _directional(matches: Matches, tau: float, n_source: np.ndarray, n_pairs: in
         return total / n_source
 
 
+# Cells of one cosine einsum (float32: 16 MB), padding included; a pair with more is aligned in blocks of rows.
+CELL_BUDGET = 1 << 22
+_SMALL_BATCH = 1 << 16  # padded cells below which a batch ignores the padding bound (too small to matter)
+
+
 def align_numbers(
     mentions: MentionTable,
     pairs_a: np.ndarray,
     pairs_b: np.ndarray,
     conditions: dict[int, np.ndarray] | None = None,
     keep_cosines: bool = False,
-    chunk: int = 2048,
+    budget: int | None = None,
 ) -> Alignment:
     """The argmax alignment of pairs (pairs_a[k], pairs_b[k]) of text ids, vectorised over pairs.
 
@@ -182,51 +190,161 @@ def align_numbers(
     [n_a, n_b] matrix, NaN where no condition applies: such an entry replaces the magnitude similarity
     and counts whatever the cosine, since the condition itself ("above 200") links the two numbers.
     `keep_cosines` keeps each pair's full cosine matrix (for `explain`).
+
+    Memory follows the work, not the largest pair: pairs of similar sizes share one padded einsum whose
+    padding stays within twice its real cells (`_batches`), a pair of more than `budget` cells
+    (default `CELL_BUDGET`) is aligned in blocks of rows (`_align_blocks`), and the values are compared for
+    the chosen matches only. The einsum gives every cosine the same float whatever the batch, so the result
+    does not depend on the batching; rows come in pair order, then source mention order.
     """
-    n_pairs = len(pairs_a)
-    parts: dict[str, list[Matches]] = {"ab": [], "ba": []}
-    cosines: dict[int, np.ndarray] = {}
+    budget = budget or CELL_BUDGET
     counts, offsets = mentions.counts, mentions.offsets
-    for start in range(0, n_pairs, chunk):
-        ka, kb = pairs_a[start : start + chunk], pairs_b[start : start + chunk]
-        rows = np.nonzero((counts[ka] > 0) & (counts[kb] > 0))[0]
-        if not len(rows):
-            continue
-        ka, kb = ka[rows], kb[rows]
-        pair_ids = rows + start
-        ia, mask_a = _gather_index(offsets[ka], counts[ka])
-        ib, mask_b = _gather_index(offsets[kb], counts[kb])
-        va = mentions.vectors[ia] * mask_a[..., None]
-        vb = mentions.vectors[ib] * mask_b[..., None]
-        cos = np.einsum("pih,pjh->pij", va, vb)
-        cos = np.where(mask_a[:, :, None] & mask_b[:, None, :], cos, -np.inf)
-        magnitude = value_similarity(mentions, ia, ib)
-        supported = value_support(mentions, ia, ib)
-        similarity, by_condition = magnitude.copy(), np.zeros(magnitude.shape, dtype=bool)
-        for local, k in enumerate(pair_ids):
-            if conditions and k in conditions:
-                _apply_conditions(conditions[k], similarity[local], by_condition[local])
-            if keep_cosines:
-                cosines[int(k)] = cos[local, : counts[ka[local]], : counts[kb[local]]].copy()
-        # a -> b: each mention of a picks its best b mention; b -> a likewise.
-        scores = (cos, magnitude, similarity, by_condition)
-        p, i = np.nonzero(mask_a)
-        j = cos.argmax(axis=2)[p, i]
-        parts["ab"].append(_matches(pair_ids, (p, i, j), i, j, scores, supported))
-        p, j = np.nonzero(mask_b)
-        i = cos.argmax(axis=1)[p, j]
-        # The support matrix reads a's written precision: b's verdicts are not reported, so none are kept.
-        parts["ba"].append(_matches(pair_ids, (p, i, j), j, i, scores, np.zeros_like(supported)))
+    live = np.nonzero((counts[pairs_a] > 0) & (counts[pairs_b] > 0))[0]
+    m, n = counts[pairs_a[live]], counts[pairs_b[live]]
+    dtype = mentions.vectors.dtype
+    ab, ba = _Argmax(live, m, dtype), _Argmax(live, n, dtype)
+    cosines: dict[int, np.ndarray] = {}
+    big = m * n > budget
+    for q in np.nonzero(big)[0]:
+        va = mentions.vectors[mentions.of(pairs_a[live[q]])]
+        vb = mentions.vectors[mentions.of(pairs_b[live[q]])]
+        full = _align_blocks(va, vb, budget, ab.of(q), ba.of(q), keep_cosines)
+        if full is not None:
+            cosines[int(live[q])] = full
+    for qs in _batches(m, n, ~big, budget, mentions.vectors.shape[1]):
+        ia, mask_a = _gather_index(offsets[pairs_a[live[qs]]], m[qs])
+        ib, mask_b = _gather_index(offsets[pairs_b[live[qs]]], n[qs])
+        cos = np.einsum("pih,pjh->pij", mentions.vectors[ia], mentions.vectors[ib])
+        np.copyto(cos, -np.inf, where=~(mask_a[:, :, None] & mask_b[:, None, :]))
+        # a -> b: each mention of a picks its best b mention (the first of equals); b -> a likewise.
+        j = cos.argmax(axis=2)
+        ab.fill(qs, mask_a, j, np.take_along_axis(cos, j[:, :, None], 2)[:, :, 0])
+        i = cos.argmax(axis=1)
+        ba.fill(qs, mask_b, i, np.take_along_axis(cos, i[:, None, :], 1)[:, 0, :])
+        if keep_cosines:
+            cosines.update({int(live[q]): cos[k, : m[q], : n[q]].copy() for k, q in enumerate(qs)})
+    first_a, first_b = offsets[pairs_a], offsets[pairs_b]
     return Alignment(
         n_a=counts[pairs_a].astype(np.float64),
         n_b=counts[pairs_b].astype(np.float64),
-        a_to_b=_concat(parts["ab"]),
-        b_to_a=_concat(parts["ba"]),
-        cosines=cosines,
-        first_a=offsets[pairs_a] if mentions.support is not None else None,
-        first_b=offsets[pairs_b] if mentions.support is not None else None,
+        a_to_b=ab.matches(mentions, (ab.source, ab.target), (first_a, first_b), conditions, support=True),
+        # The support verdict reads a's written precision: b's verdicts are not reported, so none are computed.
+        b_to_a=ba.matches(mentions, (ba.target, ba.source), (first_a, first_b), conditions, support=False),
+        cosines=dict(sorted(cosines.items())),
+        first_a=first_a if mentions.support is not None else None,
+        first_b=first_b if mentions.support is not None else None,
         labels=mentions.support.labels if mentions.support is not None else [],
     )
+
+
+class _Argmax:
+    """One direction's choices, a row per source mention of each live pair: pair order, then source order."""
+
+    def __init__(self, pairs: np.ndarray, sizes: np.ndarray, dtype: np.dtype) -> None:
+        self.pairs = pairs
+        self.start = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        self.pair = np.repeat(pairs, sizes)
+        self.source = np.arange(len(self.pair)) - np.repeat(self.start[:-1], sizes)
+        self.target = np.zeros(len(self.pair), np.int64)
+        self.cosine = np.zeros(len(self.pair), dtype)
+
+    def of(self, q: int) -> tuple[np.ndarray, np.ndarray]:
+        """Views of the target and cosine rows of live pair q, for the block-wise path to fill."""
+        rows = slice(self.start[q], self.start[q + 1])
+        return self.target[rows], self.cosine[rows]
+
+    def fill(self, qs: np.ndarray, mask: np.ndarray, target: np.ndarray, cosine: np.ndarray) -> None:
+        """The padded choices [B, width] of live pairs qs, real entries (mask) only."""
+        rows = (self.start[qs][:, None] + np.arange(mask.shape[1]))[mask]
+        self.target[rows], self.cosine[rows] = target[mask], cosine[mask]
+
+    def matches(
+        self,
+        mentions: MentionTable,
+        local: tuple[np.ndarray, np.ndarray],
+        firsts: tuple[np.ndarray, np.ndarray],
+        conditions: dict[int, np.ndarray] | None,
+        support: bool,
+    ) -> Matches:
+        """Values compared, and conditions read, at the chosen entries only: `local` holds their (a, b) indices
+        within the pair's mentions, `firsts` the table row of each pair's first a and b mention."""
+        if not len(self.pair):
+            return Matches.empty()
+        ia, ib = (first[self.pair] + index for first, index in zip(firsts, local))
+        magnitude = value_similarity(mentions, ia[:, None], ib[:, None]).reshape(-1)
+        similarity, by_condition = magnitude.copy(), np.zeros(len(magnitude), bool)
+        for k, scores in (conditions or {}).items():
+            q = int(np.searchsorted(self.pairs, k))
+            if q == len(self.pairs) or self.pairs[q] != k:
+                continue  # no numbers on one side: no match to score
+            rows = slice(self.start[q], self.start[q + 1])
+            i, j = local[0][rows], local[1][rows]
+            inside = (i < scores.shape[0]) & (j < scores.shape[1])
+            score = np.full(len(i), np.nan)
+            score[inside] = scores[i[inside], j[inside]]
+            scored = ~np.isnan(score)
+            similarity[rows] = np.where(scored, score, magnitude[rows])
+            by_condition[rows] = scored
+        supported = np.zeros(len(ia), bool)
+        if support:
+            supported = value_support(mentions, ia[:, None], ib[:, None]).reshape(-1)
+        return Matches(self.pair, self.source, self.target, self.cosine, magnitude, similarity, by_condition, supported)
+
+
+def _batches(m: np.ndarray, n: np.ndarray, eligible: np.ndarray, budget: int, hidden: int) -> list[np.ndarray]:
+    """Live pairs grouped for one padded einsum each: sorted by (m, n), a batch grows while its padded cells stay
+    within twice its real ones (or are few) and its cosines and gathered vectors within `budget`."""
+    batches: list[np.ndarray] = []
+    current: list[int] = []
+    top_m = top_n = real = 0
+    for q in np.lexsort((n, m)):
+        if not eligible[q]:
+            continue
+        mq, nq = int(m[q]), int(n[q])
+        wide, tall = max(top_m, mq), max(top_n, nq)
+        cells = (len(current) + 1) * wide * tall
+        cost = cells + (len(current) + 1) * (wide + tall) * hidden
+        if current and (cost > budget or (cells > 2 * (real + mq * nq) and cells > _SMALL_BATCH)):
+            batches.append(np.array(current))
+            current, wide, tall, real = [], mq, nq, 0
+        current.append(int(q))
+        top_m, top_n, real = wide, tall, real + mq * nq
+    if current:
+        batches.append(np.array(current))
+    return batches
+
+
+def _align_blocks(
+    va: np.ndarray,
+    vb: np.ndarray,
+    budget: int,
+    ab: tuple[np.ndarray, np.ndarray],
+    ba: tuple[np.ndarray, np.ndarray],
+    keep: bool,
+) -> np.ndarray | None:
+    """One big pair's argmax in blocks of a's rows against all of b (peak O(block x n), not O(m x n)): a -> b per
+    block, b -> a as a running max over the blocks, where a later block wins only when strictly greater (NaN
+    wins, as `argmax` picks the first NaN), so both equal the argmax of the full matrix. Fills `ab`, `ba`
+    (target, cosine views); returns the full matrix only when `keep` asks for it."""
+    (target_ab, cosine_ab), (target_ba, cosine_ba) = ab, ba
+    n = len(vb)
+    step = max(1, budget // n)
+    full = np.empty((len(va), n), np.result_type(va, vb)) if keep else None
+    columns = np.arange(n)
+    for r in range(0, len(va), step):
+        block = np.einsum("pih,pjh->pij", va[None, r : r + step], vb[None])[0]
+        j = block.argmax(axis=1)
+        target_ab[r : r + step], cosine_ab[r : r + step] = j, block[np.arange(len(block)), j]
+        i = block.argmax(axis=0)
+        best = block[i, columns]
+        if r == 0:
+            target_ba[:], cosine_ba[:] = i, best
+        else:
+            later = (best > cosine_ba) | (np.isnan(best) & ~np.isnan(cosine_ba))
+            target_ba[later], cosine_ba[later] = i[later] + r, best[later]
+        if full is not None:
+            full[r : r + step] = block
+    return full
 
 
 def value_similarity(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
@@ -266,27 +384,6 @@ def value_support(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray) -> np.
     days = mentions.calendar.distance(ia, ib)
     one_period = (cal_a & (level[ia][..., :, None] != year)) | (cal_b & (level[ib][..., None, :] != year))
     return np.where(cal_a & cal_b, days == 0, agree & ~one_period)
-
-
-def _apply_conditions(scores: np.ndarray, similarity: np.ndarray, by_condition: np.ndarray) -> None:
-    rows, cols = scores.shape
-    scored = ~np.isnan(scores)
-    similarity[:rows, :cols] = np.where(scored, scores, similarity[:rows, :cols])
-    by_condition[:rows, :cols] = scored
-
-
-def _matches(pair_ids, chosen, source, target, scores, supported) -> Matches:
-    cos, magnitude, similarity, by_condition = scores
-    return Matches(
-        pair=pair_ids[chosen[0]],
-        source=source,
-        target=target,
-        cosine=cos[chosen],
-        magnitude=magnitude[chosen],
-        similarity=similarity[chosen],
-        by_condition=by_condition[chosen],
-        supported=supported[chosen],
-    )
 
 
 def _concat(parts: list[Matches]) -> Matches:

@@ -112,24 +112,62 @@ def bertscore(
     States are L2-normalised token states [T, H]; weights are per-token (IDF or 1, 0 for special
     tokens) and are normalised per sentence. Each token is matched to its most similar token of the
     other side (greedy), padding excluded.
+
+    Pairs are batched by length (at most `batch_size`, and `SIMILARITY_CELLS` padded similarities), so a long
+    text never pads the short ones beside it; a pair beyond the budget alone runs in blocks of its hyp tokens.
     """
     n = len(hyps)
     p_out, r_out = np.zeros(n), np.zeros(n)
-    for b in range(0, n, batch_size):
-        sl = slice(b, min(n, b + batch_size))
-        h, hm = _pad(hyps[sl], device)
-        r, rm = _pad(refs[sl], device)
-        hw = _pad_weights(hyp_weights[sl], h.shape[1], device)
-        rw = _pad_weights(ref_weights[sl], r.shape[1], device)
-        sim = torch.bmm(h, r.transpose(1, 2))
-        sim = sim.masked_fill(~(hm[:, :, None] & rm[:, None, :]), float("-inf"))
-        word_p = sim.max(dim=2).values.masked_fill(~hm, 0.0)
-        word_r = sim.max(dim=1).values.masked_fill(~rm, 0.0)
-        p_out[sl] = ((word_p * hw).sum(1) / hw.sum(1)).double().cpu().numpy()
-        r_out[sl] = ((word_r * rw).sum(1) / rw.sum(1)).double().cpu().numpy()
+    lengths = np.array([[h.shape[0] for h in hyps], [r.shape[0] for r in refs]], np.int64)
+    for rows in _length_batches(lengths, batch_size, SIMILARITY_CELLS):
+        h, hm = _pad([hyps[k] for k in rows], device)
+        r, rm = _pad([refs[k] for k in rows], device)
+        hw = _pad_weights([hyp_weights[k] for k in rows], h.shape[1], device)
+        rw = _pad_weights([ref_weights[k] for k in rows], r.shape[1], device)
+        word_p, word_r = _greedy(h, hm, r, rm, SIMILARITY_CELLS)
+        p_out[rows] = ((word_p * hw).sum(1) / hw.sum(1)).double().cpu().numpy()
+        r_out[rows] = ((word_r * rw).sum(1) / rw.sum(1)).double().cpu().numpy()
     with np.errstate(invalid="ignore", divide="ignore"):
         f_out = 2 * p_out * r_out / (p_out + r_out)
     return p_out, r_out, np.nan_to_num(f_out, nan=0.0)
+
+
+# Token similarities [B, Th, Tr] of one greedy-matching step (float32: 16 MB), padding included.
+SIMILARITY_CELLS = 1 << 22
+
+
+def _length_batches(lengths: np.ndarray, batch_size: int, budget: int) -> list[np.ndarray]:
+    """Pair indices sorted by (hyp, ref) token count and cut at `batch_size` pairs or `budget` padded cells."""
+    batches: list[np.ndarray] = []
+    current: list[int] = []
+    top_h = top_r = 0
+    for k in np.lexsort((lengths[1], lengths[0])):
+        wide, tall = max(top_h, int(lengths[0, k])), max(top_r, int(lengths[1, k]))
+        if current and (len(current) == batch_size or (len(current) + 1) * wide * tall > budget):
+            batches.append(np.array(current))
+            current, wide, tall = [], int(lengths[0, k]), int(lengths[1, k])
+        current.append(int(k))
+        top_h, top_r = wide, tall
+    if current:
+        batches.append(np.array(current))
+    return batches
+
+
+def _greedy(
+    h: torch.Tensor, hm: torch.Tensor, r: torch.Tensor, rm: torch.Tensor, budget: int
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Every hyp token's best cosine in its ref [B, Th] and every ref token's in its hyp [B, Tr], 0 on padding.
+    One pair beyond `budget` similarities (no padding then) runs in blocks of hyp tokens, a running max for R."""
+    if len(h) == 1 and h.shape[1] * r.shape[1] > budget:
+        step = max(1, budget // r.shape[1])
+        word_p, word_r = [], torch.full((1, r.shape[1]), float("-inf"), dtype=r.dtype, device=r.device)
+        for start in range(0, h.shape[1], step):
+            sim = torch.bmm(h[:, start : start + step], r.transpose(1, 2))
+            word_p.append(sim.max(dim=2).values)
+            word_r = torch.maximum(word_r, sim.max(dim=1).values)
+        return torch.cat(word_p, 1), word_r
+    sim = torch.bmm(h, r.transpose(1, 2)).masked_fill_(~(hm[:, :, None] & rm[:, None, :]), float("-inf"))
+    return sim.max(dim=2).values.masked_fill(~hm, 0.0), sim.max(dim=1).values.masked_fill(~rm, 0.0)
 
 
 def cosine(a: Sequence[torch.Tensor], b: Sequence[torch.Tensor]) -> np.ndarray:

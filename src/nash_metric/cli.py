@@ -122,7 +122,8 @@ def support_line(support: float, unsupported: list[dict]) -> str:
 
 
 def _corpus_from_args(args: argparse.Namespace):
-    """The pairs that --pairs or --candidates/--references name, or None for one pair given as A B."""
+    """The pairs that --pairs or --candidates/--references name (checked whole, before the model loads; read chunk
+    by chunk when scored), or None for one pair given as A B."""
     files = args.pairs is not None or args.candidates is not None or args.references is not None
     if files and (args.a is not None or args.b is not None):
         raise ValueError("give either two texts (nash score A B) or files (--pairs, or --candidates with "
@@ -135,7 +136,7 @@ def _corpus_from_args(args: argparse.Namespace):
             if getattr(args, flag) is not None:
                 raise ValueError(f"--{flag} applies to files of pairs (--pairs, --candidates/--references)")
         return None
-    from .pairs_io import OUTPUT_FORMATS, read_candidates_references, read_pairs
+    from .pairs_io import OUTPUT_FORMATS, open_candidates_references, open_pairs
 
     if args.output is not None and Path(args.output).suffix.lower() not in OUTPUT_FORMATS:  # before any scoring
         raise ValueError(f"--output {args.output}: unsupported format; use one of {', '.join(OUTPUT_FORMATS)}")
@@ -143,10 +144,10 @@ def _corpus_from_args(args: argparse.Namespace):
         if args.candidates is not None or args.references is not None:
             raise ValueError("--pairs takes both columns from one file; do not combine it with "
                              "--candidates/--references")
-        return read_pairs(args.pairs, args.prediction_column, args.reference_column, encoding=args.encoding)
+        return open_pairs(args.pairs, args.prediction_column, args.reference_column, encoding=args.encoding)
     if args.candidates is None or args.references is None:
         raise ValueError("--candidates and --references go together (one text a line, line i of each is pair i)")
-    return read_candidates_references(args.candidates, args.references, encoding=args.encoding)
+    return open_candidates_references(args.candidates, args.references, encoding=args.encoding)
 
 
 def _score_corpus(args: argparse.Namespace, corpus) -> int:

@@ -1,28 +1,38 @@
 """Scoring a corpus of pairs: chunks in, one row per pair out in input order, a summary with bootstrap intervals.
 
-`score_corpus` is what `nash score --pairs / --candidates --references` runs. One process scores the pairs
-chunk by chunk and streams each chunk's rows to the output, so memory holds one chunk's encodings and the
-per-pair columns the summary needs. Under `torchrun` / `accelerate launch` (`distributed.Launch`) every rank
-fixes what the corpus decides from the whole input (`NASH.for_corpus`), scores its contiguous shard, and
-rank 0 gathers the shards in rank order and writes the one output, identical to a single-process run.
+`score_corpus` is what `nash score --pairs / --candidates --references` runs. The pairs come from a `PairSource`
+(`pair_files`: a file checked and indexed when opened, then read chunk by chunk), so memory holds one chunk's texts
+and encodings and, per pair, only the summary's numeric columns (float64, about 100 bytes a pair). What a corpus
+decides (`NASH.for_corpus`: threshold='auto', idf='references', bertscore_idf) is fixed by one streaming pass over
+the file before the first chunk, made only when an option needs it. One process streams each chunk's rows to the
+output. Under `torchrun` / `accelerate launch` (`distributed.Launch`) every rank scores its contiguous shard,
+reading only that part of the file: rank 0 writes its rows as it goes, every other rank keeps its rows in a private
+temporary file and sends them one chunk at a time once rank 0 is ready for them, and rank 0 appends them in rank
+order, so the output is the one a single process writes. Only the summary columns and the first unscored mentions
+are gathered.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
+import pickle
 import sys
+import tempfile
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 from tqdm.auto import tqdm
 
-from .blank import BlankTextWarning, count_blank_corpus
+from .blank import BlankTextWarning
 from .distributed import Launch
 from .output import PUBLIC_FIELDS, hashcode
-from .pairs_io import UNSUPPORTED_RATE, PairCorpus, RowWriter, corpus_summary
+from .pairs_io import SUMMARY_FIELDS, UNSUPPORTED_RATE, PairSource, RowWriter, corpus_summary
 from .scorer import NASH
 
 ROW_COLUMNS = ("index", *PUBLIC_FIELDS)
@@ -32,7 +42,7 @@ SHOWN_UNSCORED = 10  # unscored mentions printed to stderr; the rest are counted
 
 def score_corpus(
     scorer: NASH,
-    corpus: PairCorpus,
+    corpus: PairSource,
     output: str | Path | None = None,
     launch: Launch | None = None,
     show_progress: bool = True,
@@ -48,24 +58,27 @@ def score_corpus(
     with any unsupported figure, with its bootstrap interval. Blank texts score 0 (`blank.py`), with
     one `BlankTextWarning` for the whole corpus.
     """
-    preds, refs = corpus.predictions, corpus.references
-    fixed = scorer.for_corpus(preds, refs, show_progress=show_progress)
+    chunk = scorer.options.chunk_size
+    fixed = scorer.for_corpus(functools.partial(corpus.chunks, chunk), show_progress=show_progress)
 
     columns = [*ROW_COLUMNS, *(("best_reference",) if corpus.multi_reference else ()), *SUPPORT_COLUMNS, "unscored"]
-    shard = launch.shard(len(preds)) if launch else slice(0, len(preds))
+    shard = launch.shard(len(corpus)) if launch else slice(0, len(corpus))
     main = launch is None or launch.is_main
-    writer = RowWriter(output, columns) if output is not None and launch is None else None
-    kept: list[dict[str, np.ndarray]] = []
-    unscored: list[dict[str, Any]] = []
-    chunk = scorer.options.chunk_size
-    try:
-        total, quiet = shard.stop - shard.start, not (show_progress and main)
-        with tqdm(total=total, desc="NASH", unit="pair", disable=quiet) as bar:
-            for start in range(shard.start, shard.stop, chunk):
-                stop = min(start + chunk, shard.stop)
+    summary_values = np.empty((len(SUMMARY_FIELDS), shard.stop - shard.start))  # fields x this shard's pairs
+    unscored = Unscored()
+    with contextlib.ExitStack() as stack:
+        sink: RowWriter | _Part | None = None
+        if output is not None:
+            sink = stack.enter_context(RowWriter(output, columns)) if main else _Part(stack.enter_context(
+                tempfile.TemporaryFile()))
+        quiet = not (show_progress and main)
+        with tqdm(total=shard.stop - shard.start, desc="NASH", unit="pair", disable=quiet) as bar:
+            starts = range(shard.start, shard.stop, chunk)
+            for start, (preds, refs) in zip(starts, corpus.chunks(chunk, shard.start, shard.stop)):
+                stop = start + len(preds)
                 with warnings.catch_warnings():  # one warning for the whole corpus below, not one per chunk
                     warnings.simplefilter("ignore", BlankTextWarning)
-                    out = fixed.score(preds[start:stop], refs[start:stop])
+                    out = fixed.score(preds, refs)
                 items = [{**u, "index": u["index"] + start} for u in out.unscored]
                 rows = {
                     "index": np.arange(start, stop, dtype=np.int64),
@@ -73,31 +86,29 @@ def score_corpus(
                     **support_columns(out.unsupported_numbers),
                     "unscored": np.bincount([u["index"] - start for u in items], minlength=stop - start),
                 }
-                if writer is not None:
-                    writer.write(rows)
-                kept.append(rows)
-                unscored.extend(items)
+                if sink is not None:
+                    sink.write(rows)
+                summary_values[:, start - shard.start : stop - shard.start] = _summary_columns(rows)
+                unscored.add(items)
                 bar.update(stop - start)
-    finally:
-        if writer is not None:
-            writer.close()
+        if launch is not None and sink is not None:  # the other ranks' rows, appended in rank order
+            if isinstance(sink, _Part):
+                launch.send_stream(sink.rows())
+            else:
+                for rows in launch.receive_streams():
+                    sink.write(rows)
 
     if launch is not None:
-        gathered = launch.gather((kept, unscored))
-        if not main:
+        gathered = launch.gather((summary_values, unscored))
+        if gathered is None:
             return None
-        kept = [part for rank_kept, _ in gathered for part in rank_kept]
-        unscored = [item for _, rank_unscored in gathered for item in rank_unscored]
-        if output is not None:
-            with RowWriter(output, columns) as rank_writer:
-                for part in kept:
-                    rank_writer.write(part)
+        summary_values = np.concatenate([values for values, _ in gathered], axis=1)
+        unscored = Unscored.merged(part for _, part in gathered)
 
     _warn_unscored(unscored)
-    count_blank_corpus(preds, refs).warn(stacklevel=2)
-    merged = {name: np.concatenate([part[name] for part in kept]) for name in columns}
-    merged[UNSUPPORTED_RATE] = (merged["unsupported"] > 0).astype(np.float64)
-    summary = corpus_summary(merged, n_unscored=len(unscored), hashcode=hashcode(fixed.config), seed=seed)
+    corpus.blank.warn(stacklevel=2)
+    summary = corpus_summary(dict(zip(SUMMARY_FIELDS, summary_values)), n_unscored=unscored.count,
+                             hashcode=hashcode(fixed.config), seed=seed)
     summary["config"] = fixed.config
     summary["processes"] = launch.world_size if launch else 1
     summary["inputs"] = corpus.sources
@@ -115,10 +126,61 @@ def support_columns(unsupported: Sequence[Sequence[dict[str, Any]]]) -> dict[str
     }
 
 
-def _warn_unscored(unscored: Sequence[dict[str, Any]]) -> None:
-    for item in unscored[:SHOWN_UNSCORED]:
+def _summary_columns(rows: Mapping[str, np.ndarray]) -> np.ndarray:
+    """A chunk's `SUMMARY_FIELDS` (fields x pairs, float64): all the summary keeps of a pair."""
+    return np.stack([rows["unsupported"] > 0 if name == UNSUPPORTED_RATE else rows[name] for name in SUMMARY_FIELDS]
+                    ).astype(np.float64)
+
+
+@dataclass
+class Unscored:
+    """Unscored mentions of a corpus: the first `SHOWN_UNSCORED` (pair index in the corpus, side, text, reason),
+    and how many there are."""
+
+    shown: list[dict[str, Any]] = field(default_factory=list)
+    count: int = 0
+
+    def add(self, items: Sequence[dict[str, Any]]) -> None:
+        self.shown += items[: SHOWN_UNSCORED - len(self.shown)]
+        self.count += len(items)
+
+    @classmethod
+    def merged(cls, parts: Iterable[Unscored]) -> Unscored:
+        """The mentions of consecutive shards, in shard order."""
+        whole = cls()
+        for part in parts:
+            whole.shown += part.shown[: SHOWN_UNSCORED - len(whole.shown)]
+            whole.count += part.count
+        return whole
+
+
+class _Part:
+    """A rank's rows until rank 0 takes them, one chunk after another in an anonymous temporary file.
+
+    The file is this process's own (`tempfile.TemporaryFile`: unlinked at creation, no other process can open it),
+    so pickle, which keeps every array exactly as scored, reads back nothing it did not write.
+    """
+
+    def __init__(self, file: IO[bytes]) -> None:
+        self._file = file
+
+    def write(self, rows: Mapping[str, np.ndarray]) -> None:
+        pickle.dump(dict(rows), self._file, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def rows(self) -> Iterator[dict[str, np.ndarray]]:
+        """The chunks written, in order."""
+        self._file.seek(0)
+        while True:
+            try:
+                yield pickle.load(self._file)
+            except EOFError:
+                return
+
+
+def _warn_unscored(unscored: Unscored) -> None:
+    for item in unscored.shown:
         where = f"pair {item['index']}, {item['side']}" + (f" {item['reference']}" if "reference" in item else "")
         print(f"warning: unscored mention {item['text']!r} ({where}): {item['reason']}", file=sys.stderr)
-    if len(unscored) > SHOWN_UNSCORED:
-        print(f"warning: {len(unscored) - SHOWN_UNSCORED} more unscored mentions (column 'unscored' counts them "
+    if unscored.count > SHOWN_UNSCORED:
+        print(f"warning: {unscored.count - SHOWN_UNSCORED} more unscored mentions (column 'unscored' counts them "
               "per pair)", file=sys.stderr)

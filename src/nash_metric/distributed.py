@@ -1,17 +1,19 @@
-"""Multi-process and multi-node scoring on torch.distributed: each rank scores one shard, rank 0 gathers.
+"""Multi-process and multi-node scoring on torch.distributed: each rank scores one shard, rank 0 writes the output.
 
 `torchrun` and `accelerate launch` start one process per device and set RANK, WORLD_SIZE, LOCAL_RANK,
 MASTER_ADDR and MASTER_PORT; `Launch.from_env` reads them, and `start` joins the process group (NCCL
-when the rank has a GPU, gloo on CPU). Every rank reads the whole input, so that what a corpus decides
-(threshold='auto', idf='references') is computed from the same texts on every rank; the pairs are then
-split into contiguous shards, and rank 0 gathers the shards in rank order, so the output is the input order.
-Scores do not depend on the batch (tests/unit/test_corpus_scoring.py), which is what makes a sharded
-run equal to a single-process one.
+when the rank has a GPU, gloo on CPU). Every rank checks the whole input and makes the same pass over it for what a
+corpus decides (threshold='auto', idf='references'), so those are the same on every rank; the pairs are then split
+into contiguous shards, each rank reading only its own. Rows travel to rank 0 one chunk at a time (`send_stream`,
+`receive_streams`, in rank order, so the output is the input order), and `gather` collects what is small (the
+summary's numeric columns). Scores do not depend on the batch (tests/unit/test_corpus_scoring.py), which is what
+makes a sharded run equal to a single-process one.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,6 +76,26 @@ class Launch:
         out: list[Any] | None = [None] * self.world_size if self.is_main else None
         dist.gather_object(obj, out, dst=0)
         return out
+
+    def send_stream(self, items: Iterable[Any]) -> None:
+        """Send `items` to rank 0 one at a time, then an end mark (a rank other than 0; see `receive_streams`)."""
+        import torch.distributed as dist
+
+        for item in items:
+            dist.send_object_list([item], dst=0)
+        dist.send_object_list([None], dst=0)
+
+    def receive_streams(self) -> Iterator[Any]:
+        """On rank 0: the items every other rank sends with `send_stream`, rank 1's first, each rank's in order."""
+        import torch.distributed as dist
+
+        for rank in range(1, self.world_size):
+            while True:
+                box: list[Any] = [None]
+                dist.recv_object_list(box, src=rank)
+                if box[0] is None:
+                    break
+                yield box[0]
 
     def finish(self) -> None:
         import torch.distributed as dist

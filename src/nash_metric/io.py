@@ -31,7 +31,7 @@ import itertools
 import json
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,7 +57,10 @@ class InputFileError(ValueError):
 
 
 def read_text(path: str | Path, encoding: str | None = None) -> str:
-    """File contents as str: ``encoding`` if given, else UTF-8 with a warned Latin-1 fallback; binary is refused."""
+    """File contents as str: ``encoding`` if given, else UTF-8 with a warned Latin-1 fallback; binary is refused.
+
+    ``textfile.open_text`` applies the same rules to a file too large to hold, block by block.
+    """
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such file")
@@ -66,42 +69,66 @@ def read_text(path: str | Path, encoding: str | None = None) -> str:
         try:
             text = raw.decode(encoding)
         except UnicodeDecodeError as exc:
-            line = raw[: exc.start].count(b"\n") + 1
-            raise InputFileError(path, line, f"not valid {encoding}: {exc.reason}") from None
+            raise not_valid(path, raw[: exc.start].count(b"\n") + 1, encoding, exc) from None
         except LookupError:
-            raise InputFileError(path, None, f"unknown encoding {encoding!r} (--encoding)") from None
+            raise unknown_encoding(path, encoding) from None
         check_text(path, text)
         return text
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         text = raw.decode("latin-1")
-        check_text(path, text, " (read as Latin-1: it is not UTF-8)")  # binary is an error, not a warned fallback
-        line = raw[: exc.start].count(b"\n") + 1
-        warnings.warn(f"{path}:{line}: not valid UTF-8 (byte {raw[exc.start]:#04x}); decoding the file as "
-                      "Latin-1 (pass encoding= to choose another)", UnicodeWarning, stacklevel=2)
+        check_text(path, text, READ_AS_LATIN1)  # binary is an error, not a warned fallback
+        warn_latin1(path, raw[: exc.start].count(b"\n") + 1, raw[exc.start])
         return text
     check_text(path, text)
     return text
 
 
+READ_AS_LATIN1 = " (read as Latin-1: it is not UTF-8)"  # what a binary refusal adds after the Latin-1 fallback
+
+
+def not_valid(path: str | Path, line: int, encoding: str, exc: UnicodeDecodeError) -> InputFileError:
+    return InputFileError(path, line, f"not valid {encoding}: {exc.reason}")
+
+
+def unknown_encoding(path: str | Path, encoding: str) -> InputFileError:
+    return InputFileError(path, None, f"unknown encoding {encoding!r} (--encoding)")
+
+
+def warn_latin1(path: str | Path, line: int, byte: int, stacklevel: int = 2) -> None:
+    """The warning of the Latin-1 fallback, naming the first line that is not UTF-8 and its byte."""
+    warnings.warn(f"{path}:{line}: not valid UTF-8 (byte {byte:#04x}); decoding the file as Latin-1 (pass "
+                  "encoding= to choose another)", UnicodeWarning, stacklevel=stacklevel + 1)
+
+
 def check_text(path: str | Path, text: str, decoded: str = "") -> None:
     """Refuse binary or mostly non-text content, naming the first bad line (rule in the module docstring)."""
-    if not _NON_TEXT.search(text):
+    if not has_non_text(text):
         return  # the common case: one regex scan, no per-line work
     for number, line in enumerate(_lines(text), start=1):
-        bad = _NON_TEXT.findall(line)
-        if "\x00" in line:
-            problem = f"a NUL byte at column {line.index(chr(0)) + 1}"
-        elif len(bad) >= MIN_NON_TEXT_CHARS and len(bad) > MAX_NON_TEXT_SHARE * len(line):
-            first = _NON_TEXT.search(line)
-            assert first is not None
-            problem = (f"{len(bad)} of its {len(line)} characters are control or non-text characters "
-                       f"(first U+{ord(first.group()):04X} at column {first.start() + 1})")
-        else:
-            continue
-        raise InputFileError(path, number, f"binary or not text{decoded}: {problem}; expected text with one "
-                             "sentence (or record) a line")
+        check_line(path, number, line, decoded)
+
+
+def check_line(path: str | Path, number: int, line: str, decoded: str = "") -> None:
+    """`check_text` for one line, given without its line ending."""
+    bad = _NON_TEXT.findall(line)
+    if "\x00" in line:
+        problem = f"a NUL byte at column {line.index(chr(0)) + 1}"
+    elif len(bad) >= MIN_NON_TEXT_CHARS and len(bad) > MAX_NON_TEXT_SHARE * len(line):
+        first = _NON_TEXT.search(line)
+        assert first is not None
+        problem = (f"{len(bad)} of its {len(line)} characters are control or non-text characters "
+                   f"(first U+{ord(first.group()):04X} at column {first.start() + 1})")
+    else:
+        return
+    raise InputFileError(path, number, f"binary or not text{decoded}: {problem}; expected text with one "
+                         "sentence (or record) a line")
+
+
+def has_non_text(text: str) -> bool:
+    """Whether ``text`` holds any non-text character (then `check_line` decides line by line)."""
+    return _NON_TEXT.search(text) is not None
 
 
 @dataclass(frozen=True)
@@ -175,12 +202,17 @@ def _pick_column(path: Path, names: list[str], column: str | None, line: int) ->
                          "pass column= (--column)")
 
 
-def _csv_rows(path: Path, text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
-    """Rows with the line each starts on (quoted fields may span lines)."""
+def _csv_rows(path: Path, lines: Iterable[str], delimiter: str,
+              first_line: int = 1) -> Iterator[tuple[int, list[str]]]:
+    """Rows with the line each starts on (quoted fields may span lines).
+
+    ``lines`` are the physical lines with their endings (``io.StringIO(text, newline="")``, or a file read line by
+    line); ``first_line`` is the number of the first.
+    """
     quoting = csv.QUOTE_NONE if delimiter == "\t" else csv.QUOTE_MINIMAL
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, quoting=quoting, strict=True)
+    reader = csv.reader(lines, delimiter=delimiter, quoting=quoting, strict=True)
     while True:
-        start = reader.line_num + 1
+        start = first_line + reader.line_num
         try:
             row = next(reader)
         except StopIteration:
@@ -193,7 +225,7 @@ def _csv_rows(path: Path, text: str, delimiter: str) -> Iterator[tuple[int, list
 
 def _open_delimited(path: Path, text: str, column: str | None,
                     delimiter: str) -> tuple[str, Iterator[tuple[int, str]]]:
-    rows = _csv_rows(path, text, delimiter)
+    rows = _csv_rows(path, io.StringIO(text, newline=""), delimiter)
     first = next(rows, None)
     if first is None:
         raise InputFileError(path, None, "empty file")
@@ -222,15 +254,22 @@ def iter_jsonl_records(path: str | Path, text: str | None = None) -> Iterator[tu
     """(line number, object) for each non-blank line of a JSONL file; errors name file and line."""
     path = Path(path)
     for number, line in enumerate(_lines(read_text(path) if text is None else text), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputFileError(path, number, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
-        if not isinstance(record, dict):
-            raise InputFileError(path, number, f"expected a JSON object, got {type(record).__name__}")
-        yield number, record
+        record = jsonl_record(path, number, line)
+        if record is not None:
+            yield number, record
+
+
+def jsonl_record(path: str | Path, number: int, line: str) -> dict | None:
+    """The object on one line of a JSONL file (None for a blank line); errors name file and line."""
+    if not line.strip():
+        return None
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise InputFileError(path, number, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
+    if not isinstance(record, dict):
+        raise InputFileError(path, number, f"expected a JSON object, got {type(record).__name__}")
+    return record
 
 
 def _open_jsonl(path: Path, text: str, column: str | None) -> tuple[str | None, Iterator[tuple[int, str]]]:

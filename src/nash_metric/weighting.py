@@ -170,8 +170,20 @@ def mix(alpha: np.ndarray, s_text: np.ndarray, s_num: np.ndarray) -> np.ndarray:
 
 
 def fit_idf(corpus: Iterable[str], reader: str = "full", source: str = REFERENCES) -> IDF:
-    """Document frequencies over the masked forms of `corpus` (one distinct sentence, one document)."""
-    return IDF.from_masked({masked_for_scoring(t, reader) for t in corpus}, source=source)
+    """Document frequencies over the masked forms of `corpus` (one distinct sentence, one document).
+
+    `corpus` may be a stream (a file read chunk by chunk): a masked sentence already counted is known by a 16-byte
+    digest, so memory holds the digests of the distinct sentences, not their texts. Same table as `IDF.from_masked`.
+    """
+    seen: set[bytes] = set()
+    df: Counter[str] = Counter()
+    for text in corpus:
+        masked = masked_for_scoring(text, reader)
+        key = hashlib.blake2b(masked.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        if key not in seen:
+            seen.add(key)
+            df.update(set(mixing_tokens(masked)))
+    return IDF(n_documents=len(seen), df=df, source=source)
 
 
 def load_idf(

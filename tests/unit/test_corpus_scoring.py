@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 import pytest
 
 from nash_metric import NASH
+from nash_metric.corpus import SHOWN_UNSCORED, Unscored
+from nash_metric.numbers.extract import masked_for_scoring
 from nash_metric.output import PUBLIC_FIELDS, SCORE_FIELDS, NASHOutput
+from nash_metric.pair_files import PairCorpus
+from nash_metric.scorer import calibration_sample
+from nash_metric.weighting import IDF, fit_idf
 
 PAIRS = [
     ("Revenue increased by 4%.", "Revenue increased by 3.56%."),
@@ -161,3 +168,67 @@ def test_dataset_map_with_rank_pipeline(tiny_model_dir, scorer):
     scored = ds.map(score_batch, batched=True, batch_size=4, with_rank=True)
     np.testing.assert_allclose(scored["nash"], scorer.score(PREDS, REFS).nash, atol=1e-6)
     assert scored.column_names == ["prediction", "reference", *PUBLIC_FIELDS]
+
+
+def test_for_corpus_from_chunks_fixes_what_the_lists_fix(scorer):
+    """A corpus given as a function returning its chunks (a file read chunk by chunk) gets the same tau and IDFs."""
+    passes: list[int] = []
+
+    def chunks_of(corpus: PairCorpus, size: int):
+        def read():
+            passes.append(size)
+            return corpus.chunks(size)
+        return read
+
+    multi_refs = [[r, a] for a, r in CORPUS]
+    for options in ({"threshold": "auto"}, {"idf": "references"}, {"bertscore_idf": True},
+                    {"threshold": "auto", "idf": "references", "bertscore_idf": True}):
+        corpus_scorer = scorer.with_options(**options)
+        for refs in (CORPUS_REFS, multi_refs):
+            whole = corpus_scorer.for_corpus(CORPUS_PREDS, refs)
+            for size in (1, 3, 100):
+                passes.clear()
+                streamed = corpus_scorer.for_corpus(chunks_of(PairCorpus(CORPUS_PREDS, refs, []), size))
+                assert passes == [size]  # one pass, whatever the options need
+                assert streamed.config == whole.config, (options, size)  # tau, its source, the IDF's digest
+                assert streamed.bertscore_idf == whole.bertscore_idf
+                assert streamed.idf == whole.idf
+    passes.clear()
+    assert scorer.for_corpus(chunks_of(PairCorpus(CORPUS_PREDS, CORPUS_REFS, []), 2)) is scorer
+    assert passes == []  # nothing left to decide: no pass over the texts
+    with pytest.raises(TypeError, match="one function returning their chunks"):
+        scorer.with_options(threshold="auto").for_corpus(CORPUS_PREDS)
+
+
+def test_calibration_sample_streams_the_same_choice():
+    texts = [f"Sales rose {k % 700}% in {k % 13}." for k in range(3000)]
+
+    def whole(limit: int) -> list[str]:  # the choice made with every distinct text in hand
+        distinct = sorted(set(texts), key=lambda t: hashlib.sha1(t.encode()).digest())
+        return sorted(distinct[:limit])
+
+    for limit in (1, 50, 700, 5000):
+        assert calibration_sample(iter(texts), limit) == whole(limit)
+        merged: list[str] = []
+        for start in range(0, len(texts), 97):  # chunk by chunk, as for_corpus samples a file
+            merged = calibration_sample([*merged, *texts[start:start + 97]], limit)
+        assert merged == whole(limit)
+    assert calibration_sample(["lone \ud800 surrogate", "x"], 1) in (["x"], ["lone \ud800 surrogate"])
+
+
+def test_fit_idf_on_a_stream_is_the_table_of_its_distinct_masked_sentences():
+    texts = [*CORPUS_PREDS, *CORPUS_REFS, *CORPUS_REFS]
+    streamed = fit_idf(iter(texts))
+    assert streamed == IDF.from_masked({masked_for_scoring(t, "full") for t in texts})
+    assert streamed.n_documents == len({masked_for_scoring(t, "full") for t in texts}) < len(texts)
+
+
+def test_unscored_mentions_keep_the_first_few_and_count_all():
+    items = [{"index": k, "side": "prediction", "text": "1.2.3", "reason": "malformed"} for k in range(25)]
+    shards = [Unscored(), Unscored(), Unscored()]
+    for shard, part in zip(shards, (items[:4], items[4:4], items[4:])):
+        for k in range(0, len(part), 3):
+            shard.add(part[k:k + 3])
+    assert [len(s.shown) for s in shards] == [4, 0, SHOWN_UNSCORED] and shards[2].count == 21
+    merged = Unscored.merged(shards)
+    assert merged.shown == items[:SHOWN_UNSCORED] and merged.count == 25

@@ -176,8 +176,8 @@ class Nash(evaluate.Metric):
         """The cached scorer for `config`, keyed by `config.digest()`.
 
         The same options reuse the scorer; a change to options that do not touch the model (tau, idf,
-        comparisons, numbers, bertscore_idf) derives a scorer sharing the loaded model; any other change loads
-        anew.
+        comparisons, numbers, text_channel, bertscore_idf) derives a scorer sharing the loaded model; any other
+        change loads anew.
         """
         cached: NASH | None = getattr(self, "cached_scorer", None)
         if cached is not None and cached.options.digest() == config.digest():

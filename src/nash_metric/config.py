@@ -24,6 +24,7 @@ DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 BACKENDS = ("auto", "token", "sentence")
 NUMBER_READERS = ("full", "paper")
 DTYPES = ("float32", "float16", "bfloat16")
+TEXT_CHANNELS = ("auto", "one-pass", "two-pass")
 
 
 def option(default: Any, doc: str, *, model_bound: bool = False, cli: Mapping[str, Any] | None = None) -> Any:
@@ -122,6 +123,14 @@ class NASHConfig:
         "reads them).",
         cli={"choices": NUMBER_READERS},
     )
+    text_channel: str = option(
+        "auto",
+        "How S_text reads a text without its numbers: 'two-pass' encodes that text again (the paper's second, "
+        "masked forward pass), 'one-pass' reads it from the original text's forward pass, leaving the numbers' "
+        "tokens out of the greedy matching (token backend) or of the model's pooling (sentence backend); 'auto' "
+        "is 'two-pass' (and always so with numbers='paper').",
+        cli={"choices": TEXT_CHANNELS},
+    )
     bertscore_idf: bool = option(
         False,
         "Token backend only: IDF-weighted BERTScore in the text channel and the baseline, as "
@@ -159,6 +168,11 @@ class NASHConfig:
         for name in ("batch_size", "chunk_size"):
             if not _is_int(getattr(self, name)) or getattr(self, name) < 1:
                 raise ValueError(f"{name} must be a positive integer, got {getattr(self, name)!r}")
+        if self.text_channel not in TEXT_CHANNELS:
+            raise ValueError(f"unknown text_channel {self.text_channel!r}; expected one of {', '.join(TEXT_CHANNELS)}")
+        if self.numbers == "paper" and self.text_channel == "one-pass":
+            raise ValueError("numbers='paper' reproduces the paper's masked second pass: text_channel='one-pass' is "
+                             "for the full reader (numbers='full')")
         if self.dtype not in DTYPES:
             raise ValueError(f"unknown dtype {self.dtype!r}; expected one of {', '.join(DTYPES)}")
         if self.idf is None:  # the default, however it is spelled: the digest and hashcode do not change
@@ -183,6 +197,11 @@ class NASHConfig:
         check_option_names(options)
         base = config if config is not None else cls()
         return cls(**{**base.to_kwargs(), **options})
+
+    @property
+    def one_pass(self) -> bool:
+        """Whether the text channel is read from the originals' forward pass ('auto' resolved)."""
+        return self.text_channel == "one-pass"
 
     def replace(self, **changes: Any) -> NASHConfig:
         return NASHConfig.from_options(self, **changes)

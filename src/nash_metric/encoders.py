@@ -9,7 +9,7 @@ are encoded in further overlapping windows and stitched back, so no token (and n
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import torch
@@ -32,6 +32,11 @@ class Encoding:
     token_ids: np.ndarray | None = None  # [T] ids matching `states`
     special: np.ndarray | None = None  # [T] bool
     pooled: torch.Tensor | None = None  # [H'] normalised sentence embedding (sentence backend)
+    # One-pass text channel (`left_out` given to `Encoder.encode`): the rows of `states` it keeps (token backend),
+    # the model's pooling over those tokens (sentence backend), and whether no content token is left.
+    channel_keep: np.ndarray | None = None  # [T] bool
+    channel_pooled: torch.Tensor | None = None  # [H']
+    channel_empty: bool = False
 
 
 @dataclass
@@ -67,16 +72,23 @@ class Encoder:
 
     # -- public -----------------------------------------------------------------------------------
     def encode(
-        self, texts: Sequence[str], spans: Sequence[Sequence[Span]], show_progress: bool = False
+        self,
+        texts: Sequence[str],
+        spans: Sequence[Sequence[Span]],
+        show_progress: bool = False,
+        left_out: Sequence[Sequence[Span]] | None = None,
     ) -> list[Encoding]:
-        tokenized = [self.tokenize(t) for t in texts]
+        """Encode each text once. `spans[i]`: the mentions whose vectors text i needs; `left_out[i]` (one-pass
+        text channel): the character spans whose tokens the text channel leaves out of that same pass."""
+        tokenized = self.tokenize_batch(texts)
+        keep = [self._kept_tokens(tok, left_out[i]) for i, tok in enumerate(tokenized)] if left_out else None
         windows: list[tuple[int, int]] = []  # (text index, content start)
         for i, tok in enumerate(tokenized):
             windows.extend((i, start) for start in self.window_starts(len(tok.ids)))
         # Longest first, as bert-score does: padding is minimal and OOM shows up at once.
         order = sorted(range(len(windows)), key=lambda w: -min(self.window, len(tokenized[windows[w][0]].ids)))
         window_states: list[torch.Tensor | None] = [None] * len(windows)
-        window_pooled: list[torch.Tensor | None] = [None] * len(windows)
+        window_pooled: list[tuple[torch.Tensor, torch.Tensor | None] | None] = [None] * len(windows)
         batches = range(0, len(order), self.batch_size)
         for b in tqdm(batches, desc="encoding", unit="batch", disable=not show_progress or len(batches) < 2):
             idx = order[b : b + self.batch_size]
@@ -85,11 +97,16 @@ class Encoder:
             with torch.inference_mode():
                 states = self.forward(ids, mask)
                 pooled = self.pool(states, mask)
+                channel = None
+                if pooled is not None and keep is not None:
+                    kept = self._window_keep([keep[windows[w][0]] for w in idx], [windows[w][1] for w in idx], mask)
+                    channel = self.pool(states, kept)
             states = states.float().cpu()
             for row, w in enumerate(idx):
-                window_states[w] = states[row, : len(seqs[row])]
+                window_states[w] = states[row, : len(seqs[row])].clone()  # a view would keep the padded batch
                 if pooled is not None:
-                    window_pooled[w] = pooled[row].float().cpu()
+                    window_pooled[w] = (pooled[row].float().cpu(),
+                                        channel[row].float().cpu() if channel is not None else None)
         out: list[Encoding] = []
         cursor = 0
         for i, tok in enumerate(tokenized):
@@ -101,6 +118,7 @@ class Encoder:
                     windows[cursor : cursor + n],
                     window_states[cursor : cursor + n],
                     window_pooled[cursor : cursor + n],
+                    keep[i] if keep is not None else None,
                 )
             )
             cursor += n
@@ -108,10 +126,16 @@ class Encoder:
 
     # -- tokenisation, windows and batches (public for tests and the throughput benchmark) --------
     def tokenize(self, text: str) -> _Tokenized:
+        return self.tokenize_batch([text])[0]
+
+    def tokenize_batch(self, texts: Sequence[str]) -> list[_Tokenized]:
+        """Content token ids and character offsets of every text, in one call of the fast tokenizer."""
+        if not texts:
+            return []
         enc = self.tokenizer(
-            text, add_special_tokens=False, return_offsets_mapping=True, truncation=False, verbose=False
+            list(texts), add_special_tokens=False, return_offsets_mapping=True, truncation=False, verbose=False
         )
-        return _Tokenized(list(enc["input_ids"]), [tuple(o) for o in enc["offset_mapping"]])
+        return [_Tokenized(ids, offsets) for ids, offsets in zip(enc["input_ids"], enc["offset_mapping"])]
 
     def window_starts(self, n: int) -> list[int]:
         if n <= self.window:
@@ -133,55 +157,113 @@ class Encoder:
         return ids.to(self.device), mask.to(self.device)
 
     # -- internals --------------------------------------------------------------------------------
-    def _assemble(self, tok: _Tokenized, spans: Sequence[Span], windows, states, pooled) -> Encoding:
+    @staticmethod
+    def _kept_tokens(tok: _Tokenized, left_out: Sequence[Span]) -> np.ndarray:
+        """[n] bool: the content tokens outside every left-out span (a token touching one leaves with it)."""
+        keep = np.ones(len(tok.ids), dtype=bool)
+        if left_out and tok.ids:
+            off = np.asarray(tok.offsets, dtype=np.int64).reshape(-1, 2)
+            for start, end in left_out:
+                keep &= ~((off[:, 0] < end) & (off[:, 1] > start))
+        return keep
+
+    def _window_keep(self, keeps: list[np.ndarray], starts: list[int], mask: torch.Tensor) -> torch.Tensor:
+        """The attention mask of a padded batch with the left-out tokens of each window zeroed (for pooling)."""
+        kept = mask.clone()
+        lead = len(self.prefix)
+        for row, (keep, start) in enumerate(zip(keeps, starts)):
+            part = keep[start : start + self.window]
+            kept[row, lead : lead + len(part)] = torch.from_numpy(part).to(mask.device, mask.dtype)
+        return kept
+
+    def _assemble(self, tok: _Tokenized, spans: Sequence[Span], windows, states, pooled, keep) -> Encoding:
         n = len(tok.ids)
         lead = len(self.prefix)
         if len(windows) == 1:
             full = states[0]
             content = full[lead : lead + n]
         else:
-            # Each token takes its state from the window where it sits farthest from an edge.
+            # Each token takes its state from the window where it sits farthest from an edge, i.e. whose centre is
+            # nearest (the earlier window on a tie). Windows are equal and ordered, so each owns one run of tokens,
+            # cut where 2t passes s_k + s_k+1 + window - 1: linear in the text, not tokens x windows.
             starts = np.array([s for _, s in windows])
-            pos = np.arange(n)[:, None] - starts[None, :]
-            margin = np.minimum(pos, self.window - 1 - pos)
-            margin[(pos < 0) | (pos >= self.window)] = -1
-            best = margin.argmax(axis=1)
-            content = torch.stack([states[k][lead + pos[t, k]] for t, k in enumerate(best)]) if n else states[0][:0]
+            cuts = np.searchsorted(starts[:-1] + starts[1:] + self.window - 1, 2 * np.arange(n), side="left")
+            bounds = np.searchsorted(cuts, np.arange(len(windows) + 1), side="left")  # first token of each run
+            content = torch.cat([states[k][lead + bounds[k] - starts[k] : lead + bounds[k + 1] - starts[k]]
+                                 for k in range(len(windows))])
             full = torch.cat([states[0][:lead], content, states[-1][lead + self.window :]])
         special = np.ones(full.shape[0], dtype=bool)
         special[lead : lead + n] = False
         vectors, has_tokens = self._mention_vectors(content, tok.offsets, spans)
         enc = Encoding(mention_vectors=vectors, mention_has_tokens=has_tokens, n_windows=len(windows), n_tokens=n)
+        if keep is not None:
+            enc.channel_keep = np.concatenate([np.ones(lead, bool), keep, np.ones(full.shape[0] - lead - n, bool)])
+            enc.channel_empty = not keep.any()
         if self.keep_states:
             enc.states = torch.nn.functional.normalize(full, dim=-1)
             enc.token_ids = np.asarray(self.prefix + tok.ids + self.suffix, dtype=np.int64)
             enc.special = special
         if pooled[0] is not None:
             if len(windows) == 1:
-                enc.pooled = pooled[0]
+                enc.pooled, enc.channel_pooled = pooled[0]
             else:  # the model's own pooling over the stitched sequence
-                dtype = next(self.model.parameters()).dtype  # the states were cast to float32 for the similarities
-                mask = torch.ones(1, full.shape[0], dtype=torch.long, device=self.device)
-                stitched = self.pool(full[None].to(self.device, dtype), mask)
-                enc.pooled = stitched[0].float().cpu()
+                enc.pooled = self._pool_stitched(full, np.ones(full.shape[0], bool))
+                if keep is not None:
+                    enc.channel_pooled = self._pool_stitched(full, enc.channel_keep)
             enc.pooled = torch.nn.functional.normalize(enc.pooled, dim=-1)
+            if enc.channel_pooled is not None:
+                enc.channel_pooled = torch.nn.functional.normalize(enc.channel_pooled, dim=-1)
         return enc
+
+    def _pool_stitched(self, full: torch.Tensor, keep: np.ndarray) -> torch.Tensor:
+        """The model's pooling over a stitched sequence of windows, over the tokens `keep` marks."""
+        dtype = next(self.model.parameters()).dtype  # the states were cast to float32 for the similarities
+        mask = torch.from_numpy(keep.astype(np.int64))[None].to(self.device)
+        with torch.inference_mode():
+            return self.pool(full[None].to(self.device, dtype), mask)[0].float().cpu()
 
     @staticmethod
     def _mention_vectors(content: torch.Tensor, offsets: list[Span], spans: Sequence[Span]):
+        """The mean state of the sub-tokens overlapping each span, L2-normalised, gathered in one segmented sum."""
         h = content.shape[-1]
         vectors = np.zeros((len(spans), h), dtype=np.float32)
         has = np.zeros(len(spans), dtype=bool)
-        if not spans:
+        if not spans or not offsets:
             return vectors, has
         off = np.asarray(offsets, dtype=np.int64).reshape(-1, 2)
-        for m, (start, end) in enumerate(spans):
-            rows = np.nonzero((off[:, 0] < end) & (off[:, 1] > start) & (off[:, 1] > off[:, 0]))[0]
-            if rows.size:
-                v = content[rows].mean(dim=0)
-                vectors[m] = torch.nn.functional.normalize(v, dim=-1).numpy()
-                has[m] = True
+        bounds = np.asarray(spans, dtype=np.int64).reshape(-1, 2)
+        if (np.diff(off, axis=0) >= 0).all():
+            # Tokens in text order: the tokens of a span are one run of rows, from the first whose end passes the
+            # span's start to the last whose start precedes its end. Memory linear in the tokens and mentions.
+            lo = np.searchsorted(off[:, 1], bounds[:, 0], side="right")
+            hi = np.searchsorted(off[:, 0], bounds[:, 1], side="left")
+            lengths = np.maximum(hi - lo, 0)
+            mention = np.repeat(np.arange(len(spans)), lengths)
+            rows = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths) + np.repeat(lo, lengths)
+        else:  # offsets out of order (a tokenizer's odd token): test every span against every token
+            mention, rows = np.nonzero((off[None, :, 0] < bounds[:, 1:]) & (off[None, :, 1] > bounds[:, :1]))
+        real = off[rows, 1] > off[rows, 0]  # zero-width tokens hold no part of a span
+        mention, rows = mention[real], rows[real]  # grouped by mention, in order
+        counts = np.bincount(mention, minlength=len(spans))
+        has = counts > 0
+        if has.any():  # one segmented sum (numpy: small torch ops on CPU cost more than the work)
+            starts = (np.cumsum(counts) - counts)[has]
+            means = np.add.reduceat(content.numpy()[rows], starts, axis=0) / counts[has, None].astype(np.float32)
+            vectors[has] = means / np.maximum(np.linalg.norm(means, axis=1, keepdims=True), 1e-12)
         return vectors, has
+
+
+def channel_view(enc: Encoding) -> Encoding:
+    """The one-pass text channel of an encoding: its token states without the left-out ones (token backend),
+    its pooling over the kept tokens (sentence backend)."""
+    keep = enc.channel_keep
+    if keep is None:
+        return enc
+    view = replace(enc, pooled=enc.channel_pooled, channel_keep=None, channel_pooled=None)
+    if enc.states is not None and not keep.all():
+        view.states = enc.states[torch.from_numpy(keep)]
+        view.token_ids, view.special = enc.token_ids[keep], enc.special[keep]
+    return view
 
 
 def _special_affixes(tokenizer) -> tuple[list[int], list[int]]:

@@ -192,21 +192,24 @@ def support_fields(alignment: Alignment, tau: float, pair_index: np.ndarray) -> 
 # of a model, an IDF table passed as a file or as the corpus it was fitted on.
 SCORE_DETERMINANTS = (
     "model", "backend", "num_layers", "dtype", "threshold", "idf", "numbers", "comparisons", "bertscore_idf",
-    "rescale_baseline", "nash_metric", "transformers",
+    "rescale_baseline", "text_channel", "nash_metric", "transformers",
 )
+# Determinants whose usual value is left out of the digest, so that results scored so keep their hashcodes.
+_LEFT_OUT_WHEN = {"rescale_baseline": None, "text_channel": "two-pass"}
 
 
 def hashcode(config: Mapping[str, Any]) -> str:
     """Readable prefix as evaluate's bertscore hashcode, plus a digest of everything that determines the scores."""
     tau = config["threshold"]
     tau_s = f"{tau:.4f}" if isinstance(tau, float) else str(tau)
-    # Unrescaled results leave the rescale key out, so their hashcodes are those of earlier versions.
-    determinants = [(k, config.get(k)) for k in SCORE_DETERMINANTS if k != "rescale_baseline" or config.get(k)]
+    determinants = [(k, config.get(k)) for k in SCORE_DETERMINANTS
+                    if k not in _LEFT_OUT_WHEN or config.get(k, _LEFT_OUT_WHEN[k]) != _LEFT_OUT_WHEN[k]]
     digest = hashlib.sha1(repr(determinants).encode()).hexdigest()[:8]
     dtype = config.get("dtype", "float32")
     return (
         f"{config['model']}_L{config['num_layers']}_{config['backend']}_tau={tau_s}_idf={config['idf']}"
         f"{'_cmp' if config['comparisons'] else ''}{'_paper' if config.get('numbers') == 'paper' else ''}"
+        f"{'_onepass' if config.get('text_channel') == 'one-pass' else ''}"
         f"{'' if dtype == 'float32' else '_' + dtype}{'_rescaled' if config.get('rescale_baseline') else ''}"
         f"_version={config['nash_metric']}"
         f"(hug_trans={config['transformers']})_{digest}"

@@ -44,39 +44,50 @@ class TextPool:
     scorable: dict[str, list[int]]  # original text -> indices of the mentions in the number channel
     masked: dict[str, str]  # original text -> masked text (with [NUM]: what the α weights count)
     channel: dict[str, str]  # original text -> what the text channel encodes
+    left_out: dict[str, list[Span]]  # original text -> the spans the text channel leaves out (numbers, connectors)
+    one_pass: bool = False  # the text channel is read from the originals' pass: no text-channel form is pooled
 
     @classmethod
-    def build(cls, originals: Sequence[str], reader: str = "full") -> TextPool:
+    def build(cls, originals: Sequence[str], reader: str = "full", one_pass: bool = False) -> TextPool:
         """Find and mask the numbers of each distinct text; mentions without a value are never masked.
 
-        ``originals`` are already in the reader's view (``read_texts``), so the encoder sees what was read.
+        ``originals`` are already in the reader's view (``read_texts``), so the encoder sees what was read. With
+        ``one_pass`` only the originals are pooled: the encoder reads the text channel from their pass, leaving
+        out the tokens of ``left_out``.
         """
         distinct = sorted(set(originals))
         mentions = {t: extract_numbers(t, reader) for t in distinct}
         scorable = {t: valued(ms) for t, ms in mentions.items()}
-        if reader == "paper":
-            masked = {t: mask_spans(t, [mentions[t][i] for i in scorable[t]])[0] for t in distinct}
-            channel = masked
-        else:
-            masked, channel = {}, {}
-            for t in distinct:
-                ms = [mentions[t][i] for i in scorable[t]]
-                joins = range_connectors(t, ms)
-                masked[t] = mask_spans(t, ms, connectors=joins)[0]
-                channel[t] = _without(t, ms, joins)
-        texts = sorted(set(distinct) | set(channel.values()))
-        return cls(texts, {t: i for i, t in enumerate(texts)}, mentions, scorable, masked, channel)
+        masked, channel, left_out = {}, {}, {}
+        for t in distinct:
+            ms = [mentions[t][i] for i in scorable[t]]
+            if reader == "paper":  # the paper's mask, encoded as written; the connector stays, as in the toolkit
+                masked[t] = channel[t] = mask_spans(t, ms)[0]
+                left_out[t] = [(m.start, m.end) for m in ms]
+                continue
+            joins = range_connectors(t, ms)
+            masked[t] = mask_spans(t, ms, connectors=joins)[0]
+            channel[t] = _without(t, ms, joins)
+            left_out[t] = sorted([(m.start, m.end) for m in ms] + list(joins))
+        texts = sorted(set(distinct) if one_pass else set(distinct) | set(channel.values()))
+        return cls(texts, {t: i for i, t in enumerate(texts)}, mentions, scorable, masked, channel, left_out, one_pass)
 
     def original_ids(self, texts: Sequence[str]) -> np.ndarray:
         return np.array([self.ids[t] for t in texts], np.int64)
 
     def channel_ids(self, texts: Sequence[str]) -> np.ndarray:
-        """Ids of the texts' text-channel forms."""
+        """Ids of the texts' text-channel forms (one pass: of the originals, read without their numbers)."""
+        if self.one_pass:
+            return self.original_ids(texts)
         return np.array([self.ids[self.channel[t]] for t in texts], np.int64)
 
     def spans(self) -> list[list[Span]]:
         """Per pooled text, the spans of its scorable mentions (masked texts have none)."""
         return [self._spans(t) if t in self.mentions else [] for t in self.texts]
+
+    def left_out_spans(self) -> list[list[Span]] | None:
+        """One pass: per pooled text, the spans its text channel leaves out; None with two passes."""
+        return [self.left_out[t] for t in self.texts] if self.one_pass else None
 
     def _spans(self, text: str) -> list[Span]:
         return [(self.mentions[text][i].start, self.mentions[text][i].end) for i in self.scorable[text]]

@@ -17,7 +17,9 @@
 10. rescaling (optional)  `RescaleBaseline.apply`        (rescale.py; (s - b) / (1 - b), as bert-score)
 
 One forward pass per distinct text (originals and text-channel forms pooled and deduplicated) yields both the
-baseline and the contextual number vectors, so every result carries its own side-by-side comparison.
+baseline and the contextual number vectors, so every result carries its own side-by-side comparison. With
+`text_channel="one-pass"` the text-channel forms are not encoded: S_text is read from the originals' pass
+without the numbers' tokens (encoders.channel_view), one forward pass per text in all.
 
 `score` runs `_score` on chunks of `chunk_size` pairs and drops each chunk's encodings, so memory stays flat.
 What a whole corpus decides (tau for threshold='auto', the table for idf='references', bert-score's IDF) is
@@ -31,12 +33,14 @@ import copy
 import ctypes
 import functools
 import hashlib
+import heapq
 import inspect
 import itertools
 import os
 import sys
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -48,7 +52,7 @@ from .alignment import NumberScores, align_numbers
 from .blank import BlankCount, blank_pairs, count_blank, zero_blank_pairs
 from .calibration import MIN_CALIBRATION_SENTENCES, Calibration, builtin_sentences, tau_from_vectors
 from .config import NASHConfig, model_bound_options, with_option_signature
-from .encoders import Encoding, load_encoder
+from .encoders import Encoding, channel_view, load_encoder
 from .explanation import ScoredCall, explain_pairs
 from .models import check_available, choose_backend, default_threshold, resolve_model
 from .numbers import extract_numbers
@@ -142,6 +146,7 @@ class NASH:
             "idf_source": self.idf.source if self.idf else REFERENCES,
             "numbers": self.options.numbers,
             "comparisons": self.options.comparisons,
+            "text_channel": "one-pass" if self.options.one_pass else "two-pass",
             "bertscore_idf": self.options.bertscore_idf,
             "rescale_with_baseline": self.options.rescale_with_baseline,
             "rescale_baseline": self.rescale.digest if self.rescale else None,
@@ -250,33 +255,63 @@ class NASH:
 
     def for_corpus(
         self,
-        predictions: Sequence[str],
-        references: Sequence[str] | Sequence[Sequence[str]],
+        predictions: Sequence[str] | Callable[[], Iterable[tuple[Sequence[str], Sequence[Any]]]],
+        references: Sequence[str] | Sequence[Sequence[str]] | None = None,
         show_progress: bool = False,
     ) -> NASH:
-        """This scorer with what a corpus decides fixed: tau for threshold='auto', the table for idf='references'.
+        """This scorer with what a corpus decides fixed: tau for threshold='auto', the table for idf='references',
+        bert-score's IDF for bertscore_idf.
 
         Called once per corpus (`score` does it), so the chunks, shards and processes of one corpus share one
         tau and one IDF. 'auto' calibrates on up to `AUTO_CALIBRATION_TEXTS` distinct texts picked by a hash of
         their content (not their position), so the choice does not depend on order or sharding.
+
+        A corpus too large to hold is passed as a function returning its (predictions, references) chunks
+        (`pair_files.PairSource.chunks`) in place of the two lists: one pass over the chunks gathers what the
+        options need, holding one chunk's texts and the bounded sample, digests and counts of the statistics; no
+        pass is made when nothing is left to decide.
         """
         if self.corpus_fixed:
             return self
-        predictions, references, _ = self._flat_pairs(predictions, references)
+        if callable(predictions) != (references is None):
+            raise TypeError("for_corpus takes predictions and references, or one function returning their chunks")
+        chunks = predictions if callable(predictions) else functools.partial(iter, [(predictions, references)])
         other = copy.copy(self)
-        if self.options.bertscore_idf and self.bertscore_idf is None:
-            other.bertscore_idf = self._fit_bertscore_idf(references)
+        calibrate, fit_bertscore = other._tau is None, self.options.bertscore_idf and self.bertscore_idf is None
+        sample: list[str] = []  # calibration_sample of the chunks so far: sample(A + B) = sample(sample(A) + B)
+        bertscore_df: tuple[Counter[int], Counter[int]] = (Counter(), Counter())  # the originals, the text channel
+        bertscore_documents = [0, 0]
+
+        def read_references() -> Iterator[str]:
+            """Every reference in the reader's view, chunk by chunk; each chunk also feeds tau's sample and
+            bert-score's document frequencies (one document per reference, so the chunks' counts add up)."""
+            for chunk_predictions, chunk_references in chunks():
+                preds, refs, _ = self._flat_pairs(chunk_predictions, chunk_references)
+                if calibrate:
+                    sample[:] = calibration_sample([*sample, *preds, *refs])
+                if fit_bertscore:
+                    for k, fitted in enumerate(self._fit_bertscore_idf(refs)):
+                        bertscore_df[k].update(fitted.df)
+                        bertscore_documents[k] += fitted.n_documents
+                yield from refs
+
+        references_read = read_references()
         if other.idf is None:
-            other.idf = fit_idf(references, self.options.numbers, source=REFERENCES)
-        if other._tau is None:
-            texts = calibration_sample([*predictions, *references])
-            vectors = self.mention_vectors(texts, show_progress=show_progress)
+            other.idf = fit_idf(references_read, self.options.numbers, source=REFERENCES)
+        else:
+            for _ in references_read:  # the pass the sample or bert-score's IDF still needs
+                pass
+        if fit_bertscore:
+            other.bertscore_idf = (BertScoreIDF(bertscore_df[0], bertscore_documents[0]),
+                                   BertScoreIDF(bertscore_df[1], bertscore_documents[1]))
+        if calibrate:
+            vectors = self.mention_vectors(sample, show_progress=show_progress)
             found = sum(1 for v in vectors if len(v))
             if found >= MIN_CALIBRATION_SENTENCES:
-                other.calibration = tau_from_vectors(vectors, corpus=f"auto: {len(texts)} texts of the corpus")
+                other.calibration = tau_from_vectors(vectors, corpus=f"auto: {len(sample)} texts of the corpus")
                 other._tau, other.threshold_source = other.calibration.tau, other.calibration.corpus
             else:
-                self._auto_fallback(other, found, len(texts))
+                self._auto_fallback(other, found, len(sample))
         other._check_rescale()
         return other
 
@@ -362,14 +397,18 @@ class NASH:
         assert self.corpus_fixed, "fix what the corpus decides with for_corpus first"
         tau, idf = self._tau, self.idf
         # 1-3. Modal separation, one forward pass per distinct text, the context vector of every number.
-        pool = TextPool.build([*preds, *refs], self.options.numbers)
-        encodings = self.encoder.encode(pool.texts, pool.spans(), show_progress=show_progress)
+        # With text_channel='one-pass' the text channel is read from the originals' pass (no second one).
+        pool = TextPool.build([*preds, *refs], self.options.numbers, one_pass=self.options.one_pass)
+        encodings = self.encoder.encode(
+            pool.texts, pool.spans(), show_progress=show_progress, left_out=pool.left_out_spans()
+        )
         mentions = pool.mention_table(encodings)
         mentions.support = support_keys(pool, mentions)
 
-        # 4. Text channel on the masked pairs, and the baseline on the original pairs (each as P, R, F1).
+        # 4. Text channel on the pairs without their numbers, and the baseline on the originals (P, R, F1).
         baseline = self._text_similarity(encodings, pool, pool.original_ids(preds), pool.original_ids(refs), False)
-        s_text = self._text_similarity(encodings, pool, pool.channel_ids(preds), pool.channel_ids(refs), True)
+        channel = [channel_view(e) for e in encodings] if pool.one_pass else encodings
+        s_text = self._text_similarity(channel, pool, pool.channel_ids(preds), pool.channel_ids(refs), True)
 
         # 5-7. Number channel: each distinct pair aligned once, gated at tau, scored by magnitude.
         pairs, pair_index = np.unique(
@@ -438,7 +477,7 @@ class NASH:
             xs,
             ys,
             self.backend,
-            empty=np.array([not t.strip() for t in pool.texts]),
+            empty=np.array([not t.strip() or (channel and e.channel_empty) for t, e in zip(pool.texts, encodings)]),
             token_weights=weights,
             device=self.device,
             batch_size=max(1, self.options.batch_size * 4),
@@ -481,11 +520,23 @@ def release_freed_memory() -> None:
 
 
 def calibration_sample(texts: Iterable[str], limit: int = AUTO_CALIBRATION_TEXTS) -> list[str]:
-    """Up to `limit` distinct texts, chosen by a digest of their content and sorted: order and shards do not matter."""
-    distinct = set(texts)
-    if len(distinct) > limit:
-        distinct = set(sorted(distinct, key=lambda t: hashlib.sha1(t.encode()).digest())[:limit])
-    return sorted(distinct)
+    """Up to `limit` distinct texts, those of smallest sha1 digest of their content, sorted: order and shards do not
+    matter. A stream holds at most `limit` texts, and sample(A + B) = sample(sample(A) + B), so a corpus too large
+    to hold is sampled chunk by chunk."""
+    kept: dict[bytes, str] = {}  # digest -> text: the `limit` smallest digests so far
+    largest: list[tuple[int, bytes]] = []  # the kept digests as a max-heap (negated), to evict the largest
+    for text in texts:
+        digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).digest()
+        if digest in kept:
+            continue
+        if len(kept) < limit:
+            heapq.heappush(largest, (-int.from_bytes(digest, "big"), digest))
+        elif largest and digest < largest[0][1]:
+            del kept[heapq.heapreplace(largest, (-int.from_bytes(digest, "big"), digest))[1]]
+        else:
+            continue
+        kept[digest] = text
+    return sorted(kept.values())
 
 
 def torch_device(device: str | torch.device | None) -> torch.device:

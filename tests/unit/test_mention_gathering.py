@@ -1,0 +1,40 @@
+"""Mention vectors: the mean state of the sub-tokens overlapping each span, gathered in one vectorised step."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from nash_metric.encoders import Encoder
+
+
+def _by_loop(content: torch.Tensor, offsets: list[tuple[int, int]], spans: list[tuple[int, int]]):
+    off = np.asarray(offsets).reshape(-1, 2)
+    out = []
+    for start, end in spans:
+        rows = np.nonzero((off[:, 0] < end) & (off[:, 1] > start) & (off[:, 1] > off[:, 0]))[0]
+        out.append(torch.nn.functional.normalize(content[rows].mean(0), dim=-1).numpy() if rows.size else None)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_gathering_equals_the_mean_of_each_spans_tokens(seed):
+    """Random tokenisations (gaps, zero-width tokens, one out of order) and spans (across tokens, in gaps)."""
+    rng = np.random.default_rng(seed)
+    for trial in range(60):
+        n = int(rng.integers(1, 40))
+        widths = rng.integers(0, 4, n)
+        starts = np.cumsum(rng.integers(0, 3, n)) + np.concatenate([[0], np.cumsum(widths)[:-1]])
+        offsets = [(int(a), int(a + w)) for a, w in zip(starts, widths)]
+        if trial % 5 == 0:
+            offsets[int(rng.integers(0, n))] = (0, 0)  # a special or odd token: offsets out of order
+        spans = [(a, a + int(rng.integers(1, 6))) for a in rng.integers(0, int(starts[-1]) + 5, rng.integers(0, 6))]
+        content = torch.randn(n, 8)
+        vectors, has = Encoder._mention_vectors(content, offsets, [(int(a), int(b)) for a, b in spans])
+        for m, expected in enumerate(_by_loop(content, offsets, spans)):
+            assert has[m] == (expected is not None)
+            if expected is not None:
+                np.testing.assert_allclose(vectors[m], expected, atol=1e-6)
+            else:
+                assert not vectors[m].any()

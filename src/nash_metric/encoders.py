@@ -101,12 +101,13 @@ class Encoder:
                 if pooled is not None and keep is not None:
                     kept = self._window_keep([keep[windows[w][0]] for w in idx], [windows[w][1] for w in idx], mask)
                     channel = self.pool(states, kept)
-            states = states.float().cpu()
+            states = states.float().cpu()  # one transfer a batch, then rows
+            pooled = pooled.float().cpu() if pooled is not None else None
+            channel = channel.float().cpu() if channel is not None else None
             for row, w in enumerate(idx):
                 window_states[w] = states[row, : len(seqs[row])].clone()  # a view would keep the padded batch
                 if pooled is not None:
-                    window_pooled[w] = (pooled[row].float().cpu(),
-                                        channel[row].float().cpu() if channel is not None else None)
+                    window_pooled[w] = (pooled[row], channel[row] if channel is not None else None)
         out: list[Encoding] = []
         cursor = 0
         for i, tok in enumerate(tokenized):

@@ -33,6 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .batching import size_batches
 from .numbers.periods import CALENDAR_GRANULARITIES, CalendarKeys, calendar_similarity
 
 
@@ -173,7 +174,6 @@ def _directional(matches: Matches, tau: float, n_source: np.ndarray, n_pairs: in
 
 # Cells of one cosine einsum (float32: 16 MB), padding included; a pair with more is aligned in blocks of rows.
 CELL_BUDGET = 1 << 22
-_SMALL_BATCH = 1 << 16  # padded cells below which a batch ignores the padding bound (too small to matter)
 
 
 def align_numbers(
@@ -192,7 +192,7 @@ def align_numbers(
     `keep_cosines` keeps each pair's full cosine matrix (for `explain`).
 
     Memory follows the work, not the largest pair: pairs of similar sizes share one padded einsum whose
-    padding stays within twice its real cells (`_batches`), a pair of more than `budget` cells
+    padding stays within twice its real cells (`batching.size_batches`), a pair of more than `budget` cells
     (default `CELL_BUDGET`) is aligned in blocks of rows (`_align_blocks`), and the values are compared for
     the chosen matches only. The einsum gives every cosine the same float whatever the batch, so the result
     does not depend on the batching; rows come in pair order, then source mention order.
@@ -211,7 +211,8 @@ def align_numbers(
         full = _align_blocks(va, vb, budget, ab.of(q), ba.of(q), keep_cosines)
         if full is not None:
             cosines[int(live[q])] = full
-    for qs in _batches(m, n, ~big, budget, mentions.vectors.shape[1]):
+    # Padding within twice the real cells; the budget covers the cosines and the gathered vectors.
+    for qs in size_batches(m, n, budget, per_pair=mentions.vectors.shape[1], max_padding=2, eligible=~big):
         ia, mask_a = _gather_index(offsets[pairs_a[live[qs]]], m[qs])
         ib, mask_b = _gather_index(offsets[pairs_b[live[qs]]], n[qs])
         cos = np.einsum("pih,pjh->pij", mentions.vectors[ia], mentions.vectors[ib])
@@ -289,29 +290,6 @@ class _Argmax:
         if support:
             supported = value_support(mentions, ia[:, None], ib[:, None]).reshape(-1)
         return Matches(self.pair, self.source, self.target, self.cosine, magnitude, similarity, by_condition, supported)
-
-
-def _batches(m: np.ndarray, n: np.ndarray, eligible: np.ndarray, budget: int, hidden: int) -> list[np.ndarray]:
-    """Live pairs grouped for one padded einsum each: sorted by (m, n), a batch grows while its padded cells stay
-    within twice its real ones (or are few) and its cosines and gathered vectors within `budget`."""
-    batches: list[np.ndarray] = []
-    current: list[int] = []
-    top_m = top_n = real = 0
-    for q in np.lexsort((n, m)):
-        if not eligible[q]:
-            continue
-        mq, nq = int(m[q]), int(n[q])
-        wide, tall = max(top_m, mq), max(top_n, nq)
-        cells = (len(current) + 1) * wide * tall
-        cost = cells + (len(current) + 1) * (wide + tall) * hidden
-        if current and (cost > budget or (cells > 2 * (real + mq * nq) and cells > _SMALL_BATCH)):
-            batches.append(np.array(current))
-            current, wide, tall, real = [], mq, nq, 0
-        current.append(int(q))
-        top_m, top_n, real = wide, tall, real + mq * nq
-    if current:
-        batches.append(np.array(current))
-    return batches
 
 
 def _align_blocks(

@@ -163,9 +163,7 @@ class Encoder:
         """[n] bool: the content tokens outside every left-out span (a token touching one leaves with it)."""
         keep = np.ones(len(tok.ids), dtype=bool)
         if left_out and tok.ids:
-            off = np.asarray(tok.offsets, dtype=np.int64).reshape(-1, 2)
-            for start, end in left_out:
-                keep &= ~((off[:, 0] < end) & (off[:, 1] > start))
+            keep[_overlaps(tok.offsets, left_out)[1]] = False
         return keep
 
     def _window_keep(self, keeps: list[np.ndarray], starts: list[int], mask: torch.Tensor) -> torch.Tensor:
@@ -232,17 +230,7 @@ class Encoder:
         if not spans or not offsets:
             return vectors, has
         off = np.asarray(offsets, dtype=np.int64).reshape(-1, 2)
-        bounds = np.asarray(spans, dtype=np.int64).reshape(-1, 2)
-        if (np.diff(off, axis=0) >= 0).all():
-            # Tokens in text order: the tokens of a span are one run of rows, from the first whose end passes the
-            # span's start to the last whose start precedes its end. Memory linear in the tokens and mentions.
-            lo = np.searchsorted(off[:, 1], bounds[:, 0], side="right")
-            hi = np.searchsorted(off[:, 0], bounds[:, 1], side="left")
-            lengths = np.maximum(hi - lo, 0)
-            mention = np.repeat(np.arange(len(spans)), lengths)
-            rows = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths) + np.repeat(lo, lengths)
-        else:  # offsets out of order (a tokenizer's odd token): test every span against every token
-            mention, rows = np.nonzero((off[None, :, 0] < bounds[:, 1:]) & (off[None, :, 1] > bounds[:, :1]))
+        mention, rows = _overlaps(offsets, spans)
         real = off[rows, 1] > off[rows, 0]  # zero-width tokens hold no part of a span
         mention, rows = mention[real], rows[real]  # grouped by mention, in order
         counts = np.bincount(mention, minlength=len(spans))
@@ -252,6 +240,23 @@ class Encoder:
             means = np.add.reduceat(content.numpy()[rows], starts, axis=0) / counts[has, None].astype(np.float32)
             vectors[has] = means / np.maximum(np.linalg.norm(means, axis=1, keepdims=True), 1e-12)
         return vectors, has
+
+
+def _overlaps(offsets: Sequence[Span], spans: Sequence[Span]) -> tuple[np.ndarray, np.ndarray]:
+    """(span, token) index pairs of every token whose character range overlaps a span, grouped by span, in order."""
+    off = np.asarray(offsets, dtype=np.int64).reshape(-1, 2)
+    bounds = np.asarray(spans, dtype=np.int64).reshape(-1, 2)
+    if (np.diff(off, axis=0) >= 0).all():
+        # Tokens in text order: the tokens of a span are one run of rows, from the first whose end passes the
+        # span's start to the last whose start precedes its end. Memory linear in the tokens and spans.
+        lo = np.searchsorted(off[:, 1], bounds[:, 0], side="right")
+        hi = np.searchsorted(off[:, 0], bounds[:, 1], side="left")
+        lengths = np.maximum(hi - lo, 0)
+        span = np.repeat(np.arange(len(bounds)), lengths)
+        first = np.repeat(np.cumsum(lengths) - lengths, lengths)  # where each span's run starts in the output
+        return span, np.arange(lengths.sum()) - first + np.repeat(lo, lengths)
+    # Offsets out of order (a tokenizer's odd token): every span against every token.
+    return np.nonzero((off[None, :, 0] < bounds[:, 1:]) & (off[None, :, 1] > bounds[:, :1]))
 
 
 def channel_view(enc: Encoding) -> Encoding:

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 import torch
 
+from .batching import size_batches
+
 if TYPE_CHECKING:
     from .encoders import Encoding
 
@@ -119,7 +121,7 @@ def bertscore(
     n = len(hyps)
     p_out, r_out = np.zeros(n), np.zeros(n)
     lengths = np.array([[h.shape[0] for h in hyps], [r.shape[0] for r in refs]], np.int64)
-    for rows in _length_batches(lengths, batch_size, SIMILARITY_CELLS):
+    for rows in size_batches(lengths[0], lengths[1], SIMILARITY_CELLS, max_pairs=batch_size):
         h, hm = _pad([hyps[k] for k in rows], device)
         r, rm = _pad([refs[k] for k in rows], device)
         hw = _pad_weights([hyp_weights[k] for k in rows], h.shape[1], device)
@@ -134,23 +136,6 @@ def bertscore(
 
 # Token similarities [B, Th, Tr] of one greedy-matching step (float32: 16 MB), padding included.
 SIMILARITY_CELLS = 1 << 22
-
-
-def _length_batches(lengths: np.ndarray, batch_size: int, budget: int) -> list[np.ndarray]:
-    """Pair indices sorted by (hyp, ref) token count and cut at `batch_size` pairs or `budget` padded cells."""
-    batches: list[np.ndarray] = []
-    current: list[int] = []
-    top_h = top_r = 0
-    for k in np.lexsort((lengths[1], lengths[0])):
-        wide, tall = max(top_h, int(lengths[0, k])), max(top_r, int(lengths[1, k]))
-        if current and (len(current) == batch_size or (len(current) + 1) * wide * tall > budget):
-            batches.append(np.array(current))
-            current, wide, tall = [], int(lengths[0, k]), int(lengths[1, k])
-        current.append(int(k))
-        top_h, top_r = wide, tall
-    if current:
-        batches.append(np.array(current))
-    return batches
 
 
 def _greedy(

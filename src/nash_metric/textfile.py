@@ -57,7 +57,7 @@ class TextFile:
 
     def lines(self, offset: int = 0, number: int = 1) -> Iterator[Line]:
         """The lines from byte `offset`, a line start numbered `number`, to the end of the file."""
-        codec = "utf-8" if offset and codecs.lookup(self.codec).name == "utf-8-sig" else self.codec  # BOM: at 0 only
+        codec = _later(self.codec) if offset else self.codec  # a BOM at 0 only
         decode = codecs.getincrementaldecoder(codec)().decode  # keeps a stateful codec's state from line to line
         with self._open() as handle:
             handle.seek(offset)

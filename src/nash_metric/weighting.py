@@ -68,11 +68,16 @@ class IDF:
 
     @classmethod
     def from_masked(cls, masked_sentences: Iterable[str], source: str = REFERENCES) -> IDF:
-        docs = sorted(set(masked_sentences))  # one document per distinct sentence: repeats add nothing
+        """One document per distinct sentence (repeats add nothing). The sentences may be a stream (a file read
+        chunk by chunk): one already counted is known by a 16-byte digest, so memory holds the digests, not texts."""
+        seen: set[bytes] = set()
         df: Counter[str] = Counter()
-        for doc in docs:
-            df.update(set(mixing_tokens(doc)))
-        return cls(n_documents=len(docs), df=df, source=source)
+        for doc in masked_sentences:
+            key = hashlib.blake2b(doc.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+            if key not in seen:
+                seen.add(key)
+                df.update(set(mixing_tokens(doc)))
+        return cls(n_documents=len(seen), df=df, source=source)
 
     @classmethod
     def from_dict(cls, weights: Mapping[str, float], source: str = "dict") -> IDF:
@@ -170,20 +175,9 @@ def mix(alpha: np.ndarray, s_text: np.ndarray, s_num: np.ndarray) -> np.ndarray:
 
 
 def fit_idf(corpus: Iterable[str], reader: str = "full", source: str = REFERENCES) -> IDF:
-    """Document frequencies over the masked forms of `corpus` (one distinct sentence, one document).
-
-    `corpus` may be a stream (a file read chunk by chunk): a masked sentence already counted is known by a 16-byte
-    digest, so memory holds the digests of the distinct sentences, not their texts. Same table as `IDF.from_masked`.
-    """
-    seen: set[bytes] = set()
-    df: Counter[str] = Counter()
-    for text in corpus:
-        masked = masked_for_scoring(text, reader)
-        key = hashlib.blake2b(masked.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-        if key not in seen:
-            seen.add(key)
-            df.update(set(mixing_tokens(masked)))
-    return IDF(n_documents=len(seen), df=df, source=source)
+    """Document frequencies over the masked forms of `corpus` (one distinct sentence, one document); `corpus` may
+    be a stream."""
+    return IDF.from_masked((masked_for_scoring(t, reader) for t in corpus), source=source)
 
 
 def load_idf(

@@ -11,6 +11,7 @@ import torch
 
 from nash_metric import alignment, similarity
 from nash_metric.alignment import Matches, MentionTable, SupportKeys, align_numbers, value_similarity, value_support
+from nash_metric.batching import size_batches
 from nash_metric.numbers.periods import CalendarKeys
 from nash_metric.similarity import bertscore
 
@@ -143,7 +144,7 @@ def test_greedy_matching_of_a_long_text_among_short_ones_equals_each_pair_alone(
 
 def test_length_batches_keep_a_long_pair_alone_and_short_pairs_together() -> None:
     lengths = np.array([[20] * 255 + [6000], [25] * 255 + [6000]])
-    batches = similarity._length_batches(lengths, 256, similarity.SIMILARITY_CELLS)
+    batches = size_batches(lengths[0], lengths[1], similarity.SIMILARITY_CELLS, max_pairs=256)
     assert sorted(np.concatenate(batches).tolist()) == list(range(256))
     assert [255] in [b.tolist() for b in batches]
     assert max(len(b) for b in batches) == 255  # the short pairs still share one batch

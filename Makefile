@@ -26,8 +26,9 @@ demo: install
 browser:
 	bash scripts/install_browser.sh
 
+# Every test: slow and browser ones too (`-m ""` lifts pyproject's `-m 'not browser'`).
 test: install browser
-	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(BIN)/python -m pytest
+	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(BIN)/python -m pytest -m ""
 
 test-fast: install
 	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(BIN)/python -m pytest -m "not slow and not browser"
@@ -36,7 +37,7 @@ lint: install
 	$(BIN)/ruff check .
 
 bench: install
-	HF_HUB_OFFLINE=1 $(BIN)/python benchmarks/throughput.py
+	HF_HUB_OFFLINE=1 $(BIN)/python perf/throughput.py
 
 # The rescale baselines shipped for the embedded model (src/nash_metric/resources/rescale), refitted from the
 # shared data: 10,000 random pairs of Financial PhraseBank and annual-report sentences, seed 0 (`nash fit-baseline`).
@@ -48,7 +49,7 @@ rescale-baselines: install
 	    --seed 0 --quiet --output src/nash_metric/resources/rescale/all-MiniLM-L6-v2.$$backend.json || exit 1; \
 	done
 
-# SummEdits (issue 20): does a score notice a wrong figure? ROC AUC / balanced accuracy on human labels, every domain
+# SummEdits: does a score notice a wrong figure? ROC AUC / balanced accuracy on human labels, every domain
 # in $(SHARED_DATA)/summedits, against the original summary and against the source document. Held-out domains:
 # `nash bench summedits --data DIR --thresholds docs/summedits/all-MiniLM-L6-v2.json` judges them at these thresholds.
 bench-summedits: install

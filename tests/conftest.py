@@ -1,8 +1,16 @@
 """Shared fixtures: the data paths, a tiny random BERT for plumbing, the embedded MiniLM scorers.
 
-The suite follows the package's rooms: tests/unit (engine pieces, no real model), tests/integration (the real
-all-MiniLM-L6-v2, the evaluate module, the CLI, regression pins, the benchmarks), tests/space (the Gradio Space;
-its `space_url` fixture is in tests/space/conftest.py).
+The suite follows the package's rooms: tests/unit (engine pieces, no real model: the tiny BERT at most),
+tests/integration (the real all-MiniLM-L6-v2, the evaluate module, the CLI, regression pins, the benchmarks),
+tests/space (the Gradio Space; its `space_url` fixture is in tests/space/conftest.py).
+
+Tiers (markers in pyproject.toml): `slow` marks a test that takes more than ~5 s (a real model, torchrun or
+accelerate, a pip install, a whole dataset), `browser` one that drives Chromium. Plain `pytest` runs all but the
+browser tests, `make test` (CI) runs everything, `make test-fast` neither slow nor browser tests.
+
+One name, one meaning: a fixture named here means the same in every file. `tiny_*` fixtures are built on the
+tiny BERT (`tiny_scorer`, `tiny_default_scorer`, `tiny_sentence_scorer` are NASH scorers over it), `minilm_*` ones
+are NASH scorers over the embedded all-MiniLM-L6-v2.
 """
 
 from __future__ import annotations
@@ -107,9 +115,26 @@ def tiny_model_dir(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def tiny_scorer(tiny_model_dir):
+    """NASH over the tiny BERT, token backend, tau 0 (every best match accepted)."""
     from nash_metric import NASH
 
     return NASH(model=str(tiny_model_dir), backend="token", threshold=0.0, device="cpu")
+
+
+@pytest.fixture(scope="session")
+def tiny_default_scorer(tiny_model_dir):
+    """NASH over the tiny BERT, token backend, default options: uniform IDF, tau calibrated on the built-in corpus."""
+    from nash_metric import NASH
+
+    return NASH(model=str(tiny_model_dir), backend="token", device="cpu")
+
+
+@pytest.fixture(scope="session")
+def tiny_sentence_scorer(tiny_model_dir):
+    """NASH over the tiny BERT, sentence backend (sentence-transformers' mean pooling over it), tau 0."""
+    from nash_metric import NASH
+
+    return NASH(model=str(tiny_model_dir), backend="sentence", threshold=0.0, device="cpu")
 
 
 @pytest.fixture(scope="session")

@@ -28,20 +28,12 @@ import numpy as np
 from nash_metric import NASH, NASHConfig  # From: nash-metric
 from nash_metric.citations import BERTSCORE_BIBTEX, NASH_BIBTEX  # From: nash-metric
 from nash_metric.config import check_option_names, options_docstring, options_signature  # From: nash-metric
+from nash_metric.method import METHOD_STEPS, METHOD_SUMMARY  # From: nash-metric
 from nash_metric.validation import check_reference_lists  # From: nash-metric
 
 _CITATION = f"{NASH_BIBTEX}\n{BERTSCORE_BIBTEX}\n"  # one copy of each entry, in nash_metric.citations
 
-_DESCRIPTION = """\
-NASH (Numerically Aware Scoring Heuristic) is a semantic similarity metric that does not ignore numbers.
-Embedding metrics such as BERTScore or the cosine of sentence embeddings are numerically blind: "Revenue
-increased by 4%" scores closer to "... by 40%" than to "... by 3.56%". NASH masks every numeric mention with
-[NUM] and scores the masked texts with the backbone (BERTScore F1 for token-level encoders, cosine of pooled
-embeddings for sentence encoders); it aligns each number to its contextually closest counterpart and scores
-the aligned values by magnitude; and it mixes the two channels with IDF weights:
-NASH = alpha * S_text + (1 - alpha) * S_num. Pairs without numbers get exactly the text score.
-Every result also carries the plain backbone score on the unmasked pair ("baseline") for comparison.
-"""
+_DESCRIPTION = f"{METHOD_SUMMARY}\n{METHOD_STEPS}"  # the method text, written once in nash_metric.method
 
 # The options' names, defaults and docs come from `NASHConfig` (one declaration for the library, the CLI and
 # this module), with the model under bertscore's name `model_type`.
@@ -77,8 +69,8 @@ Args:
 Returns:
     nash (list of float): NASH score per prediction, in [-1, 1].
     nash_precision, nash_recall (list of float): NASH of the channels' precisions, and of their recalls.
-    text_similarity (list of float): S_text, the backbone score on the number-masked pair.
-    text_precision, text_recall (list of float): BERTScore P and R of the masked pair (token backbone; the
+    text_similarity (list of float): S_text, the backbone score on the pair without its numbers.
+    text_precision, text_recall (list of float): BERTScore P and R of that pair (token backbone; the
         sentence backbone's cosine is symmetric: both equal text_similarity).
     numeric_similarity (list of float): S_num, the magnitude similarity of the aligned numbers, the mean of:
     numeric_precision, numeric_recall (list of float): as bert-score's P and R: the mean over the prediction's
@@ -175,9 +167,9 @@ class Nash(evaluate.Metric):
     def _scorer(self, config: NASHConfig) -> NASH:
         """The cached scorer for `config`, keyed by `config.digest()`.
 
-        The same options reuse the scorer; a change to options that do not touch the model (tau, idf,
-        comparisons, numbers, text_channel, bertscore_idf) derives a scorer sharing the loaded model; any other
-        change loads anew.
+        The same options reuse the scorer; a change to options that are not model-bound
+        (`nash_metric.config.model_bound_options()`) derives a scorer sharing the loaded model; a change to a
+        model-bound one loads anew.
         """
         cached: NASH | None = getattr(self, "cached_scorer", None)
         if cached is not None and cached.options.digest() == config.digest():

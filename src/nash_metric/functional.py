@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol
 
 from .config import NASHConfig, with_option_signature
 from .output import NASHOutput
@@ -22,12 +22,41 @@ def cached_scorer(config: NASHConfig):
     return NASH(config)
 
 
-@with_option_signature(
-    before=[_P("predictions", _P.POSITIONAL_OR_KEYWORD), _P("references", _P.POSITIONAL_OR_KEYWORD)],
-    after=[_P("show_progress", _P.KEYWORD_ONLY, default=False)],
-)
+if TYPE_CHECKING:
+    from .scorer import NASH
+
+    _Options = ParamSpec("_Options")
+
+    class _Scoring(Protocol[_Options]):
+        """`nash_score` as type checkers see it: the pairs, then the options `NASH.__init__` declares for them."""
+
+        def __call__(
+            self,
+            predictions: Sequence[str],
+            references: Sequence[str] | Sequence[Sequence[str]],
+            show_progress: bool = False,
+            *args: _Options.args,
+            **options: _Options.kwargs,
+        ) -> NASHOutput: ...
+
+    def _options_of(
+        init: Callable[Concatenate[NASH, NASHConfig | None, _Options], None],
+    ) -> Callable[[Callable[..., NASHOutput]], _Scoring[_Options]]: ...
+
+    _takes_options = _options_of(NASH.__init__)  # one typed declaration of the options, NASH's
+else:
+    _takes_options = with_option_signature(
+        before=[_P("predictions", _P.POSITIONAL_OR_KEYWORD), _P("references", _P.POSITIONAL_OR_KEYWORD)],
+        after=[_P("show_progress", _P.KEYWORD_ONLY, default=False)],
+    )
+
+
+@_takes_options
 def nash_score(
-    predictions: Sequence[str], references: Sequence[str], show_progress: bool = False, **options: Any
+    predictions: Sequence[str],
+    references: Sequence[str] | Sequence[Sequence[str]],
+    show_progress: bool = False,
+    **options: Any,
 ) -> NASHOutput:
     """`NASH(**options).score(predictions, references)`, reusing the loaded model across calls.
 

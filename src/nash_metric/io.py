@@ -202,12 +202,13 @@ def _pick_column(path: Path, names: list[str], column: str | None, line: int) ->
                          "pass column= (--column)")
 
 
-def _csv_rows(path: Path, lines: Iterable[str], delimiter: str,
-              first_line: int = 1) -> Iterator[tuple[int, list[str]]]:
-    """Rows with the line each starts on (quoted fields may span lines).
+def csv_rows(path: Path, lines: Iterable[str], delimiter: str,
+             first_line: int = 1) -> Iterator[tuple[int, list[str]]]:
+    """CSV/TSV records with the line each starts on (quoted fields may span lines); blank lines are no records.
 
     ``lines`` are the physical lines with their endings (``io.StringIO(text, newline="")``, or a file read line by
-    line); ``first_line`` is the number of the first.
+    line); ``first_line`` is the number of the first. TSV is read without quote processing; a malformed record
+    raises ``InputFileError`` at the line it starts on.
     """
     quoting = csv.QUOTE_NONE if delimiter == "\t" else csv.QUOTE_MINIMAL
     reader = csv.reader(lines, delimiter=delimiter, quoting=quoting, strict=True)
@@ -225,7 +226,7 @@ def _csv_rows(path: Path, lines: Iterable[str], delimiter: str,
 
 def _open_delimited(path: Path, text: str, column: str | None,
                     delimiter: str) -> tuple[str, Iterator[tuple[int, str]]]:
-    rows = _csv_rows(path, io.StringIO(text, newline=""), delimiter)
+    rows = csv_rows(path, io.StringIO(text, newline=""), delimiter)
     first = next(rows, None)
     if first is None:
         raise InputFileError(path, None, "empty file")

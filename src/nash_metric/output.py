@@ -50,7 +50,7 @@ class NASHOutput:
     nash: np.ndarray
     nash_precision: np.ndarray
     nash_recall: np.ndarray
-    text: np.ndarray  # S_text: backbone metric on the masked pair
+    text: np.ndarray  # S_text: backbone metric on the pair without its numbers (the text channel)
     text_precision: np.ndarray
     text_recall: np.ndarray
     numeric: np.ndarray  # S_num
@@ -58,7 +58,7 @@ class NASHOutput:
     numeric_recall: np.ndarray
     numeric_support: np.ndarray  # share of the prediction's numbers the reference supports (support.py)
     alpha: np.ndarray  # weight of the text channel
-    baseline: np.ndarray  # backbone metric on the unmasked pair (BERTScore F1 or cosine)
+    baseline: np.ndarray  # backbone metric on the original pair (BERTScore F1 or cosine)
     baseline_precision: np.ndarray
     baseline_recall: np.ndarray
     config: dict[str, Any]
@@ -127,10 +127,10 @@ class NASHOutput:
         """The same pairs rescored at another tau, without encoding anything again."""
         tau = check_threshold(tau)
         raw = self.rescale.undo(self) if self.rescale is not None else self
-        numbers = NumberScores(raw.numeric, raw.numeric_precision, raw.numeric_recall)
+        numbers = NumberScores(s_num=raw.numeric, a_to_b=raw.numeric_precision, b_to_a=raw.numeric_recall)
         support = {}
         if self.alignment is not None:
-            numbers = NumberScores(*(s[self.pair_index] for s in self.alignment.numeric_similarity(tau)))
+            numbers = self.alignment.numeric_similarity(tau).map(lambda s: s[self.pair_index])
             if self.alignment.first_a is not None:
                 support = support_fields(self.alignment, tau, self.pair_index)
         config = {**self.config, "threshold": tau, "threshold_source": "given"}
@@ -187,24 +187,25 @@ def support_fields(alignment: Alignment, tau: float, pair_index: np.ndarray) -> 
             "unsupported_numbers": [per_row[row] for row in pair_index.tolist()]}
 
 
-# What determines a score. The hashcode is built from these alone, so that two results with one hashcode were
-# scored alike however the options were spelled: the default tau given or not, the hub id or the embedded copy
-# of a model, an IDF table passed as a file or as the corpus it was fitted on.
-SCORE_DETERMINANTS = (
-    "model", "backend", "num_layers", "dtype", "threshold", "idf", "numbers", "comparisons", "bertscore_idf",
-    "rescale_baseline", "text_channel", "nash_metric", "transformers",
-)
-# Determinants whose usual value is left out of the digest, so that results scored so keep their hashcodes.
-_LEFT_OUT_WHEN = {"rescale_baseline": None, "text_channel": "two-pass"}
+# Echo keys ending so say where a value came from (a hub id or the embedded copy, a file or the corpus it was
+# fitted on), not what it is: two results scored alike share a hashcode however their options were spelled.
+PROVENANCE = "_source"
+
+
+def score_determinants(config: Mapping[str, Any]) -> dict[str, Any]:
+    """What determines the scores: the config echo (each score-changing option, resolved, and the versions;
+    `NASH.config`) without its provenance entries."""
+    return {key: value for key, value in config.items() if not key.endswith(PROVENANCE)}
 
 
 def hashcode(config: Mapping[str, Any]) -> str:
-    """Readable prefix as evaluate's bertscore hashcode, plus a digest of everything that determines the scores."""
+    """A readable label as evaluate's bertscore hashcode, then a digest of everything that determines the scores.
+
+    The digest identifies the scores; the label names the choices a reader looks for first.
+    """
     tau = config["threshold"]
     tau_s = f"{tau:.4f}" if isinstance(tau, float) else str(tau)
-    determinants = [(k, config.get(k)) for k in SCORE_DETERMINANTS
-                    if k not in _LEFT_OUT_WHEN or config.get(k, _LEFT_OUT_WHEN[k]) != _LEFT_OUT_WHEN[k]]
-    digest = hashlib.sha1(repr(determinants).encode()).hexdigest()[:8]
+    digest = hashlib.sha1(repr(sorted(score_determinants(config).items())).encode()).hexdigest()[:8]
     dtype = config.get("dtype", "float32")
     return (
         f"{config['model']}_L{config['num_layers']}_{config['backend']}_tau={tau_s}_idf={config['idf']}"

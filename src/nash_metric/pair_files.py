@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from .blank import BlankCount, BlankTextWarning, count_blank_corpus, is_blank
-from .io import InputFileError, _csv_rows, jsonl_record
+from .io import InputFileError, csv_rows, jsonl_record
 from .textfile import TextFile, file_stamp, open_text
 
 INPUT_FORMATS = (".csv", ".tsv", ".jsonl", ".parquet")
@@ -311,7 +311,7 @@ class TextPairs(_CheckedFile):
         self.header: list[str] = []
         self.picks: list[tuple[str, int]] = []  # (column, index) of the two columns in a CSV/TSV row
         if self.delimiter is not None:
-            self.header, self.picks = _header(path, _csv_rows(path, cursor, self.delimiter), columns)
+            self.header, self.picks = _header(path, csv_rows(path, cursor, self.delimiter), columns)
         tally = _Tally(path, columns, "line")
         position = (cursor.offset, cursor.number)
         for number, record in self._records(cursor):
@@ -332,7 +332,7 @@ class TextPairs(_CheckedFile):
                     yield cursor.number - 1, record
             return
         width = len(self.header)
-        for number, row in _csv_rows(self.path, cursor, self.delimiter, first_line=cursor.number):
+        for number, row in csv_rows(self.path, cursor, self.delimiter, first_line=cursor.number):
             if len(row) != width:
                 raise InputFileError(self.path, number, f"expected {width} fields ({', '.join(self.header)}), "
                                      f"got {len(row)}")

@@ -1,14 +1,14 @@
-"""Modal separation for a whole call: the distinct texts, their numbers and their masked forms (DESIGN §1.1).
+"""Modal separation for a whole call: the distinct texts, their numbers and what each channel reads (DESIGN §1.1).
 
 A scoring call encodes each distinct text once: the originals (for the baseline and the number vectors)
 and their text-channel forms (for S_text) are pooled, deduplicated and sorted, so that every batch, and
 so every float, is independent of input order.
 
-The text channel reads each text with its numbers masked. The paper reader (``numbers="paper"``) writes
-the mask ``[NUM]`` there, as the paper does; the full reader leaves the numbers out instead, because the
-backbone does not know the placeholder: BERT splits ``[NUM]`` into four word pieces that always match
-each other, which lifts S_text of every pair with numbers on both sides whatever the numbers are
-(STS-B dev Spearman, README). The α weights count ``[NUM]`` in both cases (``masked``).
+Each text has two derived forms. ``masked`` puts the token ``[NUM]`` in place of each number: the α weights
+count it. ``channel`` is what the text channel encodes: with the full reader (the default) the text without its
+numbers, because the backbone does not know the placeholder: BERT splits ``[NUM]`` into four word pieces that
+always match each other, which lifts S_text of every pair with numbers on both sides whatever the numbers are
+(STS-B dev Spearman, README). The paper reader (``numbers="paper"``) encodes the masked form, as the paper does.
 
 A range is two mentions (``numbers.english``), and with the full reader its connector goes with them
 (``numbers.extract.range_connectors``): ``5-10%``, ``5 – 10%``, ``5 to 10%`` all leave ``Growth of expected.``
@@ -38,7 +38,7 @@ NO_SUBTOKEN = "no sub-token of this mention in the encoded text"
 
 @dataclass
 class TextPool:
-    texts: list[str]  # distinct originals and masked texts, sorted; a text's id is its index here
+    texts: list[str]  # distinct originals and text-channel forms, sorted; a text's id is its index here
     ids: dict[str, int]
     mentions: dict[str, list[NumericMention]]  # original text -> every mention found
     scorable: dict[str, list[int]]  # original text -> indices of the mentions in the number channel
@@ -82,7 +82,7 @@ class TextPool:
         return np.array([self.ids[self.channel[t]] for t in texts], np.int64)
 
     def spans(self) -> list[list[Span]]:
-        """Per pooled text, the spans of its scorable mentions (masked texts have none)."""
+        """Per pooled text, the spans of its scorable mentions (text-channel forms have none)."""
         return [self._spans(t) if t in self.mentions else [] for t in self.texts]
 
     def left_out_spans(self) -> list[list[Span]] | None:

@@ -21,6 +21,8 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from scipy.stats import kendalltau
 
+from .bootstrap import percentile_intervals
+
 ArrayLike = Sequence[float] | np.ndarray
 
 
@@ -118,31 +120,6 @@ def mean_kendall_tau_b(score_lists: Sequence[ArrayLike], distance_lists: Sequenc
     return ListwiseResult(mean=mean, n=len(arr), n_undefined=int(nan.sum()), undefined=undefined)
 
 
-def gold_ranks(scores: Sequence[ArrayLike], gold: Sequence[int]) -> np.ndarray:
-    """1-based rank of the gold candidate in each list, ties broken against the gold (pessimistic)."""
-    if len(scores) != len(gold):
-        raise ValueError(f"length mismatch: {len(scores)} score lists, {len(gold)} gold indices")
-    ranks = np.empty(len(scores), dtype=np.int64)
-    for i, (row, g) in enumerate(zip(scores, gold, strict=True)):
-        s = _vector(f"scores[{i}]", row)
-        if not 0 <= g < len(s):
-            raise ValueError(f"gold[{i}] = {g} is outside 0..{len(s) - 1}")
-        ranks[i] = int(np.sum(s >= s[g]))  # every other candidate scoring >= gold ranks above it
-    return ranks
-
-
-def accuracy_at_1(scores: Sequence[ArrayLike], gold: Sequence[int]) -> float:
-    """Share of lists whose gold candidate scores strictly highest (multiple-choice accuracy)."""
-    return float(np.mean(gold_ranks(scores, gold) == 1))
-
-
-def hit_rate_at_k(scores: Sequence[ArrayLike], gold: Sequence[int], k: int) -> float:
-    """Share of lists whose single gold candidate is within the top ``k`` (pessimistic ties)."""
-    if k < 1:
-        raise ValueError(f"k must be >= 1, got {k}")
-    return float(np.mean(gold_ranks(scores, gold) <= k))
-
-
 def precision_at_k(scores: Sequence[ArrayLike], relevant: Sequence[Sequence[int]], k: int) -> float:
     """Mean over lists of |top-k ∩ relevant| / k; the top k is taken with ties broken against relevance."""
     if k < 1:
@@ -165,18 +142,10 @@ def precision_at_k(scores: Sequence[ArrayLike], relevant: Sequence[Sequence[int]
     return float(np.mean(values))
 
 
-def mean_reciprocal_rank(scores: Sequence[ArrayLike], gold: Sequence[int]) -> float:
-    """Mean of 1/rank of the gold candidate (pessimistic ties)."""
-    return float(np.mean(1.0 / gold_ranks(scores, gold)))
-
-
 def bootstrap_ci(correct: ArrayLike, n_resamples: int = 1000, confidence: float = 0.95,
                  seed: int = 0) -> tuple[float, float]:
-    """Percentile bootstrap interval of the mean of per-item outcomes (seeded, deterministic)."""
+    """Percentile bootstrap interval of the mean of per-item outcomes (seeded; `bootstrap.py`, as the summary)."""
     x = _vector("correct", correct)
     if x.size == 0:
         raise ValueError("empty input: correct")
-    rng = np.random.default_rng(seed)
-    means = x[rng.integers(0, x.size, size=(n_resamples, x.size))].mean(axis=1)
-    alpha = (1.0 - confidence) / 2.0
-    return float(np.quantile(means, alpha)), float(np.quantile(means, 1.0 - alpha))
+    return percentile_intervals([x], n_resamples, confidence, seed)[0]

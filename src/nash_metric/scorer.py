@@ -40,23 +40,23 @@ import os
 import sys
 import warnings
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
 from tqdm.auto import tqdm
 
-from .alignment import NumberScores, align_numbers
+from .alignment import align_numbers
 from .blank import BlankCount, blank_pairs, count_blank, zero_blank_pairs
 from .calibration import MIN_CALIBRATION_SENTENCES, Calibration, builtin_sentences, tau_from_vectors
-from .config import NASHConfig, model_bound_options, with_option_signature
+from .config import NASHConfig, model_bound_options, score_options, with_option_signature
 from .encoders import Encoding, channel_view, load_encoder
 from .explanation import ScoredCall, explain_pairs
 from .models import check_available, choose_backend, default_threshold, resolve_model
 from .numbers import extract_numbers
-from .output import NASHOutput, hashcode, mixed, support_fields
+from .output import PROVENANCE, NASHOutput, hashcode, mixed, support_fields
 from .pool import TextPool, read_texts, valued
 from .rescale import RescaleBaseline, load_rescale
 from .similarity import PRF, BertScoreIDF, text_similarity
@@ -79,9 +79,38 @@ class NASH:
     config's. The model is loaded once; `with_options` derives scorers that share it.
     """
 
-    @with_option_signature(before=_SELF_AND_CONFIG)
-    def __init__(self, config: NASHConfig | None = None, **options: Any) -> None:
-        self.options = NASHConfig.from_options(config, **options)
+    if TYPE_CHECKING:  # what type checkers and IDEs see: NASHConfig's options (tests/unit/test_api.py checks them)
+
+        def __init__(
+            self,
+            config: NASHConfig | None = None,
+            *,
+            model: str = "sentence-transformers/all-MiniLM-L6-v2",
+            backend: str = "auto",
+            num_layers: int | None = None,
+            threshold: float | str | None = None,
+            idf: Mapping[str, float] | Sequence[str] | str | os.PathLike[str] = "uniform",
+            device: str | None = None,
+            batch_size: int = 64,
+            dtype: str = "float32",
+            chunk_size: int = 1024,
+            comparisons: bool = False,
+            numbers: str = "full",
+            text_channel: str = "auto",
+            bertscore_idf: bool = False,
+            rescale_with_baseline: bool = False,
+            baseline_path: str | None = None,
+        ) -> None: ...
+
+    else:  # **options: NASH(config, batch_size=8) overrides batch_size alone, and a misspelt option gets a hint
+
+        @with_option_signature(before=_SELF_AND_CONFIG)
+        def __init__(self, config: NASHConfig | None = None, **options: Any) -> None:
+            self._load(NASHConfig.from_options(config, **options))
+
+    def _load(self, options: NASHConfig) -> None:
+        """Resolve and load the model the options name, then set up what the other options decide."""
+        self.options = options
         self.resolved = resolve_model(self.options.model)
         check_available(self.resolved)
         self.backend = choose_backend(self.options.backend, self.resolved, self.options.num_layers)
@@ -129,31 +158,17 @@ class NASH:
 
     @property
     def config(self) -> dict[str, Any]:
-        """The configuration echo: what was resolved (model source, backend, layer, tau), with versions."""
+        """The configuration echo: every option that can change a score, resolved as `RESOLVERS` says (the model
+        source, backend, layer, tau, ...) or as given, then the versions; the hashcode digests it (output.py)."""
         import transformers
 
         from ._version import __version__
 
-        return {
-            "model": self.resolved.name,
-            "model_source": self.resolved.source,
-            "backend": self.backend,
-            "num_layers": self.num_layers,
-            "dtype": self.options.dtype,
-            "threshold": self._tau if self._tau is not None else "auto",
-            "threshold_source": self.threshold_source,
-            "idf": self.idf.digest if self.idf else REFERENCES,
-            "idf_source": self.idf.source if self.idf else REFERENCES,
-            "numbers": self.options.numbers,
-            "comparisons": self.options.comparisons,
-            "text_channel": "one-pass" if self.options.one_pass else "two-pass",
-            "bertscore_idf": self.options.bertscore_idf,
-            "rescale_with_baseline": self.options.rescale_with_baseline,
-            "rescale_baseline": self.rescale.digest if self.rescale else None,
-            "rescale_baseline_source": self.rescale.source if self.rescale else None,
-            "nash_metric": __version__,
-            "transformers": transformers.__version__,
-        }
+        echo: dict[str, Any] = {}
+        for name in score_options():
+            resolver = RESOLVERS.get(name)
+            echo.update(resolver.entries(self) if resolver else {name: getattr(self.options, name)})
+        return {**echo, "nash_metric": __version__, "transformers": transformers.__version__}
 
     @property
     def hashcode(self) -> str:
@@ -168,10 +183,6 @@ class NASH:
         other.options = options
         other._apply_scoring_options()
         return other
-
-    def with_threshold(self, threshold: float | str | None) -> NASH:
-        """A scorer sharing this one's model, with another tau."""
-        return self.with_options(threshold=threshold)
 
     # -- scoring -------------------------------------------------------------------------------------
     def score(
@@ -417,7 +428,7 @@ class NASH:
         pair_index = pair_index.reshape(-1)
         conditions = self._condition_scores(pool, pairs) if self.options.comparisons else None
         alignment = align_numbers(mentions, pairs[:, 0], pairs[:, 1], conditions, keep_cosines=keep_cosines)
-        numbers = NumberScores(*(s[pair_index] for s in alignment.numeric_similarity(tau)))
+        numbers = alignment.numeric_similarity(tau).map(lambda s: s[pair_index])
         # 7b. A verdict for every number of the prediction: supported by the reference at its written precision?
         support = support_fields(alignment, tau, pair_index)
 
@@ -447,7 +458,7 @@ class NASH:
         # A blank prediction or reference scores 0 on every channel, alpha 1, as bert-score (blank.py).
         raw = zero_blank_pairs(raw, blank)
         if blank.any():
-            numbers = NumberScores(*(np.where(blank, 0.0, s) for s in numbers))  # what `explain` shows
+            numbers = numbers.map(lambda s: np.where(blank, 0.0, s))  # what `explain` shows
         # 10. Optional: rescale with a random-pair baseline, (s - b) / (1 - b), as bert-score does (a blank
         # pair's raw 0 too, as bert-score rescales an empty candidate's 0).
         output = self.rescale.apply(raw) if self.rescale is not None else raw
@@ -500,6 +511,34 @@ class NASH:
         return out
 
 
+@dataclass(frozen=True)
+class Resolver:
+    """How the echo states an option whose resolved form, not its spelling, decides the scores."""
+
+    key: str  # its key in the echo
+    value: Callable[[NASH], Any]  # what decides the scores (the hashcode digests it)
+    source: Callable[[NASH], Any] | None = None  # where that came from, echoed as `<key>_source` (not digested)
+
+    def entries(self, scorer: NASH) -> dict[str, Any]:
+        provenance = {self.key + PROVENANCE: self.source(scorer)} if self.source else {}
+        return {self.key: self.value(scorer), **provenance}
+
+
+# The score-changing options echoed in a resolved form; every other one is echoed as given (test_hashcode).
+RESOLVERS: dict[str, Resolver] = {
+    "model": Resolver("model", lambda s: s.resolved.name, lambda s: s.resolved.source),
+    "backend": Resolver("backend", lambda s: s.backend),
+    "num_layers": Resolver("num_layers", lambda s: s.num_layers),
+    "threshold": Resolver("threshold", lambda s: "auto" if s.threshold is None else s.threshold,
+                          lambda s: s.threshold_source),
+    "idf": Resolver("idf", lambda s: s.idf.digest if s.idf else REFERENCES,
+                    lambda s: s.idf.source if s.idf else REFERENCES),
+    "text_channel": Resolver("text_channel", lambda s: "one-pass" if s.options.one_pass else "two-pass"),
+    "baseline_path": Resolver("rescale_baseline", lambda s: s.rescale.digest if s.rescale else None,
+                              lambda s: s.rescale.source if s.rescale else None),
+}
+
+
 @functools.cache
 def _libc() -> ctypes.CDLL | None:
     try:
@@ -512,7 +551,7 @@ def release_freed_memory() -> None:
     """Hand the memory a finished chunk freed back to the OS.
 
     glibc keeps freed heap pages for reuse, and the varying sizes of each chunk's tensors fragment them, so
-    without this RSS creeps up chunk after chunk although no Python object is kept (`benchmarks/scale.py`).
+    without this RSS creeps up chunk after chunk although no Python object is kept (`perf/scale.py`).
     """
     libc = _libc()
     if libc is not None:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
-from nash_metric.cli import main
+from nash_metric.cli import build_parser, main
+from nash_metric.cli.options import add_config_arguments, option_spec
+from nash_metric.cli.parser import one_line
 
 
 def run(capsys, *argv):
@@ -100,7 +104,10 @@ def test_errors_are_one_clear_line(capsys, tiny_model_dir, tmp_path):
     assert code == 2 and err.startswith("nash: error:") and "does not exist" in err
     with pytest.raises(SystemExit) as exited:  # a usage error: argparse names the flag and exits 2
         main(["score", "a", "b", "--model", str(tiny_model_dir), "--threshold", "high"])
-    assert exited.value.code == 2 and "argument --threshold: invalid threshold value: 'high'" in capsys.readouterr().err
+    assert exited.value.code == 2
+    assert capsys.readouterr().err == ("nash: error: argument --threshold: expected a cosine in [-1, 1] or 'auto' "
+                                       "(leave --threshold out for the model's default), got 'high'\n"
+                                       "see nash score --help\n")
     empty = tmp_path / "empty.txt"
     empty.write_text("")
     code, _, err = run(capsys, "calibrate", "--sentences", str(empty), "--model", str(tiny_model_dir),
@@ -111,3 +118,34 @@ def test_errors_are_one_clear_line(capsys, tiny_model_dir, tmp_path):
 def test_module_entry_point_matches_console_script():
     out = subprocess.run([sys.executable, "-m", "nash_metric", "--version"], capture_output=True, text=True, check=True)
     assert out.stdout.startswith("nash-metric ")
+
+
+def test_boolean_options_take_a_no_flag_whatever_their_default():
+    parser = argparse.ArgumentParser()
+    add_config_arguments(parser, [replace(option_spec("comparisons"), name="on_by_default", default=True)])
+    assert parser.parse_args([]).on_by_default is True
+    assert parser.parse_args(["--no-on-by-default"]).on_by_default is False
+    assert parser.parse_args(["--on-by-default"]).on_by_default is True
+    score = ["score", "a", "b"]
+    assert build_parser().parse_args([*score, "--comparisons", "--no-comparisons"]).comparisons is False
+    assert build_parser().parse_args([*score, "--bertscore-idf"]).bertscore_idf is True
+
+
+def test_fit_idf_numbers_is_the_numbers_option():
+    from nash_metric.config import NUMBER_READERS, option_default
+
+    action = next(a for a in build_parser()._subparsers._group_actions[0].choices["fit-idf"]._actions
+                  if a.dest == "numbers")
+    assert action.default == option_default("numbers") and tuple(action.choices) == NUMBER_READERS
+
+
+def test_messages_are_one_line_with_texts_as_given():
+    assert one_line(ValueError("model must be a hub id, got '   '\n  (see --model)")) == (
+        "model must be a hub id, got '   ' (see --model)")
+    assert one_line(KeyError("unknown benchmark 'x'")) == "unknown benchmark 'x'"
+
+
+def test_one_text_is_named_as_the_only_one(capsys):
+    assert main(["score", "   "]) == 2
+    assert capsys.readouterr().err == ("nash: error: only one text given ('   '); give two texts to compare: "
+                                       "nash score A B\nsee nash score --help\n")

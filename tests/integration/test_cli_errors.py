@@ -14,6 +14,7 @@ import time
 import pytest
 
 from nash_metric import cli
+from nash_metric.cli.serve import SPACE_LIMIT_FLAGS
 
 
 def nash(*argv: str, env: dict[str, str] | None = None, timeout: float = 60) -> tuple[int, str, float]:
@@ -36,6 +37,13 @@ def assert_one_error(stderr: str, *needles: str) -> None:
         assert needle in lines[0], lines[0]
 
 
+def assert_usage_error(stderr: str, command: str, *needles: str) -> None:
+    """A usage error: the one error line, then where the usage is; never argparse's usage block."""
+    assert_one_error(stderr, *needles)
+    lines = stderr.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("nash: error: ") and lines[1] == f"see {command} --help", stderr
+
+
 @pytest.mark.parametrize("offline", ["1", "0"])
 def test_unknown_model_fails_fast_with_one_line(offline):
     """Offline, or online with the hub unreachable (these machines), an uncached hub id fails before retries."""
@@ -52,18 +60,27 @@ def test_unknown_model_fails_fast_with_one_line(offline):
         (["app", "--port", "http"], ["argument --port", "expected an integer"]),
         (["calibrate", "--sentences", "x.txt", "--pairs", "0"], ["argument --pairs", "at least 1"]),
         (["calibrate", "--sentences", "x.txt", "--pairs", "-3"], ["argument --pairs", "at least 1, got -3"]),
-        (["score", "a", "b", "--threshold", "abc"], ["argument --threshold", "'abc'"]),
-        (["score", "a", "b", "--threshold", "5"], ["threshold must be a cosine in [-1, 1]"]),
-        (["score", "a", "b", "--batch-size", "0"], ["batch_size must be a positive integer"]),
+        (["score", "a", "b", "--threshold", "abc"], ["argument --threshold", "cosine in [-1, 1] or 'auto'", "'abc'"]),
+        (["score", "a 1", "a 2", "--threshold", "7"], ["argument --threshold", "cosine in [-1, 1] or 'auto'", "'7'"]),
+        (["score", "a", "b", "--batch-size", "0"], ["--batch-size must be a positive integer"]),
+        (["score", "a", "b", "--rescale-with-baseline", "--no-rescale-with-baseline", "--baseline-path", "b.json"],
+         ["rescale_with_baseline is off"]),
+        (["score", "only one"], ["only one text given ('only one')", "give two texts"]),
+        (["score", "a", "b", "--model", "   "], ["got '   '"]),  # a blank text echoed as typed
+        (["fit-idf", "--corpus", "c.txt", "--output", "idf.json", "--numbers", "digits"],
+         ["argument --numbers", "'digits'", "'full', 'paper'"]),
         (["bench", "nquad", "--data", "x", "--limit", "0"], ["argument --limit", "at least 1"]),
+        (["bench", "numfine", "--data", "x", "--alignment-rows", "-1"], ["argument --alignment-rows", "at least 0"]),
         (["build-data", "nquad", "--source", "x", "--out", "y", "--test-fraction", "1.5"],
          ["argument --test-fraction", "(0, 1)"]),
+        (["build-data", "embednum1k", "--out", "y", "--configs", "a9"], ["argument --configs", "'a9'"]),
     ],
 )
 def test_bad_option_values_are_usage_errors(argv, needles):
     code, err, _ = nash(*argv)
     assert code == 2
-    assert_one_error(err, *needles)
+    command = argv[:2] if argv[0] in ("bench", "build-data") else argv[:1]  # the (sub)command whose help it names
+    assert_usage_error(err, " ".join(["nash", *command]), *needles)
 
 
 def test_port_in_use_is_one_line():
@@ -76,6 +93,7 @@ def test_port_in_use_is_one_line():
     assert_one_error(err, f"--port {port}", "cannot listen there", "choose another --port")
 
 
+@pytest.mark.slow  # loads the embedded all-MiniLM-L6-v2 before reading the IDF file
 def test_unreadable_idf_file_names_the_file(tmp_path):
     binary = tmp_path / "idf.bin"
     binary.write_bytes(bytes(range(256)) * 8)
@@ -84,6 +102,7 @@ def test_unreadable_idf_file_names_the_file(tmp_path):
     assert_one_error(err, "idf.bin")
 
 
+@pytest.mark.slow  # a subprocess that loads a model: ~4.5 s
 def test_empty_text_is_scored_zero_with_one_warning_line(tiny_model_dir):
     done = subprocess.run([sys.executable, "-m", "nash_metric", "score", "", "Revenue rose 5%.", "--model",
                            str(tiny_model_dir), "--backend", "token", "--threshold", "0", "--device", "cpu"],
@@ -116,7 +135,7 @@ def test_app_flags_cover_every_space_limit():
 
     from nash_metric.space.limits import SpaceLimits
 
-    assert set(cli.SPACE_LIMIT_FLAGS) == {f.name for f in fields(SpaceLimits)}
+    assert set(SPACE_LIMIT_FLAGS) == {f.name for f in fields(SpaceLimits)}
 
 
 def test_bad_space_variable_is_one_line():
@@ -125,6 +144,7 @@ def test_bad_space_variable_is_one_line():
     assert_one_error(err, "NASH_SPACE_MAX_MODELS='many'", "expected an integer")
 
 
+@pytest.mark.slow  # a subprocess that loads a model: ~4.5 s
 def test_app_serves_with_the_limits_given_as_flags():
     """`nash app` with limit flags: the served page states them (the Space's own tests cover enforcement)."""
     import urllib.request
@@ -151,6 +171,7 @@ def test_app_serves_with_the_limits_given_as_flags():
         server.wait(timeout=30)
 
 
+@pytest.mark.slow  # a subprocess that loads a model: ~4.5 s
 def test_a_reader_that_leaves_early_stops_the_command_quietly(tiny_model_dir):
     """`nash score ... | head -1`: no error line when the pipe closes, exit status 141 as for SIGPIPE."""
     reader = subprocess.Popen([sys.executable, "-m", "nash_metric", "score", "Revenue rose 4%.", "Revenue rose 40%.",

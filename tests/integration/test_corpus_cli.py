@@ -14,7 +14,7 @@ import pytest
 from nash_metric import NASH
 from nash_metric.cli import main
 from nash_metric.output import PUBLIC_FIELDS
-from nash_metric.pairs_io import read_rows
+from nash_metric.rows import read_rows
 
 PAIRS = [
     ("Revenue increased by 4%.", "Revenue increased by 3.56%."),
@@ -112,6 +112,7 @@ def _nash_cli(*argv: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "nash_metric", *argv], capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow  # a subprocess that loads a model: ~4.5 s
 def test_blank_cell_is_scored_zero_and_named_by_line(tmp_path, tiny_model_dir):
     path = tmp_path / "pairs.csv"
     path.write_text('prediction,reference\n"Revenue rose 4%.",Revenue rose 5%.\n,"Costs fell 2%."\n'
@@ -181,6 +182,7 @@ LAUNCHERS = {
 }
 
 
+@pytest.mark.slow  # two launched processes and one plain one: ~10-20 s
 @pytest.mark.parametrize("launcher", sorted(LAUNCHERS))
 def test_two_processes_equal_one_process(tmp_path, tiny_model_dir, pairs_file, launcher):
     single, double = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
@@ -223,6 +225,7 @@ EVALUATE_WORKER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow  # two evaluate worker processes: ~20 s
 def test_evaluate_distributed_mode_equals_one_process(tmp_path, tiny_model_dir, data_paths):
     env = {**os.environ, "OMP_NUM_THREADS": "1", "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
     procs = [

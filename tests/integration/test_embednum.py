@@ -90,6 +90,7 @@ def test_every_row_of_every_config_satisfies_and_violates_by_parsing(small):
             (check_candidates if config in CANDIDATE_CONFIGS else check_triple)(row)
 
 
+@pytest.mark.slow  # every row of every config
 def test_published_sample_all_rows_by_parsing(data_paths):
     """The must-show: every row of the built folder, every config, checked from the text alone."""
     folder = data_paths.dataset("embednum1k")

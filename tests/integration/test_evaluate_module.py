@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import copy
 import inspect
 import os
 import sys
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any, ClassVar
+from typing import Any
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
@@ -20,6 +18,8 @@ import yaml
 from evaluate.loading import get_imports
 from packaging.requirements import Requirement
 
+from nash_metric import NASH
+from nash_metric.blank import BlankCount, BlankTextWarning
 from nash_metric.config import NASHConfig, model_bound_options, option_default, option_names, scorer_options
 from nash_metric.output import PUBLIC_FIELDS, SCORE_FIELDS
 from nash_metric.validation import check_reference_lists
@@ -32,53 +32,50 @@ def load_metric(metric_dir: Path) -> evaluate.EvaluationModule:
     return evaluate.load(str(metric_dir))
 
 
-class FakeNASH:
-    """Stands in for the engine in the wrapper tests: scores are a known function of the texts."""
-
-    built: ClassVar[list[FakeNASH]] = []
-
-    def __init__(self, config: NASHConfig | None = None, **options: Any) -> None:
-        self.options = NASHConfig.from_options(config, **options)
-        self.calls: list[tuple[list[str], list[str]]] = []
-        self.model_handle = object()  # stands for the loaded weights
-        FakeNASH.built.append(self)
-
-    @property
-    def hashcode(self) -> str:
-        return f"fake|{self.options.model}|{self.options.digest()}"
-
-    def score(self, predictions: list[str], references: list[Any], show_progress: bool = False) -> Any:
-        from nash_metric.output import NASHOutput
-
-        groups = None if all(isinstance(r, str) for r in references) else [len(r) for r in references]
-        if groups is not None:  # as the engine: every pair in one batch, then the best reference per prediction
-            predictions = [p for p, refs in zip(predictions, references) for _ in refs]
-            references = [r for refs in references for r in refs]
-        self.calls.append((list(predictions), list(references)))
-        nash = np.array([len(r) / 100 for r in references], dtype=np.float64)
-        marked = np.array(["*" in r for r in references], dtype=np.float64) / 1000  # tells tied pairs apart
-        fields = {name: nash + k / 1000 for k, name in enumerate(SCORE_FIELDS)}
-        fields.update(nash=nash, text=nash + 0.1, numeric=nash + 0.2, alpha=nash + 0.3, baseline=nash + 0.4 + marked)
-        out = NASHOutput(**fields, config={}, hashcode=self.hashcode)
-        return out.best_of(groups) if groups is not None else out
-
-    def with_options(self, **changes: Any) -> FakeNASH:
-        # as the engine: the same loaded model unless a model-bound option changed (then built, i.e. loaded)
-        options = self.options.replace(**changes)
-        if options.model_digest() != self.options.model_digest():
-            return FakeNASH(options)
-        other = copy.copy(self)
-        other.options, other.calls = options, []
-        return other
+@pytest.fixture
+def metric_module(data_paths) -> evaluate.EvaluationModule:
+    """The `evaluate` module of metrics/nash, freshly loaded: no scorer cached yet."""
+    return load_metric(data_paths.metric_dir)
 
 
 @pytest.fixture
-def fake_metric(monkeypatch: pytest.MonkeyPatch, data_paths) -> evaluate.EvaluationModule:
-    metric = load_metric(data_paths.metric_dir)
-    FakeNASH.built = []
-    # The module evaluate imported from its cache dir looks NASH up at call time.
-    monkeypatch.setattr(sys.modules[type(metric).__module__], "NASH", FakeNASH)
-    return metric
+def tiny_module_options(tiny_model_dir) -> dict[str, Any]:
+    """The module's options for the tiny BERT, as `tiny_scorer` is built: token backend, tau 0, CPU."""
+    return {"model_type": str(tiny_model_dir), "backend": "token", "threshold": 0.0, "device": "cpu"}
+
+
+def config_of(module_options: dict[str, Any], **changes: Any) -> NASHConfig:
+    """The NASHConfig of the module's options (`model_type` is the config's `model`), with `changes`."""
+    options = {("model" if name == "model_type" else name): value for name, value in module_options.items()}
+    return NASHConfig(**options).replace(**changes)
+
+
+@pytest.fixture
+def scorers_built(monkeypatch: pytest.MonkeyPatch) -> list[NASH]:
+    """Every NASH built during the test (each one loads its model), in order: the real `NASH.__init__`, recorded."""
+    built: list[NASH] = []
+    init = NASH.__init__
+
+    def recording_init(self: NASH, *args: Any, **kwargs: Any) -> None:
+        built.append(self)
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(NASH, "__init__", recording_init)
+    return built
+
+
+@pytest.fixture
+def score_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[NASH, list, list]]:
+    """Every `NASH.score` call during the test: (scorer, predictions, references); the real method still scores."""
+    calls: list[tuple[NASH, list, list]] = []
+    score = NASH.score
+
+    def recording_score(self: NASH, predictions: Any, references: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append((self, list(predictions), list(references)))
+        return score(self, predictions, references, *args, **kwargs)
+
+    monkeypatch.setattr(NASH, "score", recording_score)
+    return calls
 
 
 # ---------------------------------------------------------------- module, card, files (no model)
@@ -159,135 +156,163 @@ BAD_INPUTS = [
 
 @pytest.mark.parametrize(("predictions", "references", "error", "match"), BAD_INPUTS)
 def test_bad_input_names_the_problem(
-    fake_metric: evaluate.EvaluationModule, predictions: Any, references: Any, error: type, match: str
+    metric_module: evaluate.EvaluationModule, scorers_built: list[NASH], predictions: Any, references: Any,
+    error: type, match: str,
 ) -> None:
     with pytest.raises(error, match=match) as raised:
-        fake_metric.compute(predictions=predictions, references=references)
-    assert FakeNASH.built == []  # rejected before any scorer (model) is built
+        metric_module.compute(predictions=predictions, references=references)
+    assert scorers_built == []  # rejected before any scorer (model) is built
     # one check for the library and the module: the same fault is the same error, word for word
     with pytest.raises(error) as direct:
         check_reference_lists(predictions, references)
     assert str(raised.value) == str(direct.value)
 
 
-def test_empty_input_gives_empty_result(fake_metric: evaluate.EvaluationModule) -> None:
+def test_empty_input_gives_empty_result(
+    metric_module: evaluate.EvaluationModule, tiny_module_options: dict[str, Any], tiny_scorer: NASH
+) -> None:
     # as the library (`NASH.score([], [])`): empty lists, with the configuration's hashcode
-    out = fake_metric.compute(predictions=[], references=[])
+    out = metric_module.compute(predictions=[], references=[], **tiny_module_options)
     assert {field: out[field] for field in FIELDS} == {field: [] for field in FIELDS}
-    assert out["hashcode"] == fake_metric.cached_scorer.hashcode
-    assert fake_metric.compute(predictions=["a"], references=[["bb"]])["nash"] == pytest.approx([0.02])
+    assert out["hashcode"] == metric_module.cached_scorer.hashcode == tiny_scorer.hashcode
+    scored = metric_module.compute(predictions=["Revenue rose 4%."], references=[["Revenue rose 5%."]],
+                                   **tiny_module_options)
+    assert scored["nash"] == pytest.approx(tiny_scorer.score(["Revenue rose 4%."], ["Revenue rose 5%."]).nash.tolist())
 
 
-def test_blank_texts_are_scored_zero_with_the_engines_warning(data_paths, tiny_model_dir) -> None:
-    from nash_metric.blank import BlankCount, BlankTextWarning
-
-    metric = load_metric(data_paths.metric_dir)
-    options = {"model_type": str(tiny_model_dir), "backend": "token", "threshold": 0.0, "device": "cpu"}
+def test_blank_texts_are_scored_zero_with_the_engines_warning(
+    metric_module: evaluate.EvaluationModule, tiny_module_options: dict[str, Any]
+) -> None:
     with pytest.warns(BlankTextWarning) as caught:
-        out = metric.compute(predictions=["", "Revenue rose 4%.", "  ", "Costs fell 2%."],
-                             references=["Revenue rose 4%.", "", "\t", "Costs fell 3%."], **options)
+        out = metric_module.compute(predictions=["", "Revenue rose 4%.", "  ", "Costs fell 2%."],
+                                    references=["Revenue rose 4%.", "", "\t", "Costs fell 3%."], **tiny_module_options)
     assert [str(w.message) for w in caught if w.category is BlankTextWarning] == [BlankCount(2, 2, 0).message()]
     for field in FIELDS:
         expected = {"alpha": 1.0, "numeric_support": None}.get(field, 0.0)
         if expected is not None:
             assert out[field][:3] == [expected] * 3, field
     assert out["nash"][3] > 0
-    metric.add_batch(predictions=["", "a"], references=[["x", " "], ["y"]])  # add and add_batch take them too
-    metric.add(prediction="b", reference=[""])
+    metric_module.add_batch(predictions=["", "a"], references=[["x", " "], ["y"]])  # add and add_batch take them too
+    metric_module.add(prediction="b", reference=[""])
     with pytest.warns(BlankTextWarning, match=r"3 blank texts \(1 prediction, 2 references\)"):
-        listed = metric.compute(**options)
+        listed = metric_module.compute(**tiny_module_options)
     assert listed["nash"][0] == listed["nash"][2] == 0.0 and listed["best_reference"] == [0, 0, 0]
 
 
-def test_add_checks_each_example(fake_metric: evaluate.EvaluationModule) -> None:
+def test_add_checks_each_example(
+    metric_module: evaluate.EvaluationModule, tiny_module_options: dict[str, Any], tiny_scorer: NASH
+) -> None:
     with pytest.raises(ValueError, match=r"references\[0\] is an empty list"):
-        fake_metric.add(prediction="a", reference=[])
-    fake_metric.add(prediction="a", reference=["bb", "b"])
+        metric_module.add(prediction="a", reference=[])
+    metric_module.add(prediction="Revenue rose 4%.", reference=["Revenue rose 40%.", "Revenue rose 4%."])
     with pytest.raises(TypeError, match=r"references\[0\]\[1\] is int"):
-        fake_metric.add(prediction="b", reference=["y", 3])  # evaluate would quote every reference: '"y"'
-    fake_metric.add_batch(predictions=["c"], references=[["dddd"]])
-    assert fake_metric.compute()["nash"] == pytest.approx([0.02, 0.04])
+        metric_module.add(prediction="b", reference=["y", 3])  # evaluate would quote every reference: '"y"'
+    metric_module.add_batch(predictions=["Costs fell 2%."], references=[["Costs fell 3%."]])
+    expected = tiny_scorer.score(["Revenue rose 4%.", "Costs fell 2%."],
+                                 [["Revenue rose 40%.", "Revenue rose 4%."], ["Costs fell 3%."]])
+    out = metric_module.compute(**tiny_module_options)
+    assert out["nash"] == pytest.approx(expected.nash.tolist()) and out["best_reference"] == [1, 0]
 
 
-def test_add_batch_rejects_a_mixed_batch(fake_metric: evaluate.EvaluationModule) -> None:
+def test_add_batch_rejects_a_mixed_batch(
+    metric_module: evaluate.EvaluationModule, tiny_module_options: dict[str, Any], tiny_scorer: NASH
+) -> None:
     with pytest.raises(TypeError, match=r"references\[1\] is a str but references\[0\] is a list"):
-        fake_metric.add_batch(predictions=["a", "b"], references=[["x"], "yz"])
-    fake_metric.add_batch(predictions=["a", "b"], references=["x", "yz"])
-    assert fake_metric.compute()["nash"] == pytest.approx([0.01, 0.02])
+        metric_module.add_batch(predictions=["a", "b"], references=[["x"], "yz"])
+    metric_module.add_batch(predictions=["a", "b"], references=["x", "yz"])
+    assert metric_module.compute(**tiny_module_options)["nash"] == pytest.approx(
+        tiny_scorer.score(["a", "b"], ["x", "yz"]).nash.tolist())
 
 
 def test_evaluate_alone_would_corrupt_mixed_references(
-    fake_metric: evaluate.EvaluationModule, monkeypatch: pytest.MonkeyPatch
+    metric_module: evaluate.EvaluationModule, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Why the module overrides `add_batch`/`add`: evaluate's own encoding turns bad rows into valid-looking data.
 
     If this starts failing, evaluate validates by itself and the two overrides in nash.py can go.
     """
     seen: dict[str, Any] = {}
-    monkeypatch.setattr(fake_metric, "_compute", lambda predictions, references: seen.update(refs=references) or {})
-    evaluate.EvaluationModule.add_batch(fake_metric, predictions=["a", "b"], references=[["x"], "yz"])
-    evaluate.EvaluationModule.compute(fake_metric)
+    monkeypatch.setattr(metric_module, "_compute", lambda predictions, references: seen.update(refs=references) or {})
+    evaluate.EvaluationModule.add_batch(metric_module, predictions=["a", "b"], references=[["x"], "yz"])
+    evaluate.EvaluationModule.compute(metric_module)
     assert seen["refs"] == [["x"], ["y", "z"]]  # the stray string, split into characters
-    evaluate.EvaluationModule.add_batch(fake_metric, predictions=["a", "b"], references=[["x"], ["y", 3]])
-    evaluate.EvaluationModule.compute(fake_metric)
+    evaluate.EvaluationModule.add_batch(metric_module, predictions=["a", "b"], references=[["x"], ["y", 3]])
+    evaluate.EvaluationModule.compute(metric_module)
     assert seen["refs"] == [['"x"'], ['"y"', "3"]]  # every reference JSON-quoted
 
 
-# ---------------------------------------------------------------- wrapper logic (engine stood in)
+# ---------------------------------------------------------------- wrapper logic (tiny model, the real NASH spied on)
 
 
-def test_multi_reference_keeps_best_in_one_call(fake_metric: evaluate.EvaluationModule) -> None:
-    out = fake_metric.compute(predictions=["p0", "p1"], references=[["xx", "xxxxx", "x"], ["yyy"]])
-    (scorer,) = FakeNASH.built
-    assert scorer.calls == [(["p0", "p0", "p0", "p1"], ["xx", "xxxxx", "x", "yyy"])]  # one flat batch
-    assert out["nash"] == pytest.approx([0.05, 0.03])
-    # every field comes from the reference that won on NASH
-    assert out["text_similarity"] == pytest.approx([0.15, 0.13])
-    assert out["baseline"] == pytest.approx([0.45, 0.43])
-    assert out["best_reference"] == [1, 0]
+def test_multi_reference_keeps_best_in_one_call(
+    metric_module: evaluate.EvaluationModule, tiny_module_options: dict[str, Any], tiny_scorer: NASH,
+    score_calls: list,
+) -> None:
+    predictions = ["Revenue rose 4%.", "Costs fell 2% to EUR 5 mn."]
+    references = [["Revenue rose 40%.", "Revenue rose 4%.", "Revenue fell 4%."], ["Costs fell 3% to EUR 7 mn."]]
+    out = metric_module.compute(predictions=predictions, references=references, **tiny_module_options)
+    # one call with every pair: the engine scores them in one batch and keeps the best reference of each prediction
+    assert [(preds, refs) for _, preds, refs in score_calls] == [(predictions, references)]
+    assert out["best_reference"] == [1, 0]  # the reference equal to the prediction wins
+    flat = tiny_scorer.score([p for p, refs in zip(predictions, references) for _ in refs],
+                             [r for refs in references for r in refs])
+    for field, attr in OUTPUT_FIELDS.items():  # every field comes from the reference that won on NASH
+        assert out[field] == pytest.approx(getattr(flat, attr)[[1, 3]].tolist(), abs=1e-12), field
+    assert out["unsupported_numbers"] == [flat.unsupported_numbers[1], flat.unsupported_numbers[3]]
     assert all(type(v) is float for field in FIELDS for v in out[field])
-    assert out["hashcode"] == scorer.hashcode
+    assert out["hashcode"] == tiny_scorer.hashcode
 
 
-def test_first_reference_wins_ties(fake_metric: evaluate.EvaluationModule) -> None:
-    out = fake_metric.compute(predictions=["p0", "p1"], references=[["a*", "bb"], ["cc", "d*"]])
-    assert out["nash"] == pytest.approx([0.02, 0.02])
-    assert out["baseline"] == pytest.approx([0.421, 0.42])  # the marked reference only where it comes first
+def test_first_reference_wins_ties(
+    metric_module: evaluate.EvaluationModule, tiny_module_options: dict[str, Any]
+) -> None:
+    same = "Revenue rose 4%."
+    out = metric_module.compute(predictions=[same, same], references=[[same, same], ["Costs fell.", same, same]],
+                                **tiny_module_options)
+    assert out["nash"][0] == out["nash"][1] == pytest.approx(1.0)
+    assert out["best_reference"] == [0, 1]  # of equal scores, the first reference
 
 
-def test_scorer_cached_by_config_digest(fake_metric: evaluate.EvaluationModule) -> None:
-    data = {"predictions": ["a"], "references": ["b"]}
-    first = fake_metric.compute(**data)
-    cached = fake_metric.cached_scorer
-    assert cached.options == NASHConfig()
-    fake_metric.compute(**data, verbose=True)  # not part of the configuration
-    assert fake_metric.cached_scorer is cached and len(FakeNASH.built) == 1
-    assert cached.calls == [(["a"], ["b"]), (["a"], ["b"])]
+def test_scorer_cached_by_config_digest(
+    metric_module: evaluate.EvaluationModule, tiny_module_options: dict[str, Any], scorers_built: list[NASH],
+    score_calls: list,
+) -> None:
+    def compute(**changes: Any) -> dict[str, Any]:
+        options = {**tiny_module_options, **changes}
+        return metric_module.compute(predictions=["Revenue rose 4%."], references=["Revenue rose 5%."], **options)
+
+    first = compute()
+    cached = metric_module.cached_scorer
+    assert cached.options == config_of(tiny_module_options)
+    compute(verbose=True)  # not part of the configuration
+    assert metric_module.cached_scorer is cached and scorers_built == [cached]
+    assert [scorer for scorer, *_ in score_calls] == [cached, cached]
 
     # the same options (as equal values, not the same objects) give the same scorer object
-    fake_metric.compute(**data, threshold=0.5, idf={"b": 1.0, "[NUM]": 2.0})
-    tuned = fake_metric.cached_scorer
-    fake_metric.compute(**data, idf={"[NUM]": 2.0, "b": 1.0}, threshold=0.5)
-    assert fake_metric.cached_scorer is tuned
-    assert tuned.options.digest() == NASHConfig(threshold=0.5, idf={"b": 1.0, "[NUM]": 2.0}).digest()
+    compute(threshold=0.5, idf={"revenue": 1.0, "[NUM]": 2.0})
+    tuned = metric_module.cached_scorer
+    compute(idf={"[NUM]": 2.0, "revenue": 1.0}, threshold=0.5)
+    assert metric_module.cached_scorer is tuned
+    assert tuned.options.digest() == config_of(tiny_module_options, threshold=0.5,
+                                               idf={"revenue": 1.0, "[NUM]": 2.0}).digest()
 
     # options that do not touch the model (tau, idf, comparisons, bertscore_idf) keep the loaded model
-    retuned = fake_metric.compute(**data, threshold=0.7, idf={"b": 3.0}, comparisons=True, bertscore_idf=True)
-    assert fake_metric.cached_scorer is not tuned and len(FakeNASH.built) == 1
-    assert fake_metric.cached_scorer.model_handle is cached.model_handle
-    assert fake_metric.cached_scorer.options == NASHConfig(
-        threshold=0.7, idf={"b": 3.0}, comparisons=True, bertscore_idf=True
-    )
+    changes = {"threshold": 0.7, "idf": {"revenue": 3.0, "[NUM]": 1.0}, "comparisons": True, "bertscore_idf": True}
+    retuned = compute(**changes)
+    assert metric_module.cached_scorer is not tuned and scorers_built == [cached]
+    assert metric_module.cached_scorer.encoder is cached.encoder
+    assert metric_module.cached_scorer.options == config_of(tiny_module_options, **changes)
     assert retuned["hashcode"] != first["hashcode"]
 
-    # a model-bound option (the model, its layer, device, batch size, backend) loads a new one
-    fake_metric.compute(**data, model_type="bert-base-uncased", backend="token")
-    assert len(FakeNASH.built) == 2
-    assert fake_metric.cached_scorer.options == NASHConfig(model="bert-base-uncased", backend="token")
-    fake_metric.compute(**data, model_type="bert-base-uncased", backend="token", batch_size=8)
-    assert len(FakeNASH.built) == 3
-    fake_metric.compute(**data, model_type="bert-base-uncased", backend="token", batch_size=8, threshold="auto")
-    assert len(FakeNASH.built) == 3
+    # a model-bound option (the model, its layer, device, batch size, backend, dtype) loads a new one
+    compute(num_layers=1)
+    assert len(scorers_built) == 2 and metric_module.cached_scorer is scorers_built[1]
+    assert metric_module.cached_scorer.options == config_of(tiny_module_options, num_layers=1)
+    compute(num_layers=1, batch_size=8)
+    assert len(scorers_built) == 3
+    with pytest.warns(UserWarning, match="threshold='auto'"):  # one pair is too few to calibrate on
+        compute(num_layers=1, batch_size=8, threshold="auto")
+    assert len(scorers_built) == 3 and metric_module.cached_scorer.encoder is scorers_built[2].encoder
 
 
 # ---------------------------------------------------------------- options: generated from NASHConfig (no model)
@@ -295,24 +320,28 @@ def test_scorer_cached_by_config_digest(fake_metric: evaluate.EvaluationModule) 
 MODULE_OPTIONS = tuple("model_type" if name == "model" else name for name in option_names())
 
 
-def test_compute_takes_the_config_options(fake_metric: evaluate.EvaluationModule) -> None:
-    params = dict(inspect.signature(fake_metric._compute).parameters)
+def test_compute_takes_the_config_options(
+    metric_module: evaluate.EvaluationModule, tiny_module_options: dict[str, Any]
+) -> None:
+    params = dict(inspect.signature(metric_module._compute).parameters)
     assert list(params) == ["predictions", "references", *MODULE_OPTIONS, "verbose"]
     for name in option_names():
         assert params["model_type" if name == "model" else name].default == option_default(name)
     assert params["verbose"].default is False
     # every option reaches the scorer's config
-    fake_metric.compute(predictions=["a"], references=["b"], num_layers=3, device="cpu", comparisons=True)
-    assert fake_metric.cached_scorer.options == NASHConfig(num_layers=3, device="cpu", comparisons=True)
+    metric_module.compute(predictions=["a"], references=["b"], num_layers=1, comparisons=True, **tiny_module_options)
+    assert metric_module.cached_scorer.options == config_of(tiny_module_options, num_layers=1, comparisons=True)
 
 
 @pytest.mark.parametrize(("option", "hint"), [("tau", None), ("model", "model_type"), ("treshold", "threshold")])
-def test_unknown_option_is_a_type_error(fake_metric: evaluate.EvaluationModule, option: str, hint: str | None) -> None:
+def test_unknown_option_is_a_type_error(
+    metric_module: evaluate.EvaluationModule, scorers_built: list[NASH], option: str, hint: str | None
+) -> None:
     with pytest.raises(TypeError, match=f"unknown NASH option '{option}'") as raised:
-        fake_metric.compute(predictions=["a"], references=["b"], **{option: 1})
+        metric_module.compute(predictions=["a"], references=["b"], **{option: 1})
     if hint:
         assert f"did you mean '{hint}'" in str(raised.value)
-    assert FakeNASH.built == []
+    assert scorers_built == []
 
 
 def test_card_and_docstring_list_every_option(data_paths) -> None:
@@ -347,21 +376,20 @@ REFERENCES = [
 
 
 @pytest.fixture(scope="module")
-def real(data_paths) -> SimpleNamespace:
-    from nash_metric import NASH
-
-    metric = load_metric(data_paths.metric_dir)
-    return SimpleNamespace(metric=metric, scorer=NASH(model="sentence-transformers/all-MiniLM-L6-v2"))
+def minilm_metric(data_paths) -> evaluate.EvaluationModule:
+    """The module with its default options: it loads the embedded all-MiniLM-L6-v2 (sentence backend) and keeps it
+    for the module's tests; `minilm_sentence` is the engine on the same model, the reference for its scores."""
+    return load_metric(data_paths.metric_dir)
 
 
 @pytest.mark.slow
-def test_compute_equals_engine(real: SimpleNamespace) -> None:
-    out = real.metric.compute(predictions=PREDICTIONS, references=REFERENCES)
-    expected = real.scorer.score(PREDICTIONS, REFERENCES)
+def test_compute_equals_engine(minilm_metric: evaluate.EvaluationModule, minilm_sentence: NASH) -> None:
+    out = minilm_metric.compute(predictions=PREDICTIONS, references=REFERENCES)
+    expected = minilm_sentence.score(PREDICTIONS, REFERENCES)
     for field, attr in OUTPUT_FIELDS.items():
         assert out[field] == pytest.approx(getattr(expected, attr).tolist(), abs=1e-6), field
         assert all(type(v) is float for v in out[field])
-    assert out["hashcode"] == real.scorer.hashcode == real.metric.cached_scorer.hashcode
+    assert out["hashcode"] == minilm_sentence.hashcode == minilm_metric.cached_scorer.hashcode
     assert out["nash"][0] > out["nash"][1]  # 3.56% is closer to 4% than 40% is
     assert out["baseline"][0] < out["baseline"][1]  # the plain cosine gets it wrong (as the card says)
     assert out["alpha"][3] == 1.0 and out["nash"][3] == pytest.approx(out["text_similarity"][3], abs=1e-12)
@@ -371,24 +399,24 @@ def test_compute_equals_engine(real: SimpleNamespace) -> None:
     assert out["numeric_support"][:2] == [0.0, 0.0] and out["numeric_support"][3] == 1.0  # no figure: nothing wrong
 
     # the same pairs given as one-element reference lists score the same, with the same cached scorer
-    cached = real.metric.cached_scorer
-    listed = real.metric.compute(predictions=PREDICTIONS, references=[[r] for r in REFERENCES])
-    assert real.metric.cached_scorer is cached
+    cached = minilm_metric.cached_scorer
+    listed = minilm_metric.compute(predictions=PREDICTIONS, references=[[r] for r in REFERENCES])
+    assert minilm_metric.cached_scorer is cached
     for field in FIELDS:
         assert listed[field] == pytest.approx(out[field], abs=1e-6)
 
 
 @pytest.mark.slow
-def test_multi_reference_matches_engine_best(real: SimpleNamespace) -> None:
+def test_multi_reference_matches_engine_best(minilm_metric: evaluate.EvaluationModule, minilm_sentence: NASH) -> None:
     predictions = ["Revenue increased by 4%.", "Net sales rose to EUR 205.5 mn."]
     references = [
         ["Revenue increased by 40%.", "Revenue increased by 3.56%.", "Revenue fell by 4%."],
         ["Net sales rose to EUR 20 mn.", "Net sales rose to EUR 205 mn."],
     ]
-    out = real.metric.compute(predictions=predictions, references=references)
+    out = minilm_metric.compute(predictions=predictions, references=references)
     flat_preds = [p for p, refs in zip(predictions, references, strict=True) for _ in refs]
     flat_refs = [r for refs in references for r in refs]
-    expected = real.scorer.score(flat_preds, flat_refs)
+    expected = minilm_sentence.score(flat_preds, flat_refs)
     assert out["best_reference"] == [1, 1]  # 3.56% among (40%, 3.56%, fell 4%); EUR 205 mn among (20, 205)
     for i, (lo, hi) in enumerate([(0, 3), (3, 5)]):
         best = lo + int(np.argmax(expected.nash[lo:hi]))
@@ -398,18 +426,18 @@ def test_multi_reference_matches_engine_best(real: SimpleNamespace) -> None:
 
 
 @pytest.mark.slow
-def test_hashcode_follows_threshold(real: SimpleNamespace) -> None:
-    default = real.metric.compute(predictions=PREDICTIONS[:1], references=REFERENCES[:1])
-    cached = real.metric.cached_scorer
-    stricter = real.metric.compute(predictions=PREDICTIONS[:1], references=REFERENCES[:1], threshold=0.99)
-    assert real.metric.cached_scorer is not cached
+def test_hashcode_follows_threshold(minilm_metric: evaluate.EvaluationModule) -> None:
+    default = minilm_metric.compute(predictions=PREDICTIONS[:1], references=REFERENCES[:1])
+    cached = minilm_metric.cached_scorer
+    stricter = minilm_metric.compute(predictions=PREDICTIONS[:1], references=REFERENCES[:1], threshold=0.99)
+    assert minilm_metric.cached_scorer is not cached
     assert stricter["hashcode"] != default["hashcode"]
-    assert real.metric.cached_scorer.config["threshold"] == pytest.approx(0.99)
-    assert real.metric.cached_scorer.encoder is cached.encoder  # a new tau keeps the loaded model
+    assert minilm_metric.cached_scorer.config["threshold"] == pytest.approx(0.99)
+    assert minilm_metric.cached_scorer.encoder is cached.encoder  # a new tau keeps the loaded model
 
 
 @pytest.mark.slow
-def test_empty_input_with_the_real_model(real: SimpleNamespace) -> None:
-    out = real.metric.compute(predictions=[], references=[])
+def test_empty_input_with_the_real_model(minilm_metric: evaluate.EvaluationModule, minilm_sentence: NASH) -> None:
+    out = minilm_metric.compute(predictions=[], references=[])
     assert {field: out[field] for field in FIELDS} == {field: [] for field in FIELDS}
-    assert out["hashcode"] == real.scorer.hashcode  # the default configuration
+    assert out["hashcode"] == minilm_sentence.hashcode  # the default configuration

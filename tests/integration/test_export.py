@@ -117,6 +117,7 @@ def test_wheel_ships_the_package_data(wheel, data_paths) -> None:
     assert resources and resources | {"nash_metric/py.typed", "nash_metric/space/app.py"} <= names
 
 
+@pytest.mark.slow  # pip installs the wheel, then a fresh interpreter imports the Space and the metric
 def test_wheel_installs_into_a_fresh_target_and_imports(exported, target) -> None:
     assert (target / "nash_metric" / "py.typed").is_file()
     assert (target / "nash_metric" / "resources" / "calibration_sentences.txt").is_file()
@@ -141,6 +142,7 @@ def test_wheel_installs_into_a_fresh_target_and_imports(exported, target) -> Non
         assert Path(file).resolve().is_relative_to(target.resolve()), (name, file)
 
 
+@pytest.mark.slow  # pip resolves each folder's requirements
 @pytest.mark.parametrize("kind", ["space", "metric"])
 def test_requirements_file_resolves_offline_from_the_folder(exported, tmp_path, kind) -> None:
     """pip reads the whole file; the pins are this environment's, so they resolve without an index."""
@@ -201,6 +203,7 @@ def test_rejects_a_bad_wheel(tmp_path, name, content, message) -> None:
     assert not (tmp_path / "metric").exists()
 
 
+@pytest.mark.slow  # the installed wheel, in a fresh interpreter
 def test_needs_a_source_checkout(target, tmp_path) -> None:
     code = (
         "from nash_metric.export import ExportError, export_space\n"

@@ -22,7 +22,7 @@ from nash_metric.benchmarks.numfine.rules import find_targets
 from nash_metric.benchmarks.numfine.tables import CONFIGS, CROSSPAIR_MIN_RATIO, crosspair_distance, protocol_tables
 from nash_metric.io import InputFileError, read_sentences
 from nash_metric.numbers import extract_numbers
-from nash_metric.numbers.calendar import find_clock_times, find_dates
+from nash_metric.numbers.calendar import ClockTime, DateExpression, find_calendar
 from nash_metric.numbers.periods import period_distance_days, period_value
 
 # variant rules of calendar targets (distances in days, `period_distance_days`); bare years are "date_years"
@@ -123,12 +123,12 @@ def test_surface_format_rejects_what_it_cannot_read():
 
 def test_dates_and_clock_times():
     s = "Held on April 23, 2010 at 10:00 ; paid 5 May ; report for January 4 , 2008 and 30.09.2013 ."
-    found = {d.text: d for d in find_dates(s)}
+    found = {d.text: d for d in find_calendar(s) if isinstance(d, DateExpression)}
     assert set(found) == {"April 23, 2010", "5 May", "January 4 , 2008", "30.09.2013"}
     assert found["30.09.2013"].when == date(2013, 9, 30)
     assert found["April 23, 2010"].shifted(8) == ("May 1, 2010", "2010-05-01")
-    assert [c.text for c in find_clock_times(s)] == ["10:00"]
-    assert find_dates("February 30, 2009 may rise") == []  # not calendar-valid; "may" is a verb
+    assert [c.text for c in find_calendar(s) if isinstance(c, ClockTime)] == ["10:00"]
+    assert find_calendar("February 30, 2009 may rise") == []  # not calendar-valid; "may" is a verb
 
 
 def test_calendar_targets_are_whole_expressions():
@@ -143,21 +143,26 @@ def test_calendar_targets_are_whole_expressions():
     assert not skipped
 
 
-@pytest.mark.parametrize(("sentence", "target", "category", "subcategory"), [
-    ("Net sales rose 12.5 % to EUR 205.5 mn .", "12.5 %", "percentage", "relative"),
-    ("Net sales rose 12.5 % to EUR 205.5 mn .", "EUR 205.5 mn", "monetary", "money"),
-    ("The company holds a 51 % stake in the venture .", "51 %", "percentage", "absolute"),
-    ("The stock dropped $2.15 to $43.80 .", "$2.15", "monetary", "change"),
-    ("Traders placed a stop loss at $27.40 .", "$27.40", "monetary", "stop loss"),
-    ("The meeting is on April 23, 2010 .", "April 23, 2010", "temporal", "date"),
-    ("Results for 2009 improved .", "2009", "temporal", "date"),
-    ("The contract runs for 18 months .", "18", "temporal", "time"),
-    ("The stock's RSI stood at 72 .", "72", "indicator", "indicator"),
-    ("Deliveries of the Nokia 6300 start soon .", "6300", "product number", "product number"),
-    ("It grants options at a strike price of EUR 2.80 .", "EUR 2.80", "option", "exercise price"),
-    ("The call options expire on December 19, 2014 .", "December 19, 2014", "option", "maturity date"),
-    ("The plant employs 2,100 people .", "2,100", "quantity", "quantity"),
-])
+# What find_targets reads each target of a sentence as: sentence | target | category | subcategory.
+CATEGORIES = """
+Net sales rose 12.5 % to EUR 205.5 mn .            | 12.5 %            | percentage     | relative
+Net sales rose 12.5 % to EUR 205.5 mn .            | EUR 205.5 mn      | monetary       | money
+The company holds a 51 % stake in the venture .    | 51 %              | percentage     | absolute
+The stock dropped $2.15 to $43.80 .                | $2.15             | monetary       | change
+Traders placed a stop loss at $27.40 .             | $27.40            | monetary       | stop loss
+The meeting is on April 23, 2010 .                 | April 23, 2010    | temporal       | date
+Results for 2009 improved .                        | 2009              | temporal       | date
+The contract runs for 18 months .                  | 18                | temporal       | time
+The stock's RSI stood at 72 .                      | 72                | indicator      | indicator
+Deliveries of the Nokia 6300 start soon .          | 6300              | product number | product number
+It grants options at a strike price of EUR 2.80 .  | EUR 2.80          | option         | exercise price
+The call options expire on December 19, 2014 .     | December 19, 2014 | option         | maturity date
+The plant employs 2,100 people .                   | 2,100             | quantity       | quantity
+"""
+
+
+@pytest.mark.parametrize(("sentence", "target", "category", "subcategory"),
+                         [[cell.strip() for cell in row.split("|")] for row in CATEGORIES.strip().splitlines()])
 def test_categories(sentence, target, category, subcategory):
     targets, skipped = find_targets(sentence, extract_numbers(sentence))
     got = {t.text: (t.category, t.subcategory) for t in targets}
@@ -204,7 +209,7 @@ def test_variant_counts_and_only_the_target_changes(units):
 def _period(rule: str, text: str) -> str:
     if rule == "date_years":
         return text
-    (x,) = find_dates(text)
+    (x,) = find_calendar(text)
     assert x.text == text
     return x.period
 
@@ -236,10 +241,10 @@ def _check_calendar_units(units):
     for u in units:
         if u["rule"] not in MAX_DAYS:
             continue
-        anchor = find_dates(u["target"])[0] if u["rule"] != "date_years" else None
+        anchor = find_calendar(u["target"])[0] if u["rule"] != "date_years" else None
         for t, d in zip(u["variant_targets"], u["distances"], strict=True):
             if anchor is not None:
-                parsed = find_dates(t)
+                parsed = find_calendar(t)
                 assert len(parsed) == 1 and parsed[0].text == t, t  # a calendar-valid date ...
                 assert parsed[0].form == anchor.form, (u["target"], t)  # ... in the same form
             else:

@@ -62,8 +62,8 @@ def test_paper_switch_reads_as_the_paper_and_echoes_it(minilm_sentence):
 
 
 def test_numbers_left_out_of_the_text_channel_keep_general_semantics(minilm_sentence):
-    # different numbers no longer lift S_text through a shared placeholder: with the numbers left out the
-    # text channel of two texts that differ only in their numbers is 1 either way
+    # two texts that differ only in their numbers have the same text channel, S_text = 1, whether the numbers
+    # are left out (the full reader) or masked (the paper reader); only the number channel tells them apart
     out = minilm_sentence.score(["Five people were hurt."], ["Two people were hurt."])
     paper = minilm_sentence.with_options(numbers="paper").score(["5 people were hurt."], ["2 people were hurt."])
     assert out.text[0] == pytest.approx(1.0, abs=1e-6) and paper.text[0] == pytest.approx(1.0, abs=1e-6)

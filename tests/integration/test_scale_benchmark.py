@@ -1,4 +1,4 @@
-"""benchmarks/scale.py on tiny sizes: its report fields, and a seeded corpus that is byte-stable and prefix-stable."""
+"""perf/scale.py on tiny sizes: its report fields, and a seeded corpus that is byte-stable and prefix-stable."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "scale.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "perf" / "scale.py"
 
 
 def scale(*args: object) -> subprocess.CompletedProcess[str]:

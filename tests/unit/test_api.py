@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
 import json
 
 import numpy as np
 import pytest
 
+import nash_metric.scorer
 from nash_metric import NASH, NASHConfig, nash_score
+from nash_metric.config import scorer_options
 from nash_metric.output import PUBLIC_FIELDS
 
 A = ["Revenue increased by 4%.", "Revenue increased by 4%.", "No numbers here."]
@@ -15,27 +19,49 @@ B = ["Revenue increased by 3.56%.", "Revenue increased by 40%.", "Nothing numeri
 
 
 @pytest.fixture
-def tiny(tiny_model_dir):
+def tiny_options(tiny_model_dir):
     return {"model": str(tiny_model_dir), "backend": "token", "threshold": 0.0}
 
 
-def test_nash_score_equals_the_class_and_reuses_the_scorer(tiny):
-    out = nash_score(A, B, **tiny)
-    np.testing.assert_array_equal(out.nash, NASH(**tiny).score(A, B).nash)
-    again = nash_score(A, B, **tiny)
+def test_nash_score_equals_the_class_and_reuses_the_scorer(tiny_options):
+    out = nash_score(A, B, **tiny_options)
+    np.testing.assert_array_equal(out.nash, NASH(**tiny_options).score(A, B).nash)
+    again = nash_score(A, B, **tiny_options)
     np.testing.assert_array_equal(again.nash, out.nash)
     from nash_metric.functional import cached_scorer
 
     assert cached_scorer.cache_info().hits >= 1  # the second call did not load the model again
 
 
-def test_nash_score_rejects_unknown_options(tiny):
-    with pytest.raises(TypeError, match="unknown NASH option 'layers'"):
-        nash_score(A, B, layers=2, **tiny)
+def test_nash_score_rejects_unknown_options(tiny_options):
+    with pytest.raises(TypeError, match="unknown NASH option 'layers'; did you mean 'num_layers'"):
+        nash_score(A, B, layers=2, **tiny_options)
+    with pytest.raises(TypeError, match="unknown NASH option 'layers'; did you mean 'num_layers'"):
+        NASH(NASHConfig(**tiny_options), layers=2)
 
 
-def test_to_dict_is_json_with_every_field(tiny):
-    out = nash_score(A, B, **tiny)
+def _typed_init() -> ast.FunctionDef:
+    """`NASH.__init__` as type checkers and IDEs read it: the declaration under `if TYPE_CHECKING:` in the class."""
+    tree = ast.parse(inspect.getsource(nash_metric.scorer))
+    nash = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "NASH")
+    typed = next(n for n in nash.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING")
+    return next(n for n in typed.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+
+
+def test_the_typed_signature_declares_the_config_options():
+    """Names, order, annotations and defaults of NASHConfig (`nash_score` takes its options from this declaration)."""
+    init, specs = _typed_init(), scorer_options()
+    expected = "\n".join(f"{s.name}: {s.annotation} = {s.default!r}," for s in specs)
+    declared = [(p.arg, ast.unparse(p.annotation), ast.literal_eval(d))
+                for p, d in zip(init.args.kwonlyargs, init.args.kw_defaults)]
+    assert declared == [(s.name, ast.unparse(ast.parse(s.annotation, mode="eval")), s.default) for s in specs], (
+        f"NASH.__init__'s typed declaration must list, after `config`:\n{expected}")
+    assert [type(default) for *_, default in declared] == [type(s.default) for s in specs]
+    assert [a.arg for a in init.args.args] == ["self", "config"] and ast.literal_eval(init.args.defaults[0]) is None
+
+
+def test_to_dict_is_json_with_every_field(tiny_options):
+    out = nash_score(A, B, **tiny_options)
     data = json.loads(json.dumps(out.to_dict()))
     assert set(data) == {*PUBLIC_FIELDS, "unsupported_numbers", "config", "hashcode", "unscored"}
     assert len(data["unsupported_numbers"]) == len(A)
@@ -52,23 +78,23 @@ def test_to_dict_is_json_with_every_field(tiny):
             assert data[f"nash_{part}"][k] == pytest.approx(mixed)
 
 
-def test_nash_score_with_several_references_keeps_the_best_and_says_which(tiny):
+def test_nash_score_with_several_references_keeps_the_best_and_says_which(tiny_options):
     candidates = [["Revenue increased by 40%.", "Revenue increased by 4%.", "Costs fell."], [B[0]]]
-    out = nash_score(A[:2], candidates, **tiny)
-    singles = [nash_score([a] * len(refs), refs, **tiny).nash for a, refs in zip(A[:2], candidates)]
+    out = nash_score(A[:2], candidates, **tiny_options)
+    singles = [nash_score([a] * len(refs), refs, **tiny_options).nash for a, refs in zip(A[:2], candidates)]
     assert out.best_reference.tolist() == [int(np.argmax(s)) for s in singles]
     assert out.best_reference[0] == 1  # the identical reference wins
     np.testing.assert_allclose(out.nash, [s.max() for s in singles], atol=1e-9)
 
 
-def test_config_object_and_keyword_options_agree(tiny):
-    scorer = NASH(NASHConfig(**tiny), comparisons=True)
-    assert scorer.options == NASHConfig(**tiny, comparisons=True)
+def test_config_object_and_keyword_options_agree(tiny_options):
+    scorer = NASH(NASHConfig(**tiny_options, batch_size=16), comparisons=True)
+    assert scorer.options == NASHConfig(**tiny_options, batch_size=16, comparisons=True)  # the keyword overrides alone
     assert scorer.config["comparisons"] is True
 
 
-def test_with_options_shares_the_model_unless_a_model_option_changes(tiny):
-    scorer = NASH(**tiny)
+def test_with_options_shares_the_model_unless_a_model_option_changes(tiny_options):
+    scorer = NASH(**tiny_options)
     strict = scorer.with_options(threshold=0.9, comparisons=True)
     assert strict.encoder is scorer.encoder and strict.threshold == 0.9 and scorer.threshold == 0.0
     other = scorer.with_options(batch_size=3)

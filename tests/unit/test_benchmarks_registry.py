@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import inspect
 import json
 import subprocess
 import sys
@@ -30,10 +31,25 @@ def test_importing_the_registry_loads_no_benchmark_code():
     assert heavy == [] and ours == ["nash_metric.benchmarks.registry"]
 
 
+# What building the CLI parser may import of the benchmarks: the registry and the light modules of the defaults and
+# choices its flags share with the benchmark code.
+LIGHT_MODULES = ["nash_metric.benchmarks.embednum", "nash_metric.benchmarks.embednum.configs",
+                 "nash_metric.benchmarks.nquad", "nash_metric.benchmarks.nquad.defaults",
+                 "nash_metric.benchmarks.numfine", "nash_metric.benchmarks.numfine.defaults",
+                 "nash_metric.benchmarks.registry", "nash_metric.benchmarks.summedits_defaults"]
+
+
 def test_cli_parser_loads_no_benchmark_code():
     loaded = _loaded_after("from nash_metric.cli import build_parser; build_parser()")
-    assert [m for m in loaded if m.startswith("nash_metric.benchmarks.")] == ["nash_metric.benchmarks.registry"]
+    assert [m for m in loaded if m.startswith("nash_metric.benchmarks.")] == LIGHT_MODULES
     assert not [m for m in loaded if m.split(".")[0] in ("numpy", "torch", "pandas")]
+
+
+def test_the_light_modules_import_nothing_heavy():
+    code = "; ".join(f"import {module}" for module in LIGHT_MODULES)
+    loaded = _loaded_after(code)
+    assert [m for m in loaded if m.startswith("nash_metric.") and m not in LIGHT_MODULES] == [
+        "nash_metric._version", "nash_metric.benchmarks"]
 
 
 def test_unknown_name_lists_the_known_ones():
@@ -42,7 +58,6 @@ def test_unknown_name_lists_the_known_ones():
         registry["numfin"]
     assert isinstance(info.value, KeyError) and str(info.value).startswith("unknown benchmark 'numfin'")
     assert list(registry) == ["numfine", "embednum1k", "nquad", "stsb", "summedits"]
-    assert registry.buildable() == ["numfine", "embednum1k", "nquad"]
 
 
 @pytest.mark.parametrize("name", ["numfine", "embednum1k", "nquad", "stsb", "summedits"])
@@ -58,14 +73,38 @@ def test_every_entry_point_resolves(name):
     assert (bench.build is None) == (name in ("stsb", "summedits"))
 
 
-def test_cli_flag_defaults_match_the_library():
-    from nash_metric.benchmarks.embednum.construction import ALL_CONFIGS
-    from nash_metric.benchmarks.numfine.construction import K_DEFAULT
-    from nash_metric.cli import EMBEDNUM_CONFIGS, build_parser
+def _flag(*command: str, dest: str):
+    """The parser action of `dest` under `nash COMMAND...`."""
+    from nash_metric.cli import build_parser
 
-    args = build_parser().parse_args(["build-data", "numfine", "--source", "s.txt", "--out", "o"])
-    assert args.k == K_DEFAULT
-    assert EMBEDNUM_CONFIGS == ALL_CONFIGS
+    parser = build_parser()
+    for name in command:
+        parser = next(a for a in parser._actions if a.dest in ("command", "dataset", "benchmark")).choices[name]
+    return next(a for a in parser._actions if a.dest == dest)
+
+
+def test_cli_defaults_and_choices_are_the_benchmarks_constants():
+    """Not copies: the very objects the benchmark code uses (a copy would pass an equality test and drift later)."""
+    from nash_metric.benchmarks import summedits
+    from nash_metric.benchmarks.embednum import construction as embednum
+    from nash_metric.benchmarks.nquad import evaluation as nquad
+    from nash_metric.benchmarks.numfine import construction as numfine
+
+    assert _flag("build-data", "embednum1k", dest="configs").choices is embednum.ALL_CONFIGS
+    assert _flag("bench", "embednum1k", dest="configs").choices is embednum.ALL_CONFIGS
+    assert _flag("bench", "summedits", dest="reference").choices is summedits.REFERENCE_CHOICES
+    assert _flag("bench", "nquad", dest="label").default is nquad.DEFAULT_LABEL
+    assert _flag("build-data", "numfine", dest="k").default == numfine.K_DEFAULT
+    for entry, flag in [(registry["numfine"].build, ("build-data", "numfine", "k")),
+                        (registry["numfine"].evaluate, ("bench", "numfine", "alignment_rows")),
+                        (registry["embednum1k"].build, ("build-data", "embednum1k", "candidate_questions")),
+                        (registry["nquad"].build, ("build-data", "nquad", "test_fraction")),
+                        (registry["nquad"].build, ("build-data", "nquad", "answer_rtol")),
+                        (registry["nquad"].evaluate, ("bench", "nquad", "numeral_weight")),
+                        (registry["nquad"].evaluate, ("bench", "nquad", "split")),
+                        (registry["summedits"].evaluate, ("bench", "summedits", "reference"))]:
+        parameter = {"candidate_questions": "n_candidate_questions"}.get(flag[-1], flag[-1])
+        assert _flag(*flag[:-1], dest=flag[-1]).default == inspect.signature(entry).parameters[parameter].default
 
 
 def test_benchmark_code_never_imports_the_cli():

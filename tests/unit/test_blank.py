@@ -223,9 +223,9 @@ def test_corpus_options_survive_blank_texts(tiny_model_dir):
     assert [len(v) for v in vectors] == [0, 0, 1]
 
 
-@pytest.mark.slow
-def test_sentence_backend_scores_blank_texts_without_noise(minilm_sentence):
-    out, caught = _score(minilm_sentence, ["", "   ", "Revenue rose 4%."], ["Revenue rose 4%.", "", "Revenue rose 4%."])
+def test_sentence_backend_scores_blank_texts_without_noise(tiny_sentence_scorer):
+    out, caught = _score(tiny_sentence_scorer, ["", "   ", "Revenue rose 4%."],
+                         ["Revenue rose 4%.", "", "Revenue rose 4%."])
     assert out.nash[:2].tolist() == [0.0, 0.0] and out.baseline[:2].tolist() == [0.0, 0.0]
     assert out.nash[2] == pytest.approx(1.0)
     assert len(caught) == 1 and re.match(r"3 blank texts \(2 predictions, 1 reference\)", caught[0])

@@ -8,10 +8,19 @@ import pytest
 
 from nash_metric.numbers import extract_numbers
 from nash_metric.numbers.calendar import (
+    YEAR_RANGE,
+    ClockTime,
+    DateExpression,
+    ampm_after,
     calendar_mentions,
+    date_numerals,
+    dotted_time_numerals,
     find_calendar,
-    find_clock_times,
-    find_dates,
+    is_decade,
+    is_year,
+    month_name_after,
+    month_name_before,
+    period_prefix_before,
     two_digit_year,
 )
 from nash_metric.numbers.periods import period_distance_days, period_value
@@ -165,8 +174,7 @@ def test_longest_span_wins_and_results_are_sorted():
     found = find_calendar(text)
     assert [x.text for x in found] == ["5 March 2009", "fourth quarter of fiscal 2019", "9 am"]
     assert [x.start for x in found] == sorted(x.start for x in found)
-    assert [x.text for x in find_dates(text)] == ["5 March 2009", "fourth quarter of fiscal 2019"]
-    assert [x.text for x in find_clock_times(text)] == ["9 am"]
+    assert [type(x) for x in found] == [DateExpression, DateExpression, ClockTime]
 
 
 @pytest.mark.parametrize(("text", "amount", "shifted", "period"), [
@@ -205,17 +213,20 @@ def test_longest_span_wins_and_results_are_sorted():
     ("Fiscal Year 2019", 1, "Fiscal Year 2020", "FY2020"),
 ])
 def test_shifting_keeps_the_surface_form(text, amount, shifted, period):
-    (x,) = find_dates(text)
+    (x,) = find_calendar(text)
+    assert isinstance(x, DateExpression)
     assert x.shifted(amount) == (shifted, period)
-    (back,) = find_dates(shifted)  # the variant reads back as the period it claims
+    (back,) = find_calendar(shifted)  # the variant reads back as the period it claims (NumFinE's check)
     assert (back.text, back.period) == (shifted, period)
 
 
 def test_clock_hours():
-    (c,) = find_clock_times("at 9:45 p.m. ;")
+    (c,) = find_calendar("at 9:45 p.m. ;")
+    assert isinstance(c, ClockTime)
     assert (c.hour, c.minute, c.twelve_hour, c.period) == (9, 45, True, "T21:45")
     assert c.with_hour(3) == "3:45 p.m." and c.period_at(3) == "T15:45" and c.period_at(12) == "T12:45"
-    (c,) = find_clock_times("at 09:30 .")
+    (c,) = find_calendar("at 09:30 .")
+    assert isinstance(c, ClockTime)
     assert c.with_hour(7) == "07:30" and c.period_at(7) == "T07:30"
 
 
@@ -239,3 +250,31 @@ def test_linear_time_on_adversarial_text(assert_linear):
     assert found and all(a.end <= b.start for a, b in itertools.pairwise(found))
     for worst in ("1" * 100_000, " " * 100_000, "Q" * 100_000, "December " * 11_000, "1 of " * 20_000):
         assert_linear(calendar_mentions, worst)
+
+
+@pytest.mark.parametrize(("text", "numerals"), [
+    ("12/31/19", ["12", "31", "19"]),  # a two-digit numeric year: no whole date
+    ("2019-02-30", ["2019", "02", "30"]),  # no calendar date
+    ("2150-01-01", ["2150", "01", "01"]),  # a year outside YEAR_RANGE
+    ("10:30:15", ["10", "30", "15"]),  # a whole clock time too (it wins the overlap)
+])
+def test_the_numeral_view_of_numeric_dates(text, numerals):
+    """The digit reader asks this grammar for the numerals of a numeric date; the view is looser than the
+    whole expressions, and each numeral stays a temporal number where no whole expression is read."""
+    end, spans = date_numerals(text, 0)
+    assert end == len(text) and [text[a:b] for a, b in spans] == numerals
+    if not find_calendar(text):
+        assert [(m.text, m.kind) for m in extract_numbers(text)] == [(n, "temporal") for n in numerals]
+    assert date_numerals("13/13/2019", 0) is None and date_numerals("2019/03/2019", 0) is None
+
+
+def test_the_numeral_view_of_times_months_and_decades():
+    assert dotted_time_numerals("at 09.30", 3, 8) == [(3, 5), (6, 8)]
+    assert dotted_time_numerals("of 09.30", 3, 8) is None  # elsewhere h.mm is a decimal
+    assert month_name_before("on March 5", 9) and month_name_before("Dec. 5", 5)
+    assert not month_name_before("may 5", 4)  # the verb
+    assert month_name_after("5th of March", 1) and month_name_after("5 March", 1) and not month_name_after("5 may", 1)
+    assert ampm_after("9 a.m.", 1) and ampm_after("9pm", 1) and not ampm_after("9 amber", 1)
+    assert period_prefix_before("Q3", 1) and period_prefix_before("FY 10", 3) and not period_prefix_before("AQ3", 2)
+    assert [is_decade(d) for d in ("1990", "90", "0990", "2200", "95")] == [True, True, False, False, False]
+    assert is_year(YEAR_RANGE[0]) and is_year(YEAR_RANGE[1]) and not is_year(YEAR_RANGE[1] + 1)

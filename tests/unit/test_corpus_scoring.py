@@ -35,35 +35,29 @@ CORPUS_PREDS, CORPUS_REFS = [a for a, _ in CORPUS], [b for _, b in CORPUS]
 FIELDS = SCORE_FIELDS
 
 
-@pytest.fixture(scope="module")
-def scorer(tiny_model_dir):
-    """Default options (uniform IDF, tau from the built-in corpus) on the tiny random BERT."""
-    return NASH(model=str(tiny_model_dir), backend="token", device="cpu")
-
-
 def assert_same_scores(a: NASHOutput, b: NASHOutput, atol: float = 1e-6) -> None:
     for name in FIELDS:
         np.testing.assert_allclose(getattr(a, name), getattr(b, name), atol=atol, err_msg=name)
 
 
-def test_default_scores_depend_on_the_pair_alone(scorer):
-    together = scorer.score(PREDS, REFS)
+def test_default_scores_depend_on_the_pair_alone(tiny_default_scorer):
+    together = tiny_default_scorer.score(PREDS, REFS)
     for k, (a, b) in enumerate(PAIRS):
-        alone = scorer.score([a], [b])
+        alone = tiny_default_scorer.score([a], [b])
         for name in FIELDS:
             assert getattr(alone, name)[0] == pytest.approx(getattr(together, name)[k], abs=1e-6), (k, name)
         assert alone.hashcode == together.hashcode
 
 
-def test_uniform_alpha_is_the_share_of_word_tokens(scorer):
+def test_uniform_alpha_is_the_share_of_word_tokens(tiny_default_scorer):
     # "revenue increased by" + [NUM] on each side: 6 words against 2 numbers.
-    assert scorer.score([PAIRS[0][0]], [PAIRS[0][1]]).alpha[0] == pytest.approx(6 / 8)
-    assert scorer.config["idf"] == scorer.config["idf_source"] == "uniform"
+    assert tiny_default_scorer.score([PAIRS[0][0]], [PAIRS[0][1]]).alpha[0] == pytest.approx(6 / 8)
+    assert tiny_default_scorer.config["idf"] == tiny_default_scorer.config["idf_source"] == "uniform"
 
 
-def test_chunks_do_not_change_scores_and_bound_what_is_encoded(tiny_model_dir, scorer, monkeypatch):
-    whole = scorer.score(PREDS, REFS)
-    small = scorer.with_options(chunk_size=2)
+def test_chunks_do_not_change_scores_and_bound_what_is_encoded(tiny_model_dir, tiny_default_scorer, monkeypatch):
+    whole = tiny_default_scorer.score(PREDS, REFS)
+    small = tiny_default_scorer.with_options(chunk_size=2)
     seen: list[int] = []
     encode = small.encoder.encode
     monkeypatch.setattr(small.encoder, "encode", lambda t, *a, **k: seen.append(len(t)) or encode(t, *a, **k))
@@ -76,21 +70,22 @@ def test_chunks_do_not_change_scores_and_bound_what_is_encoded(tiny_model_dir, s
     assert chunked.hashcode == whole.hashcode  # chunk_size does not determine scores
 
 
-def test_iter_score_streams_chunks_equal_to_score(scorer):
-    stream = scorer.with_options(chunk_size=4)
+def test_iter_score_streams_chunks_equal_to_score(tiny_default_scorer):
+    stream = tiny_default_scorer.with_options(chunk_size=4)
     parts = list(stream.iter_score(iter(PAIRS)))
     assert [len(p) for p in parts] == [4, 4, 1]
-    assert_same_scores(NASHOutput.concat(parts), scorer.score(PREDS, REFS))
-    assert [u["index"] for p in parts for u in p.unscored] == [u["index"] for u in scorer.score(PREDS, REFS).unscored]
-    assert NASHOutput.concat(parts).unscored == scorer.score(PREDS, REFS).unscored
+    whole = tiny_default_scorer.score(PREDS, REFS)
+    assert_same_scores(NASHOutput.concat(parts), whole)
+    assert [u["index"] for p in parts for u in p.unscored] == [u["index"] for u in whole.unscored]
+    assert NASHOutput.concat(parts).unscored == whole.unscored
     with pytest.raises(TypeError, match=r"pairs\[1\] must be a \(prediction, reference\) pair"):
         list(stream.iter_score([("a", "b"), "c"]))
 
 
-def test_corpus_decided_options_are_fixed_once_per_corpus(scorer):
+def test_corpus_decided_options_are_fixed_once_per_corpus(tiny_default_scorer):
     preds, refs = CORPUS_PREDS, CORPUS_REFS
     for options in ({"threshold": "auto"}, {"idf": "references"}, {"bertscore_idf": True}):
-        corpus_scorer = scorer.with_options(**options)
+        corpus_scorer = tiny_default_scorer.with_options(**options)
         whole = corpus_scorer.score(preds, refs)
         chunked = corpus_scorer.with_options(chunk_size=2).score(preds, refs)
         assert_same_scores(whole, chunked)
@@ -104,8 +99,8 @@ def test_corpus_decided_options_are_fixed_once_per_corpus(scorer):
         assert_same_scores(NASHOutput.concat(list(fixed.iter_score(CORPUS))), whole)
 
 
-def test_references_idf_depends_on_the_call_and_says_so(scorer):
-    refs_idf = scorer.with_options(idf="references")
+def test_references_idf_depends_on_the_call_and_says_so(tiny_default_scorer):
+    refs_idf = tiny_default_scorer.with_options(idf="references")
     alone = refs_idf.score([PAIRS[1][0]], [PAIRS[1][1]])
     inside = refs_idf.score(PREDS, REFS)
     assert alone.alpha[0] == pytest.approx(6 / 8)  # one document: every df is 1, so uniform
@@ -114,45 +109,47 @@ def test_references_idf_depends_on_the_call_and_says_so(scorer):
     assert alone.hashcode != inside.hashcode  # the fitted table is named
 
 
-def test_auto_threshold_is_echoed_and_named_in_the_hashcode(scorer):
-    out = scorer.with_options(threshold="auto").score(CORPUS_PREDS, CORPUS_REFS)
+def test_auto_threshold_is_echoed_and_named_in_the_hashcode(tiny_default_scorer):
+    out = tiny_default_scorer.with_options(threshold="auto").score(CORPUS_PREDS, CORPUS_REFS)
     tau = out.config["threshold"]
     assert isinstance(tau, float) and out.config["threshold_source"].startswith("auto:")
-    assert "fell back" not in out.config["threshold_source"] and tau != scorer.threshold  # calibrated here
+    assert "fell back" not in out.config["threshold_source"] and tau != tiny_default_scorer.threshold  # calibrated here
     assert f"tau={tau:.4f}" in out.hashcode
 
 
-def test_hashcode_names_the_value_of_tau_not_how_it_was_given(scorer):
-    given = scorer.with_options(threshold=scorer.threshold)
-    assert given.config["threshold_source"] != scorer.config["threshold_source"]
-    assert given.hashcode == scorer.hashcode
-    assert scorer.with_options(threshold=0.5).hashcode != scorer.hashcode
-    assert scorer.with_options(idf=None).hashcode == scorer.hashcode  # None is the default, uniform
+def test_hashcode_names_the_value_of_tau_not_how_it_was_given(tiny_default_scorer):
+    given = tiny_default_scorer.with_options(threshold=tiny_default_scorer.threshold)
+    assert given.config["threshold_source"] != tiny_default_scorer.config["threshold_source"]
+    assert given.hashcode == tiny_default_scorer.hashcode
+    assert tiny_default_scorer.with_options(threshold=0.5).hashcode != tiny_default_scorer.hashcode
+    # None is the default, uniform
+    assert tiny_default_scorer.with_options(idf=None).hashcode == tiny_default_scorer.hashcode
 
 
-def test_several_references_keep_the_best(scorer):
+def test_several_references_keep_the_best(tiny_default_scorer):
     preds = [PAIRS[0][0], PAIRS[2][0]]
     refs = [[PAIRS[1][1], PAIRS[0][1]], [PAIRS[2][1], "Nothing numeric here.", PAIRS[2][1]]]
-    out = scorer.score(preds, refs)
-    singles = [scorer.score([p] * len(rs), rs).nash for p, rs in zip(preds, refs)]
+    out = tiny_default_scorer.score(preds, refs)
+    singles = [tiny_default_scorer.score([p] * len(rs), rs).nash for p, rs in zip(preds, refs)]
     assert out.best_reference.tolist() == [int(np.argmax(s)) for s in singles]
     np.testing.assert_allclose(out.nash, [s.max() for s in singles], atol=1e-6)
     np.testing.assert_allclose(out.nash, out.alpha * out.text + (1 - out.alpha) * out.numeric, atol=1e-9)
     assert out.to_dict()["best_reference"] == out.best_reference.tolist()
     with pytest.raises(ValueError, match=r"references\[1\] is an empty list"):
-        scorer.score(preds, [["x"], []])
+        tiny_default_scorer.score(preds, [["x"], []])
 
 
-def test_half_precision_option_is_checked_and_named(tiny_model_dir, scorer):
+def test_half_precision_option_is_checked_and_named(tiny_model_dir, tiny_default_scorer):
     with pytest.raises(ValueError, match="unknown dtype"):
         NASH(model=str(tiny_model_dir), backend="token", dtype="float8")
-    half = NASH(model=str(tiny_model_dir), backend="token", device="cpu", dtype="bfloat16", threshold=scorer.threshold)
+    half = NASH(model=str(tiny_model_dir), backend="token", device="cpu", dtype="bfloat16",
+                threshold=tiny_default_scorer.threshold)
     out = half.score(PREDS[:3], REFS[:3])
-    assert "_bfloat16_" in out.hashcode and out.hashcode != scorer.hashcode
-    np.testing.assert_allclose(out.nash, scorer.score(PREDS[:3], REFS[:3]).nash, atol=0.05)
+    assert "_bfloat16_" in out.hashcode and out.hashcode != tiny_default_scorer.hashcode
+    np.testing.assert_allclose(out.nash, tiny_default_scorer.score(PREDS[:3], REFS[:3]).nash, atol=0.05)
 
 
-def test_dataset_map_with_rank_pipeline(tiny_model_dir, scorer):
+def test_dataset_map_with_rank_pipeline(tiny_model_dir, tiny_default_scorer):
     """The README's `datasets.Dataset.map(batched=True, with_rank=True)` recipe, on one process."""
     from datasets import Dataset
 
@@ -166,11 +163,11 @@ def test_dataset_map_with_rank_pipeline(tiny_model_dir, scorer):
 
     ds = Dataset.from_dict({"prediction": PREDS, "reference": REFS})
     scored = ds.map(score_batch, batched=True, batch_size=4, with_rank=True)
-    np.testing.assert_allclose(scored["nash"], scorer.score(PREDS, REFS).nash, atol=1e-6)
+    np.testing.assert_allclose(scored["nash"], tiny_default_scorer.score(PREDS, REFS).nash, atol=1e-6)
     assert scored.column_names == ["prediction", "reference", *PUBLIC_FIELDS]
 
 
-def test_for_corpus_from_chunks_fixes_what_the_lists_fix(scorer):
+def test_for_corpus_from_chunks_fixes_what_the_lists_fix(tiny_default_scorer):
     """A corpus given as a function returning its chunks (a file read chunk by chunk) gets the same tau and IDFs."""
     passes: list[int] = []
 
@@ -183,7 +180,7 @@ def test_for_corpus_from_chunks_fixes_what_the_lists_fix(scorer):
     multi_refs = [[r, a] for a, r in CORPUS]
     for options in ({"threshold": "auto"}, {"idf": "references"}, {"bertscore_idf": True},
                     {"threshold": "auto", "idf": "references", "bertscore_idf": True}):
-        corpus_scorer = scorer.with_options(**options)
+        corpus_scorer = tiny_default_scorer.with_options(**options)
         for refs in (CORPUS_REFS, multi_refs):
             whole = corpus_scorer.for_corpus(CORPUS_PREDS, refs)
             for size in (1, 3, 100):
@@ -194,10 +191,11 @@ def test_for_corpus_from_chunks_fixes_what_the_lists_fix(scorer):
                 assert streamed.bertscore_idf == whole.bertscore_idf
                 assert streamed.idf == whole.idf
     passes.clear()
-    assert scorer.for_corpus(chunks_of(PairCorpus(CORPUS_PREDS, CORPUS_REFS, []), 2)) is scorer
+    corpus = chunks_of(PairCorpus(CORPUS_PREDS, CORPUS_REFS, []), 2)
+    assert tiny_default_scorer.for_corpus(corpus) is tiny_default_scorer
     assert passes == []  # nothing left to decide: no pass over the texts
     with pytest.raises(TypeError, match="one function returning their chunks"):
-        scorer.with_options(threshold="auto").for_corpus(CORPUS_PREDS)
+        tiny_default_scorer.with_options(threshold="auto").for_corpus(CORPUS_PREDS)
 
 
 def test_calibration_sample_streams_the_same_choice():

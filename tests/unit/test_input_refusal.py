@@ -11,7 +11,6 @@ import warnings
 import numpy as np
 import pytest
 
-from nash_metric import NASH
 from nash_metric.calibration import (
     MIN_CALIBRATION_SENTENCES,
     TooFewNumbersError,
@@ -216,37 +215,32 @@ def test_calibrate_file_names_file_and_column(tmp_path):
 
 # ---------------------------------------------------------------------------------- threshold='auto' fallback
 
-@pytest.fixture(scope="module")
-def tiny(tiny_model_dir):
-    return NASH(model=str(tiny_model_dir), backend="token", device="cpu")
-
-
-def test_auto_on_a_single_pair_falls_back_to_the_stated_tau(tiny):
-    auto = tiny.with_options(threshold="auto")
+def test_auto_on_a_single_pair_falls_back_to_the_stated_tau(tiny_default_scorer):
+    auto = tiny_default_scorer.with_options(threshold="auto")
     with pytest.warns(UserWarning, match=r"threshold='auto': auto: 2 of 2 texts with a scorable number \(< 20\); "
                       r"fell back to tau \(calibrated on the built-in corpus\)"):
         out = auto.score(["Revenue rose 4%."], ["Revenue rose 40%."])
-    assert out.config["threshold"] == tiny.threshold  # the tau used is the one threshold=None gives
+    assert out.config["threshold"] == tiny_default_scorer.threshold  # the tau used is the one threshold=None gives
     assert out.config["threshold_source"].startswith("auto: 2 of 2 texts")
-    assert out.hashcode == tiny.score(["Revenue rose 4%."], ["Revenue rose 40%."]).hashcode
+    assert out.hashcode == tiny_default_scorer.score(["Revenue rose 4%."], ["Revenue rose 40%."]).hashcode
     with pytest.warns(UserWarning, match="auto: 0 of 2 texts"):
-        assert auto.for_corpus(["No numbers."], ["None here."]).threshold == tiny.threshold
+        assert auto.for_corpus(["No numbers."], ["None here."]).threshold == tiny_default_scorer.threshold
 
 
-def test_auto_calibrates_on_a_corpus_with_enough_numbers(tiny):
-    auto = tiny.with_options(threshold="auto")
+def test_auto_calibrates_on_a_corpus_with_enough_numbers(tiny_default_scorer):
+    auto = tiny_default_scorer.with_options(threshold="auto")
     preds, refs = NUMBERED[:12], [s.replace("rose", "fell") for s in NUMBERED[:12]]
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no fallback warning
         fixed = auto.for_corpus(preds, refs)
     assert fixed.threshold_source == "auto: 24 texts of the corpus" and fixed.calibration.n_sentences == 24
-    assert fixed.threshold != tiny.threshold
+    assert fixed.threshold != tiny_default_scorer.threshold
 
 
-def test_auto_tau_is_one_per_corpus_whatever_the_chunks_or_order(tiny):
-    auto = tiny.with_options(threshold="auto")
+def test_auto_tau_is_one_per_corpus_whatever_the_chunks_or_order(tiny_default_scorer):
+    auto = tiny_default_scorer.with_options(threshold="auto")
     preds, refs = NUMBERED[:12], [s.replace("rose", "fell") for s in NUMBERED[:12]]
     whole = auto.score(preds, refs)
     chunked = auto.with_options(chunk_size=5).score(preds[::-1], refs[::-1])
-    assert whole.config["threshold"] == chunked.config["threshold"] != tiny.threshold
+    assert whole.config["threshold"] == chunked.config["threshold"] != tiny_default_scorer.threshold
     np.testing.assert_allclose(whole.nash, chunked.nash[::-1], atol=1e-6)

@@ -1,4 +1,5 @@
-"""Number formats of real annual-report and everyday text (english.py rules; normalize.py; the mask escape).
+"""Number formats of real annual-report and everyday text (english.py and written.py rules; normalize.py; the
+mask escape).
 
 Each case states its expected value, or the ``error`` of a mention that cannot be valued. Tables run the
 English reader alone (``_english``), whose rules they document; the end-to-end checks run ``extract_numbers``.
@@ -15,9 +16,10 @@ from text_to_num import text2num
 
 from nash_metric import weighting
 from nash_metric.numbers import MASK_TOKEN, NumericMention, extract_numbers, mask_numbers, resolve_overlaps
-from nash_metric.numbers.english import digit_mentions, written_mentions
+from nash_metric.numbers.english import digit_mentions
 from nash_metric.numbers.mention import mask_spans
 from nash_metric.numbers.normalize import normalize_digits
+from nash_metric.numbers.written import written_mentions
 
 
 def _english(text: str) -> list[NumericMention]:
@@ -138,7 +140,7 @@ CASES = [
     ("12/31/2019 and 03/2010", [("12", 12.0, "temporal", None), ("31", 31.0, "temporal", None),
                                 ("2019", 2019.0, "temporal", None), ("03", 3.0, "temporal", None),
                                 ("2010", 2010.0, "temporal", None)]),
-    # written numbers: values as before, bare scale words and ordinals are not numbers
+    # written numbers: their values; bare scale words and ordinals are not numbers
     ("twenty-four, two hundred and five, three million, a hundred, one percent",
      [("twenty-four", 24.0, "quantity", None), ("two hundred and five", 205.0, "quantity", None),
       ("three million", 3e6, "quantity", None), ("a hundred", 100.0, "quantity", None),
@@ -259,7 +261,7 @@ _NUMBER_WORDS = ["one", "two", "three", "four", "five", "six", "seven", "eight",
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(_NUMBER_WORDS), min_size=1, max_size=8))
-@example(["ten", "million", "billion", "one"])  # past 2**53: found by a fresh run, now always checked
+@example(["ten", "million", "billion", "one"])  # past 2**53, where float arithmetic would round
 def test_written_values_agree_with_text2num(words: list[str]) -> None:
     # Where the grammar reads the whole run as one number and text2num accepts it, the values agree.
     text = " ".join(words)

@@ -13,11 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nash_metric.numbers import MASK_TOKEN, NumericMention, extract_numbers, mask_numbers, resolve_overlaps
-from nash_metric.numbers.english import digit_mentions, written_mentions
+from nash_metric.numbers.english import digit_mentions
+from nash_metric.numbers.written import written_mentions
 
 
 def _english(text: str) -> list[NumericMention]:
-    """The English reader alone (digits + written, overlaps resolved): the table documents its rules, while
+    """The English readers alone (digits + written words, overlaps resolved): the table documents its rules, while
     ``extract_numbers`` also runs the calendar reader, whose whole-date mentions win longer spans."""
     return resolve_overlaps(digit_mentions(text) + written_mentions(text))
 
@@ -119,7 +120,7 @@ CASES = [
     # ordinals, identifiers
     ("3rd and 21st, 5th March", [("3rd", 3.0, "quantity", None), ("21st", 21.0, "quantity", None),
                                  ("5th", 5.0, "temporal", None)]),
-    # "3M", "5K" alone now scale and "800dwt" is 800 dwt (tests/unit/test_number_formats.py)
+    # "3M", "5K" alone scale and "800dwt" is 800 dwt (tests/unit/test_number_formats.py)
     ("COVID-19, A4, 3G, 5G, MP3, Nokia N95, TEM1V, 10-K, 3M Company, 3M's, Phase 2B, NOK1V, iGen3", []),
     # exponents and powers
     ("1e308 10^30 1.5e-30 10**6 1.5 x 10^6", [("1e308", 1e308, "quantity", None), ("10^30", 1e30, "quantity", None),
@@ -222,13 +223,19 @@ def test_numbers_modules_have_no_import_cycle() -> None:
 
     assert imports("mention") == (set(), {"__future__", "collections", "dataclasses"})  # leaves: stdlib only
     assert imports("normalize") == (set(), {"__future__", "re", "unicodedata"})
-    assert imports("english")[0] == {"mention", "normalize"}
+    assert imports("lexicon")[0] == set()  # words and patterns only
+    assert imports("numerals")[0] == {"lexicon"}
+    assert imports("reading")[0] == {"lexicon", "mention", "normalize", "numerals"}
+    # the digit reader asks the one date grammar (calendar) what a date's numerals are
+    assert imports("english")[0] == {"calendar", "lexicon", "mention", "numerals", "reading"}
+    assert imports("written")[0] == {"lexicon", "mention", "reading"}
     assert imports("chinese")[0] == {"mention"}
     assert imports("periods")[0] == set()
     assert imports("paper")[0] == {"mention"}
     assert imports("calendar")[0] == {"mention", "periods"}
     # extract also reads the reader names from the (torch-free) config
-    assert imports("extract")[0] == {"calendar", "chinese", "config", "english", "mention", "normalize", "paper"}
+    assert imports("extract")[0] == {"calendar", "chinese", "config", "english", "mention", "normalize", "paper",
+                                     "written"}
 
 
 def test_financial_phrasebank_invariants(data_paths) -> None:
@@ -275,7 +282,7 @@ def test_property_mask_count_and_finite(text: str) -> None:
     ("2. Revenue rose 5%.", ["5%"]),
     ("Agenda:\n12: budget of $3 million", ["$3 million"]),
     ("Up 3. Then down.", ["3"]),  # not at the start of a line
-    ("(1) million", ["(1) million"]),  # an accounting negative, as before
+    ("(1) million", ["(1) million"]),  # an accounting negative: a scale after the parentheses
 ])
 def test_list_labels_opening_a_line_are_not_numbers(text, found):
     assert [m.text for m in extract_numbers(text)] == found

@@ -25,7 +25,7 @@ PAIRS = [
 
 
 @pytest.fixture(scope="module")
-def one_pass(tiny_model_dir):
+def tiny_one_pass_scorer(tiny_model_dir):
     return NASH(model=str(tiny_model_dir), backend="token", threshold=0.0, device="cpu", text_channel="one-pass")
 
 
@@ -50,21 +50,21 @@ def _channel_prf(scorer: NASH, a: str, b: str) -> tuple[float, float, float]:
     return float(p[0]), float(r[0]), float(f[0])
 
 
-def test_token_channel_is_bertscore_over_the_tokens_outside_the_numbers(one_pass):
-    out = one_pass.score([a for a, _ in PAIRS], [b for _, b in PAIRS])
+def test_token_channel_is_bertscore_over_the_tokens_outside_the_numbers(tiny_one_pass_scorer):
+    out = tiny_one_pass_scorer.score([a for a, _ in PAIRS], [b for _, b in PAIRS])
     for k, (a, b) in enumerate(PAIRS):
-        p, r, f = _channel_prf(one_pass, a, b)
+        p, r, f = _channel_prf(tiny_one_pass_scorer, a, b)
         assert out.text_precision[k] == pytest.approx(p, abs=1e-6)
         assert out.text_recall[k] == pytest.approx(r, abs=1e-6)
         assert out.text[k] == pytest.approx(f, abs=1e-6)
     assert out.text[3] == 0.0  # "4%" leaves nothing to compare: empty against a non-empty text, as bert-score
 
 
-def test_one_pass_keeps_the_baseline_and_the_number_channel(tiny_model_dir, one_pass):
+def test_one_pass_keeps_the_baseline_and_the_number_channel(tiny_model_dir, tiny_one_pass_scorer):
     """Only S_text (and so NASH) moves: the baseline and every number field come from the same first pass."""
-    two = one_pass.with_options(text_channel="two-pass")
+    two = tiny_one_pass_scorer.with_options(text_channel="two-pass")
     preds, refs = [a for a, _ in PAIRS], [b for _, b in PAIRS]
-    x, y = one_pass.score(preds, refs), two.score(preds, refs)
+    x, y = tiny_one_pass_scorer.score(preds, refs), two.score(preds, refs)
     for field in ("baseline", "baseline_precision", "numeric", "numeric_precision", "numeric_support", "alpha"):
         np.testing.assert_allclose(getattr(x, field), getattr(y, field), atol=1e-6, err_msg=field)
     assert x.text[2] == pytest.approx(x.baseline[2], abs=1e-6)  # no numbers: the channel is the text itself
@@ -72,8 +72,8 @@ def test_one_pass_keeps_the_baseline_and_the_number_channel(tiny_model_dir, one_
     assert y.text[0] == pytest.approx(1.0) and x.text[0] < 1.0 - 1e-7
 
 
-def test_one_pass_encodes_each_distinct_text_once(one_pass, monkeypatch):
-    encoder, seen = one_pass.encoder, []
+def test_one_pass_encodes_each_distinct_text_once(tiny_one_pass_scorer, monkeypatch):
+    encoder, seen = tiny_one_pass_scorer.encoder, []
     forward = encoder.forward
 
     def counting(ids, mask):
@@ -82,37 +82,39 @@ def test_one_pass_encodes_each_distinct_text_once(one_pass, monkeypatch):
 
     monkeypatch.setattr(encoder, "forward", counting)
     preds, refs = [a for a, _ in PAIRS], [b for _, b in PAIRS]
-    one_pass.score(preds, refs)
+    tiny_one_pass_scorer.score(preds, refs)
     assert sum(seen) == len(set(preds + refs))  # short texts: one window each, no text encoded twice
     seen.clear()
-    one_pass.with_options(text_channel="two-pass").score(preds, refs)
+    tiny_one_pass_scorer.with_options(text_channel="two-pass").score(preds, refs)
     assert sum(seen) > len(set(preds + refs))  # the second pass over the texts without their numbers
 
 
-def test_long_texts_channel_is_read_over_the_stitched_windows(one_pass):
+def test_long_texts_channel_is_read_over_the_stitched_windows(tiny_one_pass_scorer):
     """Past the 64-token window of the tiny model: the kept rows cover every window's tokens."""
     long = " ".join(f"Segment {i} reported revenue of ${i}.5 million and margin of {i % 7}%." for i in range(20))
-    e = one_pass.encoder.encode([long], [[]], left_out=[TextPool.build([long], one_pass=True).left_out[long]])[0]
+    left_out = TextPool.build([long], one_pass=True).left_out[long]
+    e = tiny_one_pass_scorer.encoder.encode([long], [[]], left_out=[left_out])[0]
     assert e.n_windows > 1
     view = channel_view(e)
     assert view.states.shape[0] == int(e.channel_keep.sum()) < e.states.shape[0]
-    assert not view.special[len(one_pass.encoder.prefix):-len(one_pass.encoder.suffix)].any()
+    encoder = tiny_one_pass_scorer.encoder
+    assert not view.special[len(encoder.prefix):-len(encoder.suffix)].any()
 
 
-def test_the_option_is_declared_once_and_named_in_the_hashcode(one_pass):
+def test_the_option_is_declared_once_and_named_in_the_hashcode(tiny_one_pass_scorer):
     assert NASHConfig().text_channel == "auto" and not NASHConfig().one_pass
-    assert "_onepass" in one_pass.hashcode and one_pass.config["text_channel"] == "one-pass"
-    two = one_pass.with_options(text_channel="two-pass")
-    assert "_onepass" not in two.hashcode and two.hashcode == one_pass.with_options(text_channel="auto").hashcode
+    assert "_onepass" in tiny_one_pass_scorer.hashcode and tiny_one_pass_scorer.config["text_channel"] == "one-pass"
+    two = tiny_one_pass_scorer.with_options(text_channel="two-pass")
+    assert "_onepass" not in two.hashcode
+    assert two.hashcode == tiny_one_pass_scorer.with_options(text_channel="auto").hashcode
     with pytest.raises(ValueError, match="paper"):
         NASHConfig(numbers="paper", text_channel="one-pass")
     with pytest.raises(ValueError, match="text_channel"):
         NASHConfig(text_channel="three-pass")
 
 
-@pytest.mark.slow
-def test_sentence_channel_is_the_models_mean_pooling_over_the_tokens_outside_the_numbers(minilm_sentence):
-    scorer = minilm_sentence.with_options(text_channel="one-pass")
+def test_sentence_channel_is_the_models_mean_pooling_over_the_tokens_outside_the_numbers(tiny_sentence_scorer):
+    scorer = tiny_sentence_scorer.with_options(text_channel="one-pass")
     model, (a, b) = scorer.encoder.model, PAIRS[0]
     pool = TextPool.build([a, b], one_pass=True)
 

@@ -1,8 +1,8 @@
 """pair_files and textfile: files of pairs checked in one streaming pass, then read chunk by chunk from any pair on.
 
-The messages of every format are pinned in test_pairs_io.py (through `read_pairs`, which reads what `open_pairs`
-opens); here: any range reads what the whole file holds, a shard reads only its byte range, memory holds one chunk,
-and the streamed decoding says and refuses what `io.read_text` says and refuses.
+The messages of every format are pinned in test_pair_file_messages.py (through `read_pairs`, which reads what
+`open_pairs` opens); here: any range reads what the whole file holds, a shard reads only its byte range, memory
+holds one chunk, and the streamed decoding says and refuses what `io.read_text` says and refuses.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def _sources(tmp_path):
     _jsonl(tmp_path / "multi.jsonl")
     _parquet(tmp_path / "groups.parquet")
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the blank text: pinned in test_pairs_io.py
+        warnings.simplefilter("ignore")  # the blank text: pinned in test_pair_file_messages.py
         return {
             "csv crlf": open_pairs(tmp_path / "crlf.csv"),
             "csv lf": open_pairs(tmp_path / "lf.csv"),

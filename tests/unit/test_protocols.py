@@ -8,14 +8,10 @@ import numpy as np
 import pytest
 
 from nash_metric.protocols import (
-    accuracy_at_1,
     bootstrap_ci,
     crosspair_accuracy,
-    gold_ranks,
-    hit_rate_at_k,
     kendall_tau_b,
     mean_kendall_tau_b,
-    mean_reciprocal_rank,
     pairwise_accuracy,
     precision_at_k,
     triplet_accuracy,
@@ -53,15 +49,6 @@ def test_mean_kendall_tau_b_undefined_lists():
         mean_kendall_tau_b([[1, 2, 3], [1]], [[1, 2, 3], [1]])
 
 
-def test_ranking_metrics_break_ties_against_the_gold():
-    scores = [[0.1, 0.9, 0.5], [0.7, 0.7, 0.2], [0.3, 0.2, 0.1]]
-    gold = [1, 0, 2]
-    assert gold_ranks(scores, gold).tolist() == [1, 2, 3]  # the tie puts gold 0 second
-    assert accuracy_at_1(scores, gold) == pytest.approx(1 / 3)
-    assert hit_rate_at_k(scores, gold, 2) == pytest.approx(2 / 3)
-    assert mean_reciprocal_rank(scores, gold) == pytest.approx((1 + 1 / 2 + 1 / 3) / 3)
-
-
 def test_precision_at_k():
     scores = [[0.9, 0.8, 0.1, 0.0], [0.5, 0.5, 0.5, 0.5]]
     relevant = [{0, 2}, {1}]
@@ -78,8 +65,6 @@ def test_errors_name_what_and_where():
         triplet_accuracy([1.0, float("nan")], [0.0, 0.0])
     with pytest.raises(ValueError, match="labels"):
         crosspair_accuracy([1], [0], [2])
-    with pytest.raises(ValueError, match="gold\\[0\\]"):
-        gold_ranks([[1, 2]], [5])
     with pytest.raises(ValueError, match="empty"):
         triplet_accuracy([], [])
 

@@ -130,10 +130,11 @@ def test_explain_is_json_and_agrees_with_score(tiny_scorer):
 def test_at_threshold_matches_a_rescored_scorer(tiny_scorer):
     preds, refs = [a for a, _ in PAIRS], [b for _, b in PAIRS]
     out = tiny_scorer.score(preds, refs)
-    strict = tiny_scorer.with_threshold(0.99)
-    again = strict.score(preds, refs)
-    np.testing.assert_allclose(out.at_threshold(0.99).nash, again.nash, atol=1e-12)
-    assert out.at_threshold(0.99).config["threshold"] == 0.99 and again.hashcode != out.hashcode
+    strict = tiny_scorer.with_options(threshold=0.99)
+    again, rescored = strict.score(preds, refs), out.at_threshold(0.99)
+    np.testing.assert_allclose(rescored.nash, again.nash, atol=1e-12)
+    assert rescored.config["threshold"] == 0.99 and again.hashcode != out.hashcode
+    assert rescored.hashcode == again.hashcode  # the same scores under the same name
 
 
 def test_idf_options(tiny_model_dir, tmp_path):

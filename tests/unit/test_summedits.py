@@ -1,9 +1,11 @@
-"""SummEdits benchmark: reader errors, subset rules, metrics and pooled thresholds (fake scorer); slow: real data."""
+"""SummEdits benchmark: reader errors, subset rules, metrics and pooled thresholds (fake scorer).
+
+The real data with the real model: tests/integration/test_summedits_data.py.
+"""
 
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -339,31 +341,3 @@ def test_the_cli_lists_the_command():
     assert (args.data, args.reference, args.limit, args.thresholds, args.backend) == \
         (["a", "b.json"], "doc", 3, "r.json", "token")
     assert build_parser().parse_args(["bench", "summedits", "--data", "a"]).reference == "both"
-
-
-# -- real data, real model ------------------------------------------------------------------------------------------
-
-
-@pytest.mark.slow
-def test_real_summedits_with_the_default_scorer(data_paths, minilm_sentence):
-    folder = data_paths.shared / "summedits"
-    if not any(folder.glob("summedits_*.json")):
-        pytest.skip(f"SummEdits not found at {folder} (../shared/data is mounted beside the repo in CI)")
-    from nash_metric.output import NASHOutput
-
-    if "numeric_support" not in NASHOutput.__dataclass_fields__:
-        pytest.skip("NASHOutput has no numeric_support yet")
-    result = evaluate(minilm_sentence, folder, limit=6, show_progress=False)
-    res = result["results"]
-    assert len(res["domains"]) >= 1 and result["config"]["hashcode"] == minilm_sentence.hashcode
-    assert result["config"]["token_config"]["backend"] == "token"
-    for mode in ("original", "doc"):
-        for subset, table in res["metrics"][mode].items():
-            assert set(table) == {*res["domains"], "overall"}
-            for cells in table.values():
-                assert set(cells) == set(FIELDS)
-                for cell in cells.values():
-                    for value in cell.values():
-                        assert value is None or 0.0 <= value <= 1.0, (mode, subset, cell)
-    assert res["metrics"]["original"]["all_edits"]["overall"]["nash"]["auc"] is not None
-    assert re.search(r"^\| overall +\| \d+/\d+ +\| ", markdown(result), flags=re.MULTILINE)

@@ -120,10 +120,6 @@ class BenchmarkRegistry(Mapping[str, Benchmark]):
     def __len__(self) -> int:
         return len(self._benchmarks)
 
-    def buildable(self) -> list[str]:
-        """Names of the benchmarks that construct a dataset (``nash build-data``)."""
-        return [name for name, b in self._benchmarks.items() if b.build_ref is not None]
-
 
 registry = BenchmarkRegistry([
     Benchmark(

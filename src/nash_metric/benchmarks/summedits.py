@@ -54,9 +54,8 @@ from typing import Any
 import numpy as np
 
 from .registry import ScorerSource, scorer_factory
+from .summedits_defaults import DEFAULT_REFERENCE, REFERENCE_CHOICES, REFERENCE_MODES
 
-REFERENCE_MODES = ("original", "doc")
-REFERENCE_CHOICES = (*REFERENCE_MODES, "both")
 SUBSETS = {
     "figure_edits_vs_consistent": "positives: consistent edits (label 1, summary != original_summary); negatives: "
     "figure edits (label 0 and numerals(summary) - numerals(original_summary) non-empty)",
@@ -476,7 +475,7 @@ def run_summedits(scorers: _Scorers, domains: dict[str, list[SummEditsRow]], mod
 
 
 def evaluate(scorer: ScorerSource, data: str | Path | Sequence[str | Path], *, limit: int | None = None,
-             show_progress: bool = True, reference: str = "both",
+             show_progress: bool = True, reference: str = DEFAULT_REFERENCE,
              thresholds: str | Path | None = None) -> dict[str, Any]:
     """``nash bench summedits``: every field on every domain of ``data``, as a result envelope.
 

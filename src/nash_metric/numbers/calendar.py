@@ -33,20 +33,26 @@ Forms (period of the example in brackets):
   needs two minute digits; ``h.mm`` elsewhere needs am/pm ("closed at 22.70" is a price), ``h`` always
   does; 24-hour times are 0-23, 12-hour 1-12.
 
-Not read here: bare years (``in 2019``; ``numbers.english`` marks them temporal and ``numbers.extract``
-gives them the period ``"2019"``), quarters and halves without a year (``Q3``), decades, ``2017/18``,
-year-month ``2016-02`` (often an identifier such as ``ASU 2016-02``), two-digit numeric years
+Not read here as one expression: bare years (``in 2019``; ``numbers.english`` marks them temporal and
+``numbers.extract`` gives them the period ``"2019"``), quarters and halves without a year (``Q3``), decades,
+``2017/18``, year-month ``2016-02`` (often an identifier such as ``ASU 2016-02``), two-digit numeric years
 (``12/31/19``), year-first quarters (``fiscal 2019 second quarter`` reads ``fiscal 2019``), weekdays,
 seasons.
 
 Rules: month names are capitalised (``December``, ``Dec.``) or all capitals (``DECEMBER``, ``SEPT.``, as
 PhraseBank headers write them); full names, three-letter forms and ``Sept``, abbreviations with or without a
-dot; so the verb "may" is no month. Years are 1900-2100.
+dot; so the verb "may" is no month. Years are 1900-2100 (``YEAR_RANGE``, the project's one year range).
 Two-digit years follow the POSIX ``%y`` pivot (``TWO_DIGIT_PIVOT``): 00-68 -> 2000-2068, 69-99 ->
 1969-1999. Calendar-invalid dates (``February 30, 2009``, ``February 29, 2019``) are not dates. Overlapping
 candidates resolve as ``mention.resolve_overlaps`` does: the longest span wins (``December 31, 2019`` over
 ``December 31``), ties by earlier start, then by the order of ``_PATTERNS``. Linear time: every pattern is
 precompiled, has bounded repetition and runs once over the text; overlaps are resolved with an occupancy map.
+
+The digit reader (``numbers.english``) reads the numerals of a date one at a time and asks this module what
+they are: ``date_numerals`` (``2010-03-05``, ``12/31/19``, ``10:30``), ``dotted_time_numerals`` (``at 09.30``),
+``month_name_before`` / ``month_name_after`` (a day next to a month name), ``ampm_after``,
+``period_prefix_before`` (``Q3``, ``FY2010``), ``is_decade`` and ``is_year``. That view is looser than the
+whole expressions (see the "numerals" section below); a whole expression, where there is one, wins.
 """
 
 from __future__ import annotations
@@ -67,10 +73,16 @@ __all__ = [
     "YEAR_RANGE",
     "ClockTime",
     "DateExpression",
+    "ampm_after",
     "calendar_mentions",
+    "date_numerals",
+    "dotted_time_numerals",
     "find_calendar",
-    "find_clock_times",
-    "find_dates",
+    "is_decade",
+    "is_year",
+    "month_name_after",
+    "month_name_before",
+    "period_prefix_before",
     "two_digit_year",
 ]
 
@@ -143,6 +155,11 @@ _DATED_AT_BEFORE = re.compile(r"(?<![0-9])[0-9]{4}\s?,?\s(?i:at)\s\Z")
 def two_digit_year(yy: int) -> int:
     """The year a two-digit year stands for (pivot ``TWO_DIGIT_PIVOT``)."""
     return (1900 if yy >= TWO_DIGIT_PIVOT else 2000) + yy
+
+
+def is_year(number: float) -> bool:
+    """Whether ``number`` lies in ``YEAR_RANGE``, the years a date may have and a bare integer may name."""
+    return YEAR_RANGE[0] <= number <= YEAR_RANGE[1]
 
 
 @dataclass(frozen=True)
@@ -279,53 +296,14 @@ def _ordinal_suffix(n: int) -> str:
 
 # ------------------------------------------------------------------------------------------ reading
 def _make_date(text: str, m: re.Match[str], form: str, granularity: str) -> DateExpression | None:
-    g = m.groupdict()
-    fields: list[tuple[str, int, int]] = []
-    day = 1
     if form in _MONTH_FORMS and _MONTH_RANGE_BEFORE.search(text, max(0, m.start() - 14), m.start()):
         return None  # "January-June 2008": a range of months
     if form == "my" and _DAY_BEFORE.search(text, max(0, m.start() - 8), m.start()):
         return None  # the tail of an invalid date
-    if form == "numeric":
-        a, b = int(g["a"]), int(g["b"])
-        day_first = g["sep"] != "/" if (a <= 12 and b <= 12) else a > 12
-        day_key, mon_key = ("a", "b") if day_first else ("b", "a")
-        day, month = int(g[day_key]), int(g[mon_key])
-        fields += [("day", *m.span(day_key)), ("mnum", *m.span(mon_key))]
-    elif g.get("mon"):
-        month = _MONTH_NUMBER[g["mon"].rstrip(".")]
-        fields.append(("mon", *m.span("mon")))
-    elif g.get("mnum"):
-        month = int(g["mnum"])
-        fields.append(("mnum", *m.span("mnum")))
-    elif g.get("q") or g.get("qw"):
-        key = "q" if g.get("q") else "qw"
-        q = int(g["q"]) if key == "q" else _ordinal_number(g["qw"])
-        month = 3 * q - 2
-        fields.append((key, *m.span(key)))
-    elif g.get("h") or g.get("hw"):
-        key = "h" if g.get("h") else "hw"
-        h = int(g["h"]) if key == "h" else _ordinal_number(g["hw"])
-        month = 6 * h - 5
-        fields.append((key, *m.span(key)))
-    else:  # fiscal year
-        month = 1
-    if g.get("day") and form != "numeric":
-        day = int(g["day"])
-        fields.append(("day", *m.span("day")))
-        if g.get("ord"):
-            fields.append(("ord", *m.span("ord")))
-    yy = g.get("yy") or g.get("ay")
-    if g.get("year"):
-        year = int(g["year"])
-        fields.append(("year", *m.span("year")))
-    elif yy:
-        year = two_digit_year(int(yy))
-        fields.append(("yy", *m.span("yy" if g.get("yy") else "ay")))
-    else:
-        year = NO_YEAR_LEAP_REFERENCE if (month, day) == (2, 29) else NO_YEAR_REFERENCE
-    has_year = bool(g.get("year") or yy)
-    if has_year and not YEAR_RANGE[0] <= year <= YEAR_RANGE[1]:
+    fields: list[tuple[str, int, int]] = []
+    month, day = _month_and_day(m, form, fields)
+    year, has_year = _year(m, (month, day), fields)
+    if has_year and not is_year(year):
         return None
     try:
         when = date(year, month, day)
@@ -333,12 +311,61 @@ def _make_date(text: str, m: re.Match[str], form: str, granularity: str) -> Date
         return None
     start = m.start()
     rel = tuple(sorted((name, s - start, e - start) for name, s, e in fields))
-    # zero padding: a field written "05", or two 2-digit fields in ISO or dotted/dashed form ("31.12.2019")
+    return DateExpression(start, m.end(), m.group(), form, granularity, when, has_year, rel,
+                          _zero_padded(text, m, form, fields), fiscal=form in ("fiscal", "fy"))
+
+
+def _month_and_day(m: re.Match[str], form: str, fields: list[tuple[str, int, int]]) -> tuple[int, int]:
+    """The month and day (1 where none is written) of a date match; appends the fields a shift rewrites."""
+    if form == "numeric":  # dots and dashes are day-first, slashes month-first, unless a field above 12 decides
+        a, b = int(m["a"]), int(m["b"])
+        day_first = m["sep"] != "/" if (a <= 12 and b <= 12) else a > 12
+        day_key, mon_key = ("a", "b") if day_first else ("b", "a")
+        fields += [("day", *m.span(day_key)), ("mnum", *m.span(mon_key))]
+        return int(m[mon_key]), int(m[day_key])
+    g = m.groupdict()
+    if not g.get("day"):
+        return _first_month(m, fields), 1
+    fields.append(("day", *m.span("day")))
+    if g.get("ord"):
+        fields.append(("ord", *m.span("ord")))
+    return _first_month(m, fields), int(g["day"])
+
+
+def _first_month(m: re.Match[str], fields: list[tuple[str, int, int]]) -> int:
+    """The first month of the period a date match names (a fiscal year's: 1); appends its field."""
+    g = m.groupdict()
+    key = next((k for k in ("mon", "mnum", "q", "qw", "h", "hw") if g.get(k)), None)
+    if key is None:
+        return 1
+    fields.append((key, *m.span(key)))
+    if key == "mon":
+        return _MONTH_NUMBER[g["mon"].rstrip(".")]
+    if key == "mnum":
+        return int(g["mnum"])
+    months = 3 if key[0] == "q" else 6  # a quarter's or a half's
+    return months * (_ordinal_number(g[key]) - 1) + 1
+
+
+def _year(m: re.Match[str], month_day: tuple[int, int], fields: list[tuple[str, int, int]]) -> tuple[int, bool]:
+    """The year of a date match and whether it is written (else a stand-in year); appends its field."""
+    g = m.groupdict()
+    if g.get("year"):
+        fields.append(("year", *m.span("year")))
+        return int(g["year"]), True
+    yy_key = "yy" if g.get("yy") else "ay" if g.get("ay") else None
+    if yy_key:
+        fields.append(("yy", *m.span(yy_key)))
+        return two_digit_year(int(g[yy_key])), True
+    return (NO_YEAR_LEAP_REFERENCE if month_day == (2, 29) else NO_YEAR_REFERENCE), False
+
+
+def _zero_padded(text: str, m: re.Match[str], form: str, fields: list[tuple[str, int, int]]) -> bool:
+    """Whether shifts write the day and month with two digits: a field written "05", or two 2-digit fields in
+    ISO or dotted/dashed form ("31.12.2019")."""
     numeric = [text[s:e] for name, s, e in fields if name in ("day", "mnum")]
-    zero_pad = any(f.startswith("0") for f in numeric) or (
-        (form == "iso" or (form == "numeric" and g["sep"] != "/")) and all(len(f) == 2 for f in numeric))
-    return DateExpression(start, m.end(), m.group(), form, granularity, when, has_year, rel, zero_pad,
-                          fiscal=form in ("fiscal", "fy"))
+    return any(f.startswith("0") for f in numeric) or (
+        (form == "iso" or (form == "numeric" and m["sep"] != "/")) and all(len(f) == 2 for f in numeric))
 
 
 def _ordinal_number(word: str) -> int:
@@ -385,16 +412,92 @@ def find_calendar(text: str) -> list[DateExpression | ClockTime]:
     return sorted(kept, key=lambda x: x.start)
 
 
-def find_dates(text: str) -> list[DateExpression]:
-    """The dates, months, quarters, halves and fiscal years of ``find_calendar(text)``."""
-    return [x for x in find_calendar(text) if isinstance(x, DateExpression)]
-
-
-def find_clock_times(text: str) -> list[ClockTime]:
-    """The clock times of ``find_calendar(text)``."""
-    return [x for x in find_calendar(text) if isinstance(x, ClockTime)]
-
-
 def calendar_mentions(text: str) -> list[NumericMention]:
     """Every calendar expression of ``text`` as one temporal mention with its ``period``, sorted, non-overlapping."""
     return [x.mention() for x in find_calendar(text)]
+
+
+# ------------------------------------------------------------------------------------------ numerals
+# What the digit reader (numbers.english) asks about the numerals it reads one at a time. This view is
+# looser than the whole expressions above: "12/31/19" (a two-digit year), "2019-02-30" (no calendar date),
+# "2150-01-01" (a year outside YEAR_RANGE) and "at 10.30" (a dotted time with no date before it) still make
+# one temporal number per numeral, each scored by its magnitude. Where a whole expression is read, its
+# mention is longer and wins the overlap (mention.resolve_overlaps), so the two views never compete.
+_MONTH_NAME = "|".join(sorted(_FULL | _ABBR, key=len, reverse=True))  # capitalised only ("may" is a verb)
+_MONTH_NAME_BEFORE = re.compile(rf"(?<![A-Za-z])(?:{_MONTH_NAME})\.?\s\Z")
+_MONTH_NAME_AFTER = re.compile(rf"(?:st|nd|rd|th)?\s(?:of\s)?(?:{_MONTH_NAME})\b")
+_AMPM_AFTER = re.compile(r"\s?(?i:a\.m\.|p\.m\.|am\b|pm\b)")
+_PERIOD_PREFIX = re.compile(r"(?<![A-Za-z])(?:[QH]|FY ?)\Z")
+_NUMERIC_DATE = re.compile(
+    r"(?P<a>[0-9]{4})-(?P<b>[0-9]{1,2})-(?P<c>[0-9]{1,2})(?![0-9])"  # 2010-03-05
+    r"|(?P<d>[0-9]{1,4})(?P<sep>[./-])(?P<e>[0-9]{1,2})(?P=sep)(?P<f>[0-9]{4}|[0-9]{2})(?![0-9]|\.[0-9])"
+    r"|(?P<g>[0-9]{1,2})/(?P<h>[0-9]{4})(?![0-9])"  # 03/2010
+    r"|(?P<hh>[01]?[0-9]|2[0-3]):(?P<mm>[0-5][0-9])(?::(?P<ss>[0-5][0-9]))?(?![0-9])"  # 10:30
+)
+_NUMERAL_GROUPS = ("a", "b", "c", "d", "e", "f", "g", "h", "hh", "mm", "ss")
+_DOTTED_TIME = re.compile(r"(?P<hh>[01][0-9]|2[0-3]|[0-9])\.(?P<mm>[0-5][0-9])(?![0-9])")
+_AT_BEFORE = re.compile(r"(?<![A-Za-z])(?i:at)\s\Z")
+
+
+def date_numerals(text: str, start: int) -> tuple[int, list[tuple[int, int]]] | None:
+    """The numerals of a numeric date or clock time written from ``start`` (``2010-03-05``, ``2010/03/05``,
+    ``05/03/2010``, ``12/31/19``, ``03/2010``, ``10:30:15``): where it ends and their spans, or None."""
+    m = _NUMERIC_DATE.match(text, start)
+    if m is None or not _numeral_fields_fit(m):
+        return None
+    return m.end(), [m.span(group) for group in _NUMERAL_GROUPS if m[group] is not None]
+
+
+def _numeral_fields_fit(d: re.Match[str]) -> bool:
+    """Whether each numeral of a numeric date is in its field's range (a month 1-12, a day 1-31)."""
+    if d["a"]:
+        return 1 <= int(d["b"]) <= 12 and 1 <= int(d["c"]) <= 31
+    if d["d"]:
+        a, b, c = int(d["d"]), int(d["e"]), d["f"]
+        if len(d["d"]) == 4:  # 2010/03/05
+            return 1 <= b <= 12 and 1 <= int(c) <= 31 and len(c) == 2
+        return ((1 <= a <= 31 and 1 <= b <= 12) or (1 <= a <= 12 and 1 <= b <= 31)) and (
+            len(c) == 4 or d["sep"] != ".")
+    if d["g"]:
+        return 1 <= int(d["g"]) <= 12 and is_year(int(d["h"]))
+    return True  # hh:mm is checked by the pattern itself
+
+
+def dotted_time_numerals(text: str, start: int, end: int) -> list[tuple[int, int]] | None:
+    """The hour and minute of ``h.mm`` filling ``text[start:end]`` right after "at" (``at 09.30``): their
+    spans, or None. (Elsewhere ``h.mm`` is a decimal.)"""
+    if start < 3 or text[start - 2] not in "tT" or not _AT_BEFORE.search(text, max(0, start - 4), start):
+        return None
+    m = _DOTTED_TIME.fullmatch(text, start, end)
+    return None if m is None else [m.span("hh"), m.span("mm")]
+
+
+def month_name_before(text: str, pos: int) -> bool:
+    """Whether a month name (an abbreviation with or without its dot) and one space end at ``pos``
+    (``March 5``, ``Dec. 5``)."""
+    return _MONTH_NAME_BEFORE.search(text, max(0, pos - 11), pos) is not None
+
+
+def month_name_after(text: str, pos: int) -> bool:
+    """Whether a month name follows ``pos`` after one space, an ordinal suffix and "of" allowed between
+    (``5 March``, ``5th of March``)."""
+    return _MONTH_NAME_AFTER.match(text, pos) is not None
+
+
+def ampm_after(text: str, pos: int) -> bool:
+    """Whether ``am``, ``pm``, ``a.m.`` or ``p.m.`` follows ``pos``, glued or after one space."""
+    return _AMPM_AFTER.match(text, pos) is not None
+
+
+def period_prefix_before(text: str, pos: int) -> bool:
+    """Whether ``Q``, ``H`` or ``FY`` ends at ``pos`` (FY also with one space): the number there is a
+    quarter's, a half's or a fiscal year's (``Q3``, ``H1``, ``FY2010``, ``FY 10``)."""
+    return _PERIOD_PREFIX.search(text, max(0, pos - 4), pos) is not None
+
+
+def is_decade(digits: str) -> bool:
+    """Whether ``digits`` before a glued "s" name a decade: four digits without a leading zero up to the year
+    range's end (``1990s``), or two ending in 0 (``90s``)."""
+    if len(digits) == 4:
+        return digits[0] != "0" and int(digits) <= YEAR_RANGE[1]
+    return len(digits) == 2 and digits.endswith("0")

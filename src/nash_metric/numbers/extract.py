@@ -20,12 +20,13 @@ from dataclasses import replace
 from itertools import pairwise
 
 from ..config import NUMBER_READERS
-from .calendar import calendar_mentions
+from .calendar import calendar_mentions, is_year
 from .chinese import extract_chinese_numbers
-from .english import digit_mentions, written_mentions
+from .english import digit_mentions
 from .mention import MASK_TOKEN, NumericMention, mask_spans, resolve_overlaps
 from .normalize import normalize_digits
 from .paper import paper_mentions
+from .written import written_mentions
 
 __all__ = ["extract_numbers", "mask_numbers", "masked_for_scoring", "range_connectors", "reader_text"]
 
@@ -47,7 +48,8 @@ def reader_text(text: str, reader: str = "full") -> str:
 
 def extract_numbers(text: str, reader: str = "full") -> list[NumericMention]:
     """Return the numeric mentions of ``text``, sorted by start and non-overlapping (rules: the ``calendar``,
-    ``english``, ``chinese`` and ``paper`` module docs). Spans index ``text``; ``mention.text`` is its slice."""
+    ``english``, ``written``, ``chinese`` and ``paper`` module docs). Spans index ``text``; ``mention.text`` is
+    its slice."""
     if not isinstance(text, str):
         raise TypeError(f"extract_numbers expects str, got {type(text).__name__}")
     if reader == "paper":
@@ -67,7 +69,7 @@ def _finish(text: str, m: NumericMention) -> NumericMention:
     """Give a bare year its period and the mention the original characters of its span."""
     period = m.period
     if (period is None and m.kind == "temporal" and m.value is not None and m.unit is None
-            and m.text.isdigit() and len(m.text) == 4 and 1900 <= m.value <= 2100):
+            and m.text.isdigit() and len(m.text) == 4 and is_year(m.value)):
         period = m.text
     raw = text[m.start:m.end]
     return m if (period, raw) == (m.period, m.text) else replace(m, period=period, text=raw)

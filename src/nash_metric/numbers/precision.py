@@ -70,7 +70,7 @@ def written_precision(
 ) -> WrittenPrecision:
     """The written precision of ``mention`` (found in ``text``, whose words before it may hedge it).
 
-    ``relative_cap`` and ``hedges`` exist for the ablation that chose them (``benchmarks/support_ablation.py``).
+    ``relative_cap`` and ``hedges`` exist for the ablation that chose them (``perf/support_ablation.py``).
     """
     assert mention.value is not None, "only valued mentions are compared"
     hedged = hedges and bool(_HEDGE_BEFORE.search(text, max(0, mention.start - 24), mention.start))

@@ -16,6 +16,7 @@ from typing import Any
 import gradio as gr
 
 from ..config import BACKENDS, DEFAULT_MODEL, option_default, option_doc
+from ..method import METHOD_STEPS
 from . import scorers
 from .batch_files import limits_text
 from .handlers import BATCH_HEADER, SpaceHandlers
@@ -34,20 +35,7 @@ EXAMPLES = [
     ["The company raised its dividend to $0.15 per share and cut net debt below $25 billion.",
      "The dividend of $0.13 per share was kept; net debt was $25 billion after a $3 billion bond."],
 ]
-ABOUT = r"""
-### How NASH scores a pair
-
-1. **Modal separation**: every number (`5.2 %`, `EUR 205.5 mn`, `(1.2)`, `twenty-four`, `3億元`, …) is
-   found with its value and replaced by `[NUM]`.
-2. **Text channel**: $S_\text{text}$ = the backbone metric on the masked texts (BERTScore F1 for the
-   token backbone, cosine of pooled embeddings for the sentence backbone).
-3. **Number channel**: each number gets a context vector (the mean of its sub-token states); every number
-   aligns to the number of the other text with the highest cosine, kept when that cosine is at least
-   $\tau$, and contributes $\frac{1}{1 + |v-u| / N(v,u)}$ with $N(v,u) = 1 + \frac{|v|+|u|}{2}$.
-   $S_\text{num}$ averages both directions (no numbers anywhere → 1, numbers on one side only → 0).
-4. **Mixing**: $\text{NASH} = \alpha\, S_\text{text} + (1-\alpha)\, S_\text{num}$, where $\alpha$ is the IDF
-   mass of the words over that of words and `[NUM]` tokens.
-
+ABOUT = "\n### How NASH scores a pair\n\n" + METHOD_STEPS + r"""
 **Numeric support** (beside NASH, not part of it): with A the prediction and B the reference, each number of
 A is *supported* (✓) when the number of B it aligns with (its best match by context, cosine ≥ τ) states the
 same value at the precision A wrote it with, *unsupported* (✗, outlined in red in Compare) when it aligns but

@@ -115,7 +115,8 @@ def support_html(share: float | None, summary: str, mentions: Sequence[Mapping[s
 
 def text_panel(label: str, text: str, mentions: Sequence[Mapping[str, Any]], masked: str, side: str,
                verdicts: Mapping[int, Mapping[str, Any]] | None = None, support: str = "") -> str:
-    """One text with its numbers badged (and verdicts, for the prediction), its masked form and `support` (HTML)."""
+    """One text with its numbers badged (and verdicts, for the prediction), its [NUM] form (what α counts) and
+    `support` (HTML)."""
     n = len(mentions)
     return (
         f'<div class="nash-panel" data-side="{esc(side)}">'
@@ -123,7 +124,8 @@ def text_panel(label: str, text: str, mentions: Sequence[Mapping[str, Any]], mas
         f'<div class="nash-text" data-testid="text-{esc(side)}">{highlight_numbers(text, mentions, side, verdicts)}'
         "</div>"
         f"{support}"
-        f'<div class="nash-masked"><span class="nash-caption">masked:</span> {masked_html(masked)}</div>'
+        '<div class="nash-masked"><span class="nash-caption">masked (what α counts):</span> '
+        f"{masked_html(masked)}</div>"
         "</div>"
     )
 
@@ -136,7 +138,7 @@ def score_cards(scores: Mapping[str, float | None], baseline_label: str, alpha: 
     ]
     nash = [
         ("NASH", scores.get("nash"), "α·S_text + (1−α)·S_num"),
-        ("S_text", scores.get("text"), "backbone on the masked texts"),
+        ("S_text", scores.get("text"), "backbone on the texts without their numbers"),
         ("S_num", scores.get("numeric"), "aligned numbers, magnitude similarity"),
         ("α", alpha, "weight of words / (words + numbers)"),
     ]

@@ -12,24 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from ...citations import EMBEDNUM1K_BIBTEX, NASH_BIBTEX
-from ..cards import (
-    CardMetadata,
-    accuracy_margin,
-    build_section,
-    card_yaml,
-    citation_section,
-    limitations_section,
-    size_category,
-)
-from .construction import ALL_CONFIGS, CANDIDATE_CONFIGS
-from .formats import CURRENCY_RATES, FORMATS, PAPER_FORMATS, RELATIVE_DISTANCE
+from .. import cards
+from .configs import ALL_CONFIGS, CANDIDATE_CONFIGS, CURRENCY_RATES, FORMATS, PAPER_FORMATS
+from .formats import RELATIVE_DISTANCE
 
 _SPLIT = "test"
 
 
-def _metadata(data: dict[str, list[dict]], meta: dict[str, Any], license_id: str) -> CardMetadata:
+def _metadata(data: dict[str, list[dict]], meta: dict[str, Any], license_id: str) -> cards.CardMetadata:
     released = bool(meta.get("source"))
-    return CardMetadata(
+    return cards.CardMetadata(
         pretty_name="EmbedNum-1K (nash-metric build)", license=license_id, language=["en"],
         task_categories=["sentence-similarity"], tags=["numeracy", "finance", "embeddings"],
         # The authors' triples are an external dataset; the seed templates are text written for this project
@@ -37,14 +29,14 @@ def _metadata(data: dict[str, list[dict]], meta: dict[str, Any], license_id: str
         source_datasets=["extended|other"] if released else ["original"],
         language_creators=["machine-generated", "other"], annotations_creators=["machine-generated"],
         # Every config is a re-rendering of the same questions, so the size is one config's, not their sum.
-        size_category=size_category(max(len(rows) for rows in data.values())),
+        size_category=cards.size_category(max(len(rows) for rows in data.values())),
     )
 
 
 def _yaml_header(data: dict[str, list[dict]], meta: dict[str, Any], license_id: str, out_dir: str | Path) -> str:
     configs = [{"config_name": c, "data_files": [{"split": _SPLIT, "path": f"data/{c}.parquet"}],
                 **({"default": True} if c == "orig" else {})} for c in data]
-    return f"---\n{card_yaml(_metadata(data, meta, license_id), configs, out_dir)}\n---"
+    return f"---\n{cards.card_yaml(_metadata(data, meta, license_id), configs, out_dir)}\n---"
 
 
 def _stats_table(data: dict[str, list[dict]]) -> str:
@@ -133,15 +125,15 @@ the builder still works when imported (`EmbedNum1K(config_name="orig").download_
 {'Generated from the released file: its licence applies.' if meta.get('source') else
  'Data: CC BY 4.0 (templates written for nash-metric, numbers generated). Code: Apache-2.0.'}
 
-{build_section(_commands(meta), _build_notes(data, meta))}
+{cards.build_section(_commands(meta), _build_notes(data, meta))}
 The full build configuration:
 
 ```json
 {json.dumps(meta, indent=2, sort_keys=True)}
 ```
 
-{limitations_section(_limitations(data, meta))}
-{citation_section([EMBEDNUM1K_BIBTEX, NASH_BIBTEX], _CITATION_INTRO)}"""
+{cards.limitations_section(_limitations(data, meta))}
+{cards.citation_section([EMBEDNUM1K_BIBTEX, NASH_BIBTEX], _CITATION_INTRO)}"""
     return _yaml_header(data, meta, license_id, out_dir) + "\n" + body
 
 
@@ -195,7 +187,7 @@ def _limitations(data: dict[str, list[dict]], meta: dict[str, Any]) -> list[str]
         "signal: plain NASH's accuracy here reflects the comparison direction (and ties), not its numeric "
         "sensitivity in general.",
         f"Each answer is one templated sentence; with {n:,} triples a 95 % interval on an accuracy reaches "
-        f"±{accuracy_margin(n):.3f}, and the configs share their questions, so they are not independent samples.",
+        f"±{cards.accuracy_margin(n):.3f}, and the configs share their questions, so they are not independent samples.",
     ]
 
 

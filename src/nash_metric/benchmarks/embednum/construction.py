@@ -20,10 +20,10 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
+from .configs import ALL_CONFIGS, CANDIDATE_CONFIGS, FORMATS, N_CANDIDATE_QUESTIONS, FormatSpec
+from .configs import TRIPLE_CONFIGS as TRIPLE_CONFIGS  # read here by the construction's callers
 from .formats import (
-    FORMATS,
     Draw,
-    FormatSpec,
     converted_value,
     draw_candidates,
     draw_grid,
@@ -33,10 +33,6 @@ from .formats import (
 )
 from .sources import ENTITIES, ReleasedTriple, Template, direction_of, holds
 
-CANDIDATE_SIZES = (10, 100)
-TRIPLE_CONFIGS = tuple(FORMATS)
-CANDIDATE_CONFIGS = tuple(f"candidates_{n}" for n in CANDIDATE_SIZES)
-ALL_CONFIGS = TRIPLE_CONFIGS + CANDIDATE_CONFIGS
 TRIPLE_COLUMNS = ("id", "config", "seed_id", "question", "positive", "negative", "op", "direction", "threshold",
                   "positive_value", "negative_value", "threshold_text", "positive_text", "negative_text",
                   "relative_distance", "unit", "entity")
@@ -116,7 +112,7 @@ def build_embednum(
     n: int = 1000,
     seed: int = 0,
     configs: Iterable[str] | None = None,
-    n_candidate_questions: int = 200,
+    n_candidate_questions: int = N_CANDIDATE_QUESTIONS,
     released: Sequence[ReleasedTriple] | None = None,
     show_progress: bool = False,
 ) -> dict[str, list[dict]]:

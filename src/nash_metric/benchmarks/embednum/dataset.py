@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .card import write_card
+from .configs import N_CANDIDATE_QUESTIONS
 from .construction import (
     ALL_CONFIGS,
     CANDIDATE_COLUMNS,
@@ -24,7 +25,7 @@ from .sources import load_released, load_seeds
 
 def build_dataset(out_dir: str | Path, source: str | Path | None = None, seeds: str | Path | None = None,
                   seed: int = 0, n: int | None = None, configs: Sequence[str] | None = None,
-                  n_candidate_questions: int = 200, show_progress: bool = False) -> dict[str, Any]:
+                  n_candidate_questions: int = N_CANDIDATE_QUESTIONS, show_progress: bool = False) -> dict[str, Any]:
     """Build and write OUT/data/<config>.parquet and OUT/README.md; returns the build report.
 
     The report is the build configuration written on the card, plus ``out`` and the ``rows`` per config.

@@ -18,9 +18,8 @@ from ...protocols import bootstrap_ci, precision_at_k, triplet_accuracy
 from ...reporting import markdown_table, result_envelope, save_figure
 from ..registry import ScorerSource, scorer_factory
 from .card import update_results_section
-from .construction import CANDIDATE_CONFIGS
+from .configs import CANDIDATE_CONFIGS, PAPER_FORMATS
 from .dataset import load_data
-from .formats import PAPER_FORMATS
 
 DATASET = "embednum1k"
 

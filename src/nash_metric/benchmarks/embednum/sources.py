@@ -31,7 +31,8 @@ from pathlib import Path
 from ...comparisons import find_constraints
 from ...io import InputFileError, iter_jsonl_records, read_text
 from ...numbers import extract_numbers
-from .formats import FORMATS, render
+from .configs import FORMATS
+from .formats import render
 
 ONE_SIDED = (">", ">=", "<", "<=")
 UNITS = ("plain", "percent", "money")

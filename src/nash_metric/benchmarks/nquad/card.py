@@ -11,17 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from ...citations import NASH_BIBTEX, NQUAD_BIBTEX
-from ..cards import (
-    CardMetadata,
-    accuracy_margin,
-    build_section,
-    card_yaml,
-    citation_section,
-    limitations_section,
-    size_category,
-)
+from .. import cards
+from .defaults import SPLITS
 
-SPLITS = ("train", "test")
 CONFIGS = [{"config_name": "default",
             "data_files": [{"split": s, "path": f"data/{s}-*.parquet"} for s in SPLITS]}]
 # Articles given to `nash build-data nquad` are news text of another dataset (the authors' release or your own).
@@ -58,7 +50,7 @@ def card_text(report: dict[str, Any], report_md: str, out: str | Path, card: dic
     commands that built the folder; default: the ``nash build-data nquad`` call the build report implies).
     """
     card = card or {}
-    yaml = card_yaml(_metadata(report, card), CONFIGS, out)
+    yaml = cards.card_yaml(_metadata(report, card), CONFIGS, out)
     cfg = report["config"]
     return f"""---
 {yaml}
@@ -114,19 +106,19 @@ option value and the other numbers of the stem.
 Licence of this build: `{card.get('license') or 'other'}`. {card.get('license_note') or
 'A build inherits the licence of its source articles.'}
 
-{build_section(_commands(report, card), _build_notes(report))}
-{limitations_section([*card.get('limitations', []), *_limitations(report)])}
-{citation_section([NQUAD_BIBTEX, NASH_BIBTEX], _CITATION_INTRO)}"""
+{cards.build_section(_commands(report, card), _build_notes(report))}
+{cards.limitations_section([*card.get('limitations', []), *_limitations(report)])}
+{cards.citation_section([NQUAD_BIBTEX, NASH_BIBTEX], _CITATION_INTRO)}"""
 
 
-def _metadata(report: dict[str, Any], card: dict[str, Any]) -> CardMetadata:
-    return CardMetadata(
+def _metadata(report: dict[str, Any], card: dict[str, Any]) -> cards.CardMetadata:
+    return cards.CardMetadata(
         pretty_name=card.get("pretty_name") or "NQuAD (nash-metric build)", license=card.get("license") or "other",
         language=["zh"], task_categories=["multiple-choice"], task_ids=["multiple-choice-qa"],
         source_datasets=card.get("source_datasets") or _CORPUS_SOURCE,
         annotations_creators=["machine-generated"],  # stems, options and answers all come from the rules below
         language_creators=card.get("language_creators") or _CORPUS_LANGUAGE,
-        size_category=size_category(report["questions"]),
+        size_category=cards.size_category(report["questions"]),
         tags=["numeracy", "finance", "cloze", "chinese", "nash-metric"],
     )
 
@@ -168,7 +160,7 @@ def _limitations(report: dict[str, Any]) -> list[str]:
         f"Size: {report['questions']} questions ({split.get('train', 0)} train / {n_test} test) from "
         f"{report['articles_kept']} of {report['articles_read']} articles; the paper's NQuAD has 70,000+ "
         f"questions. A 95 % interval on a test accuracy over {n_test} questions reaches "
-        f"±{accuracy_margin(n_test):.2f}, so accuracy differences of a few points are noise.",
+        f"±{cards.accuracy_margin(n_test):.2f}, so accuracy differences of a few points are noise.",
         "Numerals are read by nash-metric's own extractors, the reader NASH scores with: a numeral they miss is "
         "neither a target nor an option, so this folder does not test that reader's recall and favours NASH.",
         f"Options and answers follow this implementation's rules, not the authors' annotation: the answer must be "

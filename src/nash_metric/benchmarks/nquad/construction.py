@@ -30,6 +30,7 @@ from typing import Any
 
 from ...numbers import NumericMention, extract_chinese_numbers, extract_numbers, resolve_overlaps
 from .card import card_text
+from .defaults import ANSWER_RTOL, TEST_FRACTION
 from .source import Article, read_articles
 from .text import split_sentences_zh
 
@@ -42,9 +43,9 @@ DIFF_BINS = ((0.0, 0.1), (0.1, 0.5), (0.5, 1.0), (1.0, 5.0), (5.0, math.inf))
 @dataclass(frozen=True)
 class BuildConfig:
     seed: int = 0
-    test_fraction: float = 0.2
+    test_fraction: float = TEST_FRACTION
     min_body_numerals: int = 4
-    answer_rtol: float = 0.1
+    answer_rtol: float = ANSWER_RTOL
     mask: str = MASK
 
     def __post_init__(self) -> None:
@@ -233,7 +234,7 @@ def build_from_file(source: str | Path, out: str | Path, config: BuildConfig,
 
 
 def build_dataset(out: str | Path, *, source: str | Path, seed: int = 0, show_progress: bool = False,
-                  test_fraction: float = 0.2, answer_rtol: float = 0.1) -> dict[str, Any]:
+                  test_fraction: float = TEST_FRACTION, answer_rtol: float = ANSWER_RTOL) -> dict[str, Any]:
     """Build NQuAD from an article file into ``out`` (what ``nash build-data nquad`` does); the build report.
 
     ``show_progress`` is accepted for the common build signature; this build is quick and shows none.

@@ -34,8 +34,7 @@ from ...alignment import magnitude_similarity
 from ...protocols import bootstrap_ci
 from ..registry import ScorerSource, scorer_factory
 from .construction import DIFF_BINS, MASK, N_OPTIONS, diff_bin, mentions
-
-DEFAULT_LABEL = "nash-metric sample (not the official NQuAD data)"
+from .defaults import DEFAULT_LABEL, DEFAULT_SPLIT, NUMERAL_WEIGHT
 
 
 def load_split(data: str | Path, split: str) -> list[dict[str, Any]]:
@@ -109,7 +108,7 @@ def _kind(option: str) -> str | None:
     return found[0].kind if len(found) == 1 else None
 
 
-def evaluate_questions(rows: Sequence[dict[str, Any]], scorers: Sequence[Any], numeral_weight: float = 1.0,
+def evaluate_questions(rows: Sequence[dict[str, Any]], scorers: Sequence[Any], numeral_weight: float = NUMERAL_WEIGHT,
                        show_progress: bool = True) -> dict[str, Any]:
     """Per-system accuracy (with a bootstrap 95 % CI) and accuracy per option–answer difference bin."""
     from tqdm.auto import tqdm
@@ -175,8 +174,8 @@ def results_markdown(results: dict[str, Any], label: str) -> str:
 
 # ------------------------------------------------------------------------------- benchmark entry points
 
-def evaluate(scorer: ScorerSource, data: str | Path, *, limit: int | None = None, split: str = "test",
-             backend: str = "auto", numeral_weight: float = 1.0, label: str = DEFAULT_LABEL,
+def evaluate(scorer: ScorerSource, data: str | Path, *, limit: int | None = None, split: str = DEFAULT_SPLIT,
+             backend: str = "auto", numeral_weight: float = NUMERAL_WEIGHT, label: str = DEFAULT_LABEL,
              show_progress: bool = True) -> dict[str, Any]:
     """``nash bench nquad`` on the folder ``data``, as a result envelope (with the data ``label``).
 

@@ -7,17 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from ...citations import NASH_BIBTEX
-from ..cards import (
-    CardMetadata,
-    accuracy_margin,
-    build_section,
-    card_yaml,
-    citation_section,
-    limitations_section,
-    size_category,
-)
+from .. import cards
 from .build import NumFinEBuild, build_report_markdown
 from .construction import MAX_INVALID
+from .defaults import CARD_LICENSE, CARD_NAME
 from .rules import CATEGORY_RULES, RULES_SUMMARY
 from .schema import SPLIT, shard_path
 from .tables import CONFIGS
@@ -46,7 +39,7 @@ def render_card(build: NumFinEBuild, out: str | Path, card: dict[str, Any]) -> s
     written = [c for c in CONFIGS if build.tables[c]]  # configs without rows are not written (build report says why)
     configs = [{"config_name": c, "data_files": [{"split": SPLIT, "path": shard_path(c)}],
                 **({"default": True} if c == _default(written) else {})} for c in written]
-    yaml = card_yaml(_metadata(build, card), configs, out)
+    yaml = cards.card_yaml(_metadata(build, card), configs, out)
     r = build.report
     config_rows = "\n".join(f"| `{c}` | {len(build.tables[c])} | {_DESCRIPTIONS[c]} |" for c in written)
     omitted = "".join(f"\n\nNot in this build: `{c}`, {why}." for c, why in r.get("omitted_configs", {}).items())
@@ -55,7 +48,7 @@ def render_card(build: NumFinEBuild, out: str | Path, card: dict[str, Any]) -> s
 {yaml}
 ---
 
-# {card.get('pretty_name') or 'NumFinE'}
+# {card.get('pretty_name') or CARD_NAME}
 
 Numerically perturbed financial sentences for testing whether a similarity metric is sensitive to
 numbers (NumFinE, as specified for the NASH paper). Each numeral of a base sentence is a **target**;
@@ -76,7 +69,7 @@ treats a file named after the folder as a script and refuses to load).
 
 {source_note}
 
-Licence of this build: `{card.get('license') or 'other'}`. {card.get('license_note') or
+Licence of this build: `{card.get('license') or CARD_LICENSE}`. {card.get('license_note') or
 'A build inherits the licence of its source sentences.'}
 
 ## Configs (split `{SPLIT}`)
@@ -126,18 +119,18 @@ negatives with a scale, `1'000'000`, ...) change a few magnitude targets.
 
 {build_report_markdown(r)}
 
-{build_section(_commands(r, card), _build_notes(r, written))}
-{limitations_section([*card.get("limitations", []), *_limitations(build)])}
-{citation_section([NASH_BIBTEX], _CITATION_INTRO)}"""
+{cards.build_section(_commands(r, card), _build_notes(r, written))}
+{cards.limitations_section([*card.get("limitations", []), *_limitations(build)])}
+{cards.citation_section([NASH_BIBTEX], _CITATION_INTRO)}"""
 
 
-def _metadata(build: NumFinEBuild, card: dict[str, Any]) -> CardMetadata:
-    return CardMetadata(
-        pretty_name=card.get("pretty_name") or "NumFinE", license=card.get("license") or "other", language=["en"],
+def _metadata(build: NumFinEBuild, card: dict[str, Any]) -> cards.CardMetadata:
+    return cards.CardMetadata(
+        pretty_name=card.get("pretty_name") or CARD_NAME, license=card.get("license") or CARD_LICENSE, language=["en"],
         task_categories=["sentence-similarity"], source_datasets=card.get("source_datasets") or _CORPUS_SOURCE,
         annotations_creators=["machine-generated"],  # categories, variants and gold orders all come from rules
         language_creators=card.get("language_creators") or _CORPUS_LANGUAGE,
-        size_category=size_category(len(build.units)),
+        size_category=cards.size_category(len(build.units)),
         tags=["numeracy", "finance", "semantic-similarity", "evaluation", "nash-metric"],
     )
 
@@ -182,7 +175,7 @@ def _limitations(build: NumFinEBuild) -> list[str]:
         f"Size: {n_units} units from {r['sentences']['read']} sentences (`{r.get('source')}`). The paper's "
         f"NumFinE has {_PAPER_UNITS:,} units ({_PAPER_TRIPLET:,} triplet sentences, {_PAPER_LISTWISE:,} listwise, "
         f"{_PAPER_CROSSPAIR:,} cross-pairs): scores on this build are not comparable with the paper's tables, and "
-        f"a 95 % interval on a triplet accuracy over {n_units} units reaches ±{accuracy_margin(n_units):.2f}.",
+        f"a 95 % interval on a triplet accuracy over {n_units} units reaches ±{cards.accuracy_margin(n_units):.2f}.",
         "Targets are found by nash-metric's own number reader, the one NASH scores with: a numeral it misses or "
         "misreads never becomes a target, so a NumFinE build does not measure that reader's recall, and calendar "
         "targets are ordered by the calendar distance NASH itself scores, which favours NASH on dates.",

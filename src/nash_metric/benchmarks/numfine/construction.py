@@ -20,9 +20,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .defaults import K_DEFAULT
 from .rules import CATEGORIES, Target, Variant, draw_variant, find_targets, implausible
 
-K_DEFAULT = 9
 MAX_INVALID = 3  # a unit with more implausible variants than this is dropped
 MAX_DRAWS = 2000  # per unit; enough for every rule, bounded so a degenerate target cannot hang the build
 DROP_REASONS = ("too_few_distinct", "implausible", "replacement_failed")

@@ -18,6 +18,7 @@ import numpy as np
 
 from ...protocols import crosspair_accuracy, mean_kendall_tau_b, triplet_accuracy
 from ..registry import ScorerSource, scorer_factory
+from .defaults import ALIGNMENT_ROWS
 from .released import read_released
 from .schema import SPLIT
 from .tables import CONFIGS, protocol_tables
@@ -204,7 +205,8 @@ def alignment_check(scorer, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------- runner
 
 def run_numfine(scorer, tables: dict[str, list[dict[str, Any]]], threshold_sweep: bool = False,
-                alignment_rows: int | None = 1000, seed: int = 0, show_progress: bool = True) -> dict[str, Any]:
+                alignment_rows: int | None = ALIGNMENT_ROWS, seed: int = 0,
+                show_progress: bool = True) -> dict[str, Any]:
     """All NumFinE metrics for ``scorer`` (Base = its baseline column) as a JSON-serialisable dict."""
     pool, idx = pool_pairs(tables)
     if not pool.index:
@@ -298,7 +300,7 @@ def plot_results(results: dict[str, Any], path: str | Path, title: str) -> Path:
 # ------------------------------------------------------------------------------- benchmark entry points
 
 def evaluate(scorer: ScorerSource, data: str | Path, *, limit: int | None = None, seed: int = 0,
-             threshold_sweep: bool = False, alignment_rows: int | None = 1000,
+             threshold_sweep: bool = False, alignment_rows: int | None = ALIGNMENT_ROWS,
              show_progress: bool = True) -> dict[str, Any]:
     """``nash bench numfine``: every protocol on a built folder / hub id / released file, as a result envelope.
 

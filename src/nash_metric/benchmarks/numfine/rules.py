@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from ...numbers.calendar import ClockTime, DateExpression, find_calendar
+from ...numbers.calendar import YEAR_RANGE, ClockTime, DateExpression, find_calendar
 from ...numbers.periods import period_distance_days, period_value
 from .formats import SurfaceFormat, WordFormat, scale_of
 
@@ -48,7 +48,9 @@ product numbers > 0; absolute percentages in (0, 100]; relative decreases at mos
 increases at most 1000 %; bounded indicators (RSI, stochastics, Williams %R) within 0-100.
 """
 
-YEARS = (1500, 2100)  # a bare 4-digit number in this range can be a year (if its context says so)
+# a bare 4-digit number in this range can be a year (if its context says so: "since 1850"): the calendar's
+# YEAR_RANGE, reaching below it for the older years that financial text names in a temporal context
+YEARS = (1500, YEAR_RANGE[1])
 
 # (category, subcategories, rule) in the order the rules are tried.
 CATEGORY_RULES: list[tuple[str, str, str]] = [

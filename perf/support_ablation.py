@@ -1,6 +1,6 @@
 """How the support verdict's constants were chosen: each variant scored on the SummEdits dev domains, pooled.
 
-    python benchmarks/support_ablation.py [--data ../shared/data/summedits] [--output docs/summedits/support_ablation]
+    python perf/support_ablation.py [--data ../shared/data/summedits] [--output docs/summedits/support_ablation]
 
 Encodes every (summary, reference) pair once per reference mode (sentence backbone, default model and tau),
 then recomputes `numeric_support` for each variant from the same mention vectors:

@@ -1,29 +1,18 @@
-"""pairs_io: pair files in (every format, every error located), per-pair rows out and back, the corpus summary."""
+"""Pair files in (`pair_files`): every format read, every error located, blank texts kept and warned."""
 
 from __future__ import annotations
 
 import json
-import math
 import re
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from nash_metric import pairs_io
+from nash_metric import pair_files
 from nash_metric.blank import BlankTextWarning
 from nash_metric.io import InputFileError
-from nash_metric.pairs_io import (
-    OUTPUT_FORMATS,
-    PairCorpus,
-    RowWriter,
-    corpus_summary,
-    read_candidates_references,
-    read_pairs,
-    read_rows,
-    summary_markdown,
-)
+from nash_metric.pair_files import PairCorpus, read_candidates_references, read_pairs
 
 PREDICTIONS = ["Revenue rose 5%.", "  Net loss was $2m, wider \"than\" expected"]
 REFERENCES = ["Revenue grew by 5 percent.", "Net loss: $2 million\t(wider)"]
@@ -263,14 +252,14 @@ def test_null_and_missing_fields_are_still_errors(tmp_path):
 
 def test_many_blank_cells_name_the_first_few_and_count_the_rest(tmp_path):
     path = tmp_path / "pairs.csv"
-    path.write_text("prediction,reference\n" + "".join(f",r{k}\n" for k in range(pairs_io.SHOWN_BLANK + 5)),
+    path.write_text("prediction,reference\n" + "".join(f",r{k}\n" for k in range(pair_files.SHOWN_BLANK + 5)),
                     encoding="utf-8")
     with pytest.warns(BlankTextWarning) as caught:
-        assert len(read_pairs(path)) == pairs_io.SHOWN_BLANK + 5
+        assert len(read_pairs(path)) == pair_files.SHOWN_BLANK + 5
     messages = _blank_warnings(caught)
-    assert len(messages) == pairs_io.SHOWN_BLANK + 1
+    assert len(messages) == pair_files.SHOWN_BLANK + 1
     assert messages[0].endswith("pairs.csv:2: blank 'prediction' field, scored 0 as bert-score does")
-    assert messages[-1].endswith(f"pairs.csv: 5 more blank texts (on lines after {pairs_io.SHOWN_BLANK + 1}), each "
+    assert messages[-1].endswith(f"pairs.csv: 5 more blank texts (on lines after {pair_files.SHOWN_BLANK + 1}), each "
                                  "scored 0 as bert-score does")
 
 
@@ -285,141 +274,3 @@ def test_blank_line_of_a_candidates_file_is_a_blank_text(tmp_path):
     assert len(messages) == 2
     assert messages[0].endswith("cands.txt:2: blank line, scored 0 as bert-score does")
     assert messages[1].endswith("refs.txt:3: blank line, scored 0 as bert-score does")
-
-
-# ------------------------------------------------------------------------------------- RowWriter / read_rows
-
-FLOATS = [0.1 + 0.2, 1 / 3, -0.0, 1e-300, 5e-324, 1.7976931348623157e308, 2.0, math.pi]
-
-
-@pytest.mark.parametrize("suffix", OUTPUT_FORMATS)
-def test_row_writer_round_trip_is_exact(tmp_path, suffix):
-    path = tmp_path / "deep" / "er" / f"scores{suffix}"
-    chunks = [
-        {"index": np.arange(3), "nash": np.array(FLOATS[:3]), "text": ["a,b", 'say "x"', "tab\there"]},
-        {"index": [3, 4, 5], "nash": [np.float64(v) for v in FLOATS[3:6]], "text": ["line\nbreak", "cr\rhere", "é"]},
-        {"index": np.array([6, 7], dtype=np.int32), "nash": np.array(FLOATS[6:]), "text": ["7", "plain"]},
-    ]
-    with RowWriter(path, ["index", "nash", "text"]) as writer:
-        for chunk in chunks:
-            writer.write(chunk)
-        writer.write({"index": [], "nash": [], "text": []})  # an empty chunk writes nothing
-    assert writer.rows_written == 8
-    rows = read_rows(path)
-    assert list(rows) == ["index", "nash", "text"]
-    assert rows["index"] == list(range(8)) and all(type(v) is int for v in rows["index"])
-    assert [v.hex() for v in rows["nash"]] == [v.hex() for v in FLOATS]  # bit for bit, -0.0 included
-    assert rows["text"] == ["a,b", 'say "x"', "tab\there", "line\nbreak", "cr\rhere", "é", "7", "plain"]
-    if suffix == ".parquet":
-        file = pq.ParquetFile(path)
-        assert file.num_row_groups == 3
-        assert file.schema_arrow.field("nash").type == pa.float64()
-        assert file.schema_arrow.field("index").type == pa.int64()
-
-
-def test_row_writer_jsonl_writes_python_types_in_column_order(tmp_path):
-    path = tmp_path / "scores.jsonl"
-    with RowWriter(path, ["b", "a"]) as writer:
-        writer.write({"a": np.array([np.float32(0.5)]), "b": np.array([np.int64(2)])})
-    assert path.read_text(encoding="utf-8") == '{"b": 2, "a": 0.5}\n'
-
-
-def test_row_writer_errors(tmp_path):
-    with pytest.raises(ValueError, match=r"unsupported output format '\.xlsx'; use one of \.jsonl, \.csv, \.tsv, "
-                                         r"\.parquet"):
-        RowWriter(tmp_path / "out.xlsx", ["a"])
-    with RowWriter(tmp_path / "out.csv", ["a", "b"]) as writer:
-        with pytest.raises(ValueError, match=r"unequal length.*'a': 2, 'b': 1"):
-            writer.write({"a": [1, 2], "b": [1]})
-        with pytest.raises(ValueError, match=r"missing \['b'\], unexpected \['c'\]"):
-            writer.write({"a": [1], "c": [1]})
-    with pytest.raises(ValueError, match="write after close"):
-        writer.write({"a": [1], "b": [2]})
-    with RowWriter(tmp_path / "out.parquet", ["a"]) as writer:
-        writer.write({"a": [1.5]})
-        with pytest.raises(ValueError, match="column 'a' does not fit its type double"):
-            writer.write({"a": ["text"]})
-
-
-def test_row_writer_with_no_rows_writes_a_readable_file(tmp_path):
-    for suffix in OUTPUT_FORMATS:
-        path = tmp_path / f"empty{suffix}"
-        RowWriter(path, ["a", "b"]).close()
-        assert read_rows(path) in ({"a": [], "b": []}, {})  # JSONL has no header to name the columns
-
-
-# --------------------------------------------------------------------------------------------------- summary
-
-
-def _columns(n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
-    return {name: rng.random(n) for name in pairs_io.SUMMARY_FIELDS}
-
-
-def test_summary_of_a_constant_and_a_two_valued_column():
-    n = 200
-    columns = {"nash": np.full(n, 0.7), "alpha": np.tile([0.0, 1.0], n // 2)}
-    summary = corpus_summary(columns, n_unscored=3, hashcode="h", fields=("nash", "alpha"), n_resamples=500, seed=1)
-    assert summary["pairs"] == n and summary["unscored_numbers"] == 3 and summary["hashcode"] == "h"
-    assert summary["bootstrap"] == {"resamples": 500, "seed": 1, "confidence": 0.95}
-    const = summary["fields"]["nash"]
-    assert const["low"] == const["mean"] == const["high"] == np.full(n, 0.7).mean()
-    two = summary["fields"]["alpha"]
-    assert two["mean"] == 0.5
-    assert 0.0 <= two["low"] < two["mean"] < two["high"] <= 1.0
-    # the standard error is 0.5/sqrt(200) ≈ 0.035: a 95% interval is about ±0.07
-    assert 0.03 < two["mean"] - two["low"] < 0.11 and 0.03 < two["high"] - two["mean"] < 0.11
-
-
-def test_summary_is_deterministic_per_seed_and_shares_draws():
-    rng = np.random.default_rng(0)
-    columns = _columns(50, rng)
-    columns["baseline"] = columns["nash"].copy()
-    first = corpus_summary(columns, n_unscored=0, hashcode="h", n_resamples=200, seed=7)
-    assert first == corpus_summary(columns, n_unscored=0, hashcode="h", n_resamples=200, seed=7)
-    assert first["fields"]["baseline"] == first["fields"]["nash"]  # the same resampled pairs for every field
-    other = corpus_summary(columns, n_unscored=0, hashcode="h", n_resamples=200, seed=8)
-    assert other["fields"]["nash"]["mean"] == first["fields"]["nash"]["mean"]
-    assert other["fields"]["nash"]["low"] != first["fields"]["nash"]["low"]
-
-
-def test_summary_blocks_do_not_change_the_interval_much(monkeypatch):
-    columns = _columns(400, np.random.default_rng(3))
-    whole = corpus_summary(columns, n_unscored=0, hashcode="h", n_resamples=300)
-    for block in (1000, 150):  # several resamples per block; one resample over several blocks
-        monkeypatch.setattr(pairs_io, "_BOOTSTRAP_BLOCK", block)
-        blocked = corpus_summary(columns, n_unscored=0, hashcode="h", n_resamples=300)
-        for name, stats in blocked["fields"].items():
-            assert stats["mean"] == whole["fields"][name]["mean"]
-            assert abs(stats["low"] - whole["fields"][name]["low"]) < 0.02
-            assert stats["low"] < stats["mean"] < stats["high"]
-
-
-def test_summary_edge_cases():
-    one = corpus_summary({"nash": np.array([0.25])}, n_unscored=0, hashcode="h", fields=("nash",))
-    assert one["fields"]["nash"] == {"mean": 0.25, "low": 0.25, "high": 0.25}
-    with pytest.raises(ValueError, match="no pairs"):
-        corpus_summary({"nash": np.array([])}, n_unscored=0, hashcode="h", fields=("nash",))
-    with pytest.raises(ValueError, match=r"no column \['alpha'\]"):
-        corpus_summary({"nash": np.ones(3)}, n_unscored=0, hashcode="h", fields=("nash", "alpha"))
-    with pytest.raises(ValueError, match="equal length"):
-        corpus_summary({"nash": np.ones(3), "alpha": np.ones(2)}, n_unscored=0, hashcode="h", fields=("nash", "alpha"))
-    with pytest.raises(ValueError, match="confidence"):
-        corpus_summary({"nash": np.ones(3)}, n_unscored=0, hashcode="h", fields=("nash",), confidence=1.0)
-
-
-def test_summary_markdown_table():
-    summary = corpus_summary({"nash": np.full(4, 0.5), "alpha": np.full(4, 0.25)}, n_unscored=2, hashcode="abc",
-                             fields=("nash", "alpha"))
-    assert summary_markdown(summary) == (
-        "| field | mean | 95% CI |\n|---|---:|:---:|\n| nash | 0.5000 | 0.5000–0.5000 |\n"
-        "| alpha | 0.2500 | 0.2500–0.2500 |\n\npairs: 4 · unscored numbers: 2 · hashcode: `abc`\n"
-    )
-
-
-def test_importing_the_module_loads_neither_numpy_nor_pyarrow():
-    import subprocess
-    import sys
-
-    code = "import sys, nash_metric.pairs_io; print([m for m in ('numpy', 'pyarrow', 'torch') if m in sys.modules])"
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert result.stdout.strip() == "[]"

@@ -1,6 +1,6 @@
 """How far tau = mu + sigma calibrated on n sentences lands from tau calibrated on a whole corpus.
 
-    python benchmarks/calibration_minimum.py [--corpus ../shared/data/annual_reports/tatqa_dev_sentences.txt]
+    python perf/calibration_minimum.py [--corpus ../shared/data/annual_reports/tatqa_dev_sentences.txt]
 
 The evidence behind `calibration.MIN_CALIBRATION_SENTENCES`: for each n, 200 random subsets of the corpus's
 sentences with a number (each with its own pair seed) are calibrated, and the table gives the spread of

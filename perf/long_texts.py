@@ -1,7 +1,7 @@
 """Cost of very long, number-dense texts: peak memory and time of one scoring process per scenario.
 
-    python benchmarks/long_texts.py [--backends sentence token] [--sizes 25000 50000 100000] [--short 200]
-                                    [--seed 0] [--max-rss-gb 8] [--output FILE.json]
+    python perf/long_texts.py [--backends sentence token] [--sizes 25000 50000 100000] [--short 200]
+                              [--seed 0] [--max-rss-gb 8] [--output FILE.json]
 
 Texts come by a seeded recipe from the TAT-QA dev sentences of ../shared/data/annual_reports: the long
 text concatenates the densest quarter of them (numbers per character) in seeded order up to the size

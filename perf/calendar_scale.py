@@ -1,6 +1,6 @@
 """How the calendar scale (``numbers.periods.DAY_SCALE``) moves NumFinE's temporal units, measured in one run.
 
-    python benchmarks/calendar_scale.py --data /tmp/numfine_ar [--scales 7 30 91 182.5 365] [--backend sentence]
+    python perf/calendar_scale.py --data /tmp/numfine_ar [--scales 7 30 91 182.5 365] [--backend sentence]
 
 Two calendar periods score 1 / (1 + days / DAY_SCALE). Triplets and lists compare variants of one anchor,
 so the scale moves them only where a sentence holds several periods (an anchor's "December 31, 2019" may

@@ -1,15 +1,8 @@
-"""Files in and out for corpus scoring (``nash score --pairs``): pairs read, per-pair rows written, a summary.
+"""Per-pair result rows out and back: `RowWriter` writes them chunk by chunk, `read_rows` reads a file whole.
 
-Pairs come in through `pair_files` (``.csv``/``.tsv``/``.jsonl``/``.parquet``, or bert-score's candidates/references
-layout): checked and indexed in one streaming pass when opened, read chunk by chunk from any pair on; its names are
-importable from here too. Bad input raises ``InputFileError`` located as ``file:line`` (Parquet: ``file: row N``),
-and a blank text is kept, scored 0 and named in a ``BlankTextWarning`` (see `pair_files`).
-
-Outputs stream through ``RowWriter`` chunk by chunk so that memory stays bounded on large corpora, with floats
-written so that they read back bit for bit (``read_rows``). ``corpus_summary`` gives the corpus means with
-percentile bootstrap intervals.
-
-numpy and pyarrow are imported where they are used, so importing this module stays cheap (``nash --help``).
+Rows stream out one chunk at a time so that memory stays bounded on large corpora, with floats written so that they
+read back bit for bit. numpy and pyarrow are imported where they are used, so importing this module stays cheap
+(``nash --help``).
 """
 
 from __future__ import annotations
@@ -22,38 +15,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .io import InputFileError, iter_jsonl_records
-from .pair_files import (
-    INPUT_FORMATS,
-    SHOWN_BLANK,
-    PairCorpus,
-    PairSource,
-    open_candidates_references,
-    open_pairs,
-    read_candidates_references,
-    read_pairs,
-)
 
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = [
-    "INPUT_FORMATS", "OUTPUT_FORMATS", "SHOWN_BLANK", "SUMMARY_FIELDS", "UNSUPPORTED_RATE", "PairCorpus",
-    "PairSource", "RowWriter", "corpus_summary", "open_candidates_references", "open_pairs",
-    "read_candidates_references", "read_pairs", "read_rows", "summary_markdown",
-]
+__all__ = ["OUTPUT_FORMATS", "RowWriter", "read_rows"]
 
 OUTPUT_FORMATS = (".jsonl", ".csv", ".tsv", ".parquet")
-# Corpus means with intervals: each channel's F, and the precision and recall of NASH and of the baseline.
-# The share of pairs whose prediction states a figure the reference does not support (a 0/1 column per pair).
-UNSUPPORTED_RATE = "pairs_with_unsupported_numbers"
-SUMMARY_FIELDS = ("nash", "nash_precision", "nash_recall", "text_similarity", "numeric_similarity",
-                  "numeric_precision", "numeric_recall", "numeric_support", UNSUPPORTED_RATE, "alpha",
-                  "baseline", "baseline_precision", "baseline_recall")
-_BOOTSTRAP_BLOCK = 8_000_000  # pair indices drawn at a time (64 MB of int64), whatever the corpus size
 _INT = re.compile(r"[+-]?\d+")
-
-
-# ---------------------------------------------------------------------------------------------------- outputs
 
 
 class RowWriter:
@@ -194,76 +163,3 @@ def _parse_column(cells: list[str]) -> list:
         return [float(cell) if cell != "" else None for cell in cells]
     except ValueError:
         return cells
-
-
-# ---------------------------------------------------------------------------------------------------- summary
-
-
-def corpus_summary(columns: Mapping[str, np.ndarray], *, n_unscored: int, hashcode: str,
-                   fields: Sequence[str] = SUMMARY_FIELDS, n_resamples: int = 1000, seed: int = 0,
-                   confidence: float = 0.95) -> dict:
-    """Corpus means with percentile bootstrap intervals (the same resampled pairs for every field)."""
-    import numpy as np
-
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must lie strictly between 0 and 1, got {confidence}")
-    if n_resamples < 1:
-        raise ValueError(f"n_resamples must be at least 1, got {n_resamples}")
-    missing = [name for name in fields if name not in columns]
-    if missing:
-        raise ValueError(f"no column {missing}; columns are {list(columns)}")
-    arrays = [np.asarray(columns[name], dtype=np.float64) for name in fields]
-    shapes = {name: array.shape for name, array in zip(fields, arrays)}
-    if any(array.ndim != 1 for array in arrays) or len(set(shapes.values())) > 1:
-        raise ValueError(f"summary columns must be 1-D and of equal length, got shapes {shapes}")
-    n = len(arrays[0]) if arrays else 0
-    if n == 0:
-        raise ValueError("no pairs to summarise")
-    means = [float(array.mean()) for array in arrays]
-    if n == 1:
-        bounds = [(m, m) for m in means]
-    else:
-        draws = _bootstrap_means(arrays, n_resamples, np.random.default_rng(seed))
-        tail = (1 - confidence) / 2
-        bounds = [(float(lo), float(hi)) for lo, hi in np.quantile(draws, [tail, 1 - tail], axis=1).T]
-    return {
-        "pairs": n,
-        "unscored_numbers": int(n_unscored),
-        "hashcode": hashcode,
-        "bootstrap": {"resamples": n_resamples, "seed": seed, "confidence": confidence},
-        "fields": {name: {"mean": m, "low": lo, "high": hi} for name, m, (lo, hi) in zip(fields, means, bounds)},
-    }
-
-
-def _bootstrap_means(arrays: list[np.ndarray], n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """Means of each array over resampled pair indices, shape (fields, resamples); ≤ _BOOTSTRAP_BLOCK indices held."""
-    import numpy as np
-
-    n = len(arrays[0])
-    draws = np.empty((len(arrays), n_resamples))
-    if n <= _BOOTSTRAP_BLOCK:  # several whole resamples per block
-        per_block = max(1, _BOOTSTRAP_BLOCK // n)
-        for start in range(0, n_resamples, per_block):
-            stop = min(start + per_block, n_resamples)
-            index = rng.integers(0, n, size=(stop - start, n))
-            for row, array in enumerate(arrays):
-                draws[row, start:stop] = array.take(index).mean(axis=1)  # take: faster than array[index]
-        return draws
-    for resample in range(n_resamples):  # one resample in several blocks
-        sums = np.zeros(len(arrays))
-        for start in range(0, n, _BOOTSTRAP_BLOCK):
-            index = rng.integers(0, n, size=min(_BOOTSTRAP_BLOCK, n - start))
-            sums += [array.take(index).sum() for array in arrays]
-        draws[:, resample] = sums / n
-    return draws
-
-
-def summary_markdown(summary: dict) -> str:
-    """The summary as a Markdown table (mean and interval per field) and a line of corpus facts."""
-    confidence = summary["bootstrap"]["confidence"]
-    lines = [f"| field | mean | {confidence * 100:g}% CI |", "|---|---:|:---:|"]
-    for name, stats in summary["fields"].items():
-        lines.append(f"| {name} | {stats['mean']:.4f} | {stats['low']:.4f}–{stats['high']:.4f} |")
-    lines += ["", f"pairs: {summary['pairs']} · unscored numbers: {summary['unscored_numbers']} · "
-              f"hashcode: `{summary['hashcode']}`"]
-    return "\n".join(lines) + "\n"

@@ -1,7 +1,7 @@
 """Throughput of NASH vs what a user would run instead, measured in one run, best of 3 timings each.
 
-    python benchmarks/throughput.py [--pairs 1000] [--groups 100] [--repeats 3] [--profile] [--device cpu]
-                                    [--output FILE.json]
+    python perf/throughput.py [--pairs 1000] [--groups 100] [--repeats 3] [--profile] [--device cpu]
+                              [--output FILE.json]
 
 Every text holds a number (Financial PhraseBank sentences with a digit, ../shared/data). Two workloads:
   distinct  N pairs of different sentences: every text distinct;
@@ -164,7 +164,7 @@ def profile_only(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--pairs", type=int, default=1000)
@@ -177,55 +177,87 @@ def main(argv: list[str] | None = None) -> int:
                         help="only the step shares (runs against an older tree on PYTHONPATH too: two-pass only)")
     parser.add_argument("--device", default=None)
     parser.add_argument("--output", type=Path, default=None)
-    args = parser.parse_args(argv)
-    if not args.data.is_file():
-        sys.exit(f"throughput: {args.data} not found (Financial PhraseBank, ../shared/data)")
-    if args.profile_only:
-        return profile_only(args)
+    return parser
+
+
+Timed = Callable[[list[str], list[str]], Callable[[], object]]  # (predictions, references) -> the call to time
+
+
+def load_systems(device: str, batch_size: int, warm: list[str]) -> tuple[dict[str, NASH], dict[str, Timed]]:
+    """The token NASH scorer of each text channel, and every system timed, each warmed up on `warm`."""
     import bert_score
     from sentence_transformers import SentenceTransformer
 
     model_dir = str(embedded_model_dir())
-    device = args.device or ("cuda" if torch.cuda.is_available() else "cpu")
-    token = {c: NASH(backend="token", num_layers=6, batch_size=args.batch_size, device=device, text_channel=c)
+    token = {c: NASH(backend="token", num_layers=6, batch_size=batch_size, device=device, text_channel=c)
              for c in CHANNELS}
-    sentence = {c: NASH(backend="sentence", batch_size=args.batch_size, device=device, text_channel=c)
+    sentence = {c: NASH(backend="sentence", batch_size=batch_size, device=device, text_channel=c)
                 for c in CHANNELS}
-    bs = bert_score.BERTScorer(model_type=model_dir, num_layers=6, batch_size=args.batch_size, device=device)
+    bs = bert_score.BERTScorer(model_type=model_dir, num_layers=6, batch_size=batch_size, device=device)
     st = SentenceTransformer(model_dir, device=device)
-    sentences = load_sentences(args.data)
-    warm = sentences[:32]
     for scorer in (*token.values(), *sentence.values()):
         scorer.score(warm, warm[::-1])
     bs.score(warm, warm[::-1])
-    plain_sentence_transformers(st, warm, warm[::-1], args.batch_size)()
+    plain_sentence_transformers(st, warm, warm[::-1], batch_size)()
+    systems: dict[str, Timed] = {
+        "bert_score": lambda p, q: lambda: bs.score(p, q),
+        "sentence_transformers": lambda p, q: plain_sentence_transformers(st, p, q, batch_size),
+        "bare_forward": lambda p, q: bare_forward(token["two-pass"], p + q),
+        **{f"nash_token_{c}": lambda p, q, s=s: lambda: s.score(p, q) for c, s in token.items()},
+        **{f"nash_sentence_{c}": lambda p, q, s=s: lambda: s.score(p, q) for c, s in sentence.items()},
+    }
+    return token, systems
 
+
+def time_workload(preds: list[str], refs: list[str], systems: dict[str, Timed],
+                  repeats: int) -> tuple[dict, list[list]]:
+    """One workload: every system's best time, pairs/s and ratios per text channel; its table rows."""
+    n = len(preds)
+    t = {name: best_of(repeats, make(preds, refs)) for name, make in systems.items()}
+    report: dict = {"pairs": n, "seconds": t, "pairs_per_s": {k: n / v for k, v in t.items()}}
+    rows = []
+    for c in CHANNELS:
+        ratios = {
+            "token_vs_bert_score": t["bert_score"] / t[f"nash_token_{c}"],
+            "token_time_over_bare_forward": t[f"nash_token_{c}"] / t["bare_forward"],
+            "sentence_vs_sentence_transformers": t["sentence_transformers"] / t[f"nash_sentence_{c}"],
+        }
+        report[c] = ratios
+        rows.append([c, n, n / t["bert_score"], n / t[f"nash_token_{c}"], ratios["token_vs_bert_score"],
+                     ratios["token_time_over_bare_forward"], n / t["sentence_transformers"],
+                     n / t[f"nash_sentence_{c}"], ratios["sentence_vs_sentence_transformers"]])
+    return report, rows
+
+
+def chunk_cost(scorer: NASH, sentences: list[str], chunk_pairs: int) -> dict[str, float]:
+    """Distinct pairs scored in chunks of the scorer's `chunk_size` against in one chunk."""
+    preds, refs = distinct_pairs(sentences, min(chunk_pairs, len(sentences) // 2))  # every text distinct
+    t_chunked = best_of(1, lambda: scorer.score(preds, refs))
+    t_whole = best_of(1, lambda: scorer.with_options(chunk_size=len(preds)).score(preds, refs))
+    print(f"chunks: {len(preds)} distinct pairs (token), chunk_size {scorer.options.chunk_size}: "
+          f"{len(preds) / t_chunked:.2f} pairs/s vs {len(preds) / t_whole:.2f} in one chunk "
+          f"({t_whole / t_chunked:.2f}x)")
+    return {"pairs": len(preds), "chunk_size": scorer.options.chunk_size, "chunked_s": t_chunked,
+            "one_chunk_s": t_whole, "chunked_vs_one_chunk": t_whole / t_chunked}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if not args.data.is_file():
+        sys.exit(f"throughput: {args.data} not found (Financial PhraseBank, ../shared/data)")
+    if args.profile_only:
+        return profile_only(args)
+    device = args.device or ("cuda" if torch.cuda.is_available() else "cpu")
+    sentences = load_sentences(args.data)
+    token, systems = load_systems(device, args.batch_size, sentences[:32])
     report: dict[str, dict] = {}
     rows = []
     for name, (preds, refs) in {
         "distinct": distinct_pairs(sentences, args.pairs),
         "groups": variant_groups(sentences, args.groups),
     }.items():
-        n, r = len(preds), args.repeats
-        t = {
-            "bert_score": best_of(r, lambda p=preds, q=refs: bs.score(p, q)),
-            "sentence_transformers": best_of(r, plain_sentence_transformers(st, preds, refs, args.batch_size)),
-            "bare_forward": best_of(r, bare_forward(token["two-pass"], preds + refs)),
-            **{f"nash_token_{c}": best_of(r, lambda s=s, p=preds, q=refs: s.score(p, q)) for c, s in token.items()},
-            **{f"nash_sentence_{c}": best_of(r, lambda s=s, p=preds, q=refs: s.score(p, q))
-               for c, s in sentence.items()},
-        }
-        report[name] = {"pairs": n, "seconds": t, "pairs_per_s": {k: n / v for k, v in t.items()}}
-        for c in CHANNELS:
-            ratios = {
-                "token_vs_bert_score": t["bert_score"] / t[f"nash_token_{c}"],
-                "token_time_over_bare_forward": t[f"nash_token_{c}"] / t["bare_forward"],
-                "sentence_vs_sentence_transformers": t["sentence_transformers"] / t[f"nash_sentence_{c}"],
-            }
-            report[name][c] = ratios
-            rows.append([name, c, n, n / t["bert_score"], n / t[f"nash_token_{c}"], ratios["token_vs_bert_score"],
-                         ratios["token_time_over_bare_forward"], n / t["sentence_transformers"],
-                         n / t[f"nash_sentence_{c}"], ratios["sentence_vs_sentence_transformers"]])
+        report[name], workload_rows = time_workload(preds, refs, systems, args.repeats)
+        rows += [[name, *row] for row in workload_rows]
     print(markdown_table(
         ["workload", "text channel", "pairs", "bert-score pairs/s", "NASH token pairs/s", "token / bert-score",
          "token time / bare forward", "sentence-transformers pairs/s", "NASH sentence pairs/s",
@@ -235,24 +267,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nmodel all-MiniLM-L6-v2 (token: layer 6), device {device}, batch {args.batch_size}, best of "
           f"{args.repeats}, torch {torch.__version__}, {platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} cpus")
-
-    preds, refs = distinct_pairs(sentences, min(args.chunk_pairs, len(sentences) // 2))  # every text distinct
-    scorer = token["two-pass"]
-    t_chunked = best_of(1, lambda: scorer.score(preds, refs))
-    t_whole = best_of(1, lambda: scorer.with_options(chunk_size=len(preds)).score(preds, refs))
-    report["chunks"] = {"pairs": len(preds), "chunk_size": scorer.options.chunk_size, "chunked_s": t_chunked,
-                        "one_chunk_s": t_whole, "chunked_vs_one_chunk": t_whole / t_chunked}
-    print(f"chunks: {len(preds)} distinct pairs (token), chunk_size {scorer.options.chunk_size}: "
-          f"{len(preds) / t_chunked:.2f} pairs/s vs {len(preds) / t_whole:.2f} in one chunk "
-          f"({t_whole / t_chunked:.2f}x)")
-
+    report["chunks"] = chunk_cost(token["two-pass"], sentences, args.chunk_pairs)
     if args.profile:
         report["profile"] = print_profile(token, distinct_pairs(sentences, args.pairs))
     if args.output:
         args.output.write_text(json.dumps({"device": device, "repeats": args.repeats, "results": report},
                                           indent=2) + "\n")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

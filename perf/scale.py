@@ -1,8 +1,8 @@
 """Corpus-scale wall time, throughput, time to the first output row and peak memory of `nash score --pairs`.
 
-    python benchmarks/scale.py [--sizes 10000 100000 1000000] [--backends sentence] [--procs 1 2]
-                               [--model MODEL | --tiny-model] [--threshold TAU] [--seed 0]
-                               [--workdir DIR] [--output FILE.json] [--generate-only] [--no-warmup]
+    python perf/scale.py [--sizes 10000 100000 1000000] [--backends sentence] [--procs 1 2]
+                         [--model MODEL | --tiny-model] [--threshold TAU] [--seed 0]
+                         [--workdir DIR] [--output FILE.json] [--generate-only] [--no-warmup]
 
 Each backend x size x process count runs the real command in a fresh subprocess (1 process: `python -m
 nash_metric`; N > 1: under `torch.distributed.run`), so model load is part of every run; one extra 50-pair run
@@ -288,7 +288,7 @@ def has_default_threshold(model: str | None) -> bool:
     return model is None or resolve_model(model).name in {name for name, _ in DEFAULT_THRESHOLDS}
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     parser.add_argument("--backends", nargs="+", default=["sentence"], choices=("sentence", "token"))
@@ -306,32 +306,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, default=None)
     parser.add_argument("--generate-only", action="store_true", help="write the pairs files, report, score nothing")
     parser.add_argument("--no-warmup", action="store_true", help="skip the untimed warm-up run (CI)")
-    args = parser.parse_args(argv)
-    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="nash-scale-"))
-    workdir.mkdir(parents=True, exist_ok=True)
-    sizes, procs_list = sorted(set(args.sizes)), sorted(set(args.procs))
-    corpus = corpus_files(workdir, load_sentences(args.data), [STARTUP_PAIRS, *sizes], args.seed)
-    for n in sizes:
-        c = corpus[n]
-        made = "cached" if c["cached"] else f"generated in {c['generate_s']:.1f} s"
-        print(f"corpus {n} pairs: {c['distinct_texts']} distinct texts of {2 * n}, {c['bytes'] / 2**20:.1f} MiB, "
-              f"{made} ({c['path']})", file=sys.stderr)
+    return parser
 
-    cpus = os.cpu_count() or 1
-    machine = {
-        "platform": platform.platform(),
-        "processor": platform.processor() or platform.machine(),
-        "python": platform.python_version(),
-        "cpu_count": cpus,
-        "torch": importlib.metadata.version("torch"),
-    }
-    payload: dict[str, Any] = {"machine": machine, "seed": args.seed, "recipe": RECIPE, "corpus": list(corpus.values())}
-    if args.generate_only:
-        if args.output:
-            args.output.parent.mkdir(parents=True, exist_ok=True)
-            args.output.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
-        return 0
 
+def model_and_tau(args: argparse.Namespace, workdir: Path) -> tuple[str | None, str, float | None, str]:
+    """The model passed to `nash score` and its label; tau (None: the model's own default) and its label."""
     if args.tiny_model:
         model = str(tiny_model(workdir, args.seed))
         model_label = (f"tiny random-weight sentence-transformers BERT ({TINY['num_hidden_layers']} layers, hidden "
@@ -344,8 +323,13 @@ def main(argv: list[str] | None = None) -> int:
     if tau is None and not has_default_threshold(model):
         tau = FALLBACK_THRESHOLD
     tau_label = "the model's own default (no calibration)" if tau is None else f"{tau} (fixed: --threshold {tau})"
-    print(f"model: {model_label}\ntau: {tau_label}\n")
+    return model, model_label, tau, tau_label
 
+
+def run_all(args: argparse.Namespace, corpus: dict[int, dict[str, Any]], workdir: Path, model: str | None,
+            tau: float | None) -> tuple[list[dict[str, Any]], dict[tuple[str, int], dict[str, Any]], list[str]]:
+    """Every backend x process count x size (startup size included): the runs, the startup runs, the errors."""
+    cpus = os.cpu_count() or 1
     runs: list[dict[str, Any]] = []
     startup: dict[tuple[str, int], dict[str, Any]] = {}
     errors: list[str] = []
@@ -359,9 +343,9 @@ def main(argv: list[str] | None = None) -> int:
         except (RuntimeError, OSError, KeyError, ValueError) as exc:
             print(f"warm-up: {exc}", file=sys.stderr)
     for backend in args.backends:
-        for procs in procs_list:
+        for procs in sorted(set(args.procs)):
             threads = max(1, cpus // procs)
-            for n in [STARTUP_PAIRS, *sizes]:
+            for n in [STARTUP_PAIRS, *sorted(set(args.sizes))]:
                 out = workdir / f"out_{backend}_{procs}p_{n}.jsonl"
                 cmd = command(procs, Path(corpus[n]["path"]), out, backend, model, tau)
                 print(f"{backend} {procs}p {n} pairs ...", file=sys.stderr, flush=True)
@@ -375,7 +359,12 @@ def main(argv: list[str] | None = None) -> int:
                     startup[backend, procs] = result
                 else:
                     runs.append(result)
+    return runs, startup, errors
 
+
+def add_net_rates(runs: list[dict[str, Any]], startup: dict[tuple[str, int], dict[str, Any]],
+                  sizes: list[int]) -> dict[tuple[str, int, int], dict[str, Any]]:
+    """Each run's pairs/s net of its startup run and its RSS against the smallest size; the runs by key."""
     by_key = {(r["backend"], r["procs"], r["pairs"]): r for r in runs}
     for r in runs:
         start = startup.get((r["backend"], r["procs"]))
@@ -384,66 +373,104 @@ def main(argv: list[str] | None = None) -> int:
         r["pairs_per_s_net"] = r["pairs"] / net if net > 0 else None
         smallest = next(by_key[k] for n in sizes if (k := (r["backend"], r["procs"], n)) in by_key)
         r["rss_vs_smallest"] = r["peak_rss_mib"] / smallest["peak_rss_mib"]
-    print(markdown_table(list(COLUMNS), [[r[k] for k in COLUMNS.values()] for r in runs], digits=2))
+    return by_key
 
-    ratios: list[dict[str, Any]] = []
-    rss_growth: list[dict[str, Any]] = []
+
+def process_ratios(by_key: dict[tuple[str, int, int], dict[str, Any]], backend: str, sizes: list[int],
+                   procs_list: list[int]) -> list[dict[str, Any]]:
+    """N processes against 1 at each size: throughput (also net of startup) and the largest NASH difference."""
+    ratios = []
+    for n in sizes:
+        one = by_key.get((backend, 1, n))
+        for procs in [p for p in procs_list if p != 1]:
+            many = by_key.get((backend, procs, n))
+            if not (one and many):
+                continue
+            ok = one["pairs_per_s_net"] and many["pairs_per_s_net"]
+            net = many["pairs_per_s_net"] / one["pairs_per_s_net"] if ok else None
+            ratio = {"backend": backend, "pairs": n, "procs": procs, "throughput_net_vs_1proc": net}
+            ratio["throughput_vs_1proc"] = many["pairs_per_s"] / one["pairs_per_s"]
+            ratio["max_abs_nash_diff_vs_1proc"] = max_abs_diff(one["nash"], many["nash"])
+            ratios.append(ratio)
+            print(
+                f"{backend} {n} pairs: {procs} procs / 1 proc throughput {ratio['throughput_vs_1proc']:.2f}x"
+                f" (net of startup {'–' if net is None else f'{net:.2f}x'}),"
+                f" max |Δnash| {ratio['max_abs_nash_diff_vs_1proc']:.1e}"
+            )
+    return ratios
+
+
+def rss_growth(by_key: dict[tuple[str, int, int], dict[str, Any]], backend: str, sizes: list[int],
+               procs_list: list[int]) -> list[dict[str, Any]]:
+    """Peak RSS at the largest size against the smallest, per process count, with the target's verdict."""
+    growths = []
+    for procs in procs_list:
+        have = [by_key[k] for n in sizes if (k := (backend, procs, n)) in by_key]
+        if len(have) > 1:
+            ratio_rss = have[-1]["rss_vs_smallest"]
+            growth = {"backend": backend, "procs": procs, "smallest": have[0]["pairs"],
+                      "largest": have[-1]["pairs"], "peak_rss_ratio": ratio_rss, "target": RSS_TARGET,
+                      "within_target": ratio_rss <= RSS_TARGET}
+            growths.append(growth)
+            print(
+                f"{backend} {procs}p peak RSS {have[-1]['pairs']} vs {have[0]['pairs']} pairs: "
+                f"{have[-1]['peak_rss_mib']:.0f} / {have[0]['peak_rss_mib']:.0f} MiB = "
+                f"{ratio_rss:.2f}x (target <= {RSS_TARGET}x: {'met' if growth['within_target'] else 'MISSED'})"
+            )
+    return growths
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="nash-scale-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    sizes, procs_list = sorted(set(args.sizes)), sorted(set(args.procs))
+    corpus = corpus_files(workdir, load_sentences(args.data), [STARTUP_PAIRS, *sizes], args.seed)
+    for n in sizes:
+        c = corpus[n]
+        made = "cached" if c["cached"] else f"generated in {c['generate_s']:.1f} s"
+        print(f"corpus {n} pairs: {c['distinct_texts']} distinct texts of {2 * n}, {c['bytes'] / 2**20:.1f} MiB, "
+              f"{made} ({c['path']})", file=sys.stderr)
+    machine = {
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "python": platform.python_version(),
+        "cpu_count": os.cpu_count() or 1,
+        "torch": importlib.metadata.version("torch"),
+    }
+    payload: dict[str, Any] = {"machine": machine, "seed": args.seed, "recipe": RECIPE, "corpus": list(corpus.values())}
+    if args.generate_only:
+        if args.output:
+            args.output.parent.mkdir(parents=True, exist_ok=True)
+            args.output.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+        return 0
+
+    model, model_label, tau, tau_label = model_and_tau(args, workdir)
+    print(f"model: {model_label}\ntau: {tau_label}\n")
+    runs, startup, errors = run_all(args, corpus, workdir, model, tau)
+    by_key = add_net_rates(runs, startup, sizes)
+    print(markdown_table(list(COLUMNS), [[r[k] for k in COLUMNS.values()] for r in runs], digits=2))
     print()
     for (backend, procs), s in startup.items():
         print(f"startup ({STARTUP_PAIRS} pairs) {backend} {procs}p: {s['wall_s']:.2f} s, {s['peak_rss_mib']:.0f} MiB")
+    ratios: list[dict[str, Any]] = []
+    growths: list[dict[str, Any]] = []
     for backend in args.backends:
-        for n in sizes:
-            one = by_key.get((backend, 1, n))
-            for procs in [p for p in procs_list if p != 1]:
-                many = by_key.get((backend, procs, n))
-                if not (one and many):
-                    continue
-                ok = one["pairs_per_s_net"] and many["pairs_per_s_net"]
-                net = many["pairs_per_s_net"] / one["pairs_per_s_net"] if ok else None
-                ratio = {"backend": backend, "pairs": n, "procs": procs, "throughput_net_vs_1proc": net}
-                ratio["throughput_vs_1proc"] = many["pairs_per_s"] / one["pairs_per_s"]
-                ratio["max_abs_nash_diff_vs_1proc"] = max_abs_diff(one["nash"], many["nash"])
-                ratios.append(ratio)
-                print(
-                    f"{backend} {n} pairs: {procs} procs / 1 proc throughput {ratio['throughput_vs_1proc']:.2f}x"
-                    f" (net of startup {'–' if net is None else f'{net:.2f}x'}),"
-                    f" max |Δnash| {ratio['max_abs_nash_diff_vs_1proc']:.1e}"
-                )
-        for procs in procs_list:
-            have = [by_key[k] for n in sizes if (k := (backend, procs, n)) in by_key]
-            if len(have) > 1:
-                ratio_rss = have[-1]["rss_vs_smallest"]
-                growth = {"backend": backend, "procs": procs, "smallest": have[0]["pairs"],
-                          "largest": have[-1]["pairs"], "peak_rss_ratio": ratio_rss, "target": RSS_TARGET,
-                          "within_target": ratio_rss <= RSS_TARGET}
-                rss_growth.append(growth)
-                print(
-                    f"{backend} {procs}p peak RSS {have[-1]['pairs']} vs {have[0]['pairs']} pairs: "
-                    f"{have[-1]['peak_rss_mib']:.0f} / {have[0]['peak_rss_mib']:.0f} MiB = "
-                    f"{ratio_rss:.2f}x (target <= {RSS_TARGET}x: {'met' if growth['within_target'] else 'MISSED'})"
-                )
+        ratios += process_ratios(by_key, backend, sizes, procs_list)
+        growths += rss_growth(by_key, backend, sizes, procs_list)
     bad = [r for r in ratios if r["max_abs_nash_diff_vs_1proc"] > 1e-6]
     if bad:
         errors.append(f"nash differs between 1 and N processes by more than 1e-6: {bad}")
     for e in errors:
         print(f"\nERROR {e}", file=sys.stderr)
-
     if args.output:
         strip = lambda r: {k: v for k, v in r.items() if k != "nash"}  # noqa: E731
-        payload.update({
-            "model": model_label,
-            "tiny_model": args.tiny_model,
-            "threshold": tau_label,
-            "startup": [strip(s) for s in startup.values()],
-            "runs": [strip(r) for r in runs],
-            "ratios": ratios,
-            "rss_growth": rss_growth,
-            "errors": errors,
-        })
+        payload.update({"model": model_label, "tiny_model": args.tiny_model, "threshold": tau_label,
+                        "startup": [strip(s) for s in startup.values()], "runs": [strip(r) for r in runs],
+                        "ratios": ratios, "rss_growth": growths, "errors": errors})
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return 1 if errors else 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

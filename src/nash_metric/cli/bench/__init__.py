@@ -1,0 +1,15 @@
+"""`nash build-data NAME` and `nash bench NAME`: one subcommand per registered benchmark.
+
+A benchmark's flags and runs are this package's module of that benchmark (`numfine.py`: `BUILD`, `BENCH`); its
+work goes through the benchmark registry, whose code is imported only when a command runs.
+"""
+
+from __future__ import annotations
+
+from ..command import Command
+from . import embednum, nquad, numfine, stsb, summedits
+
+BUILD_DATA = Command("build-data", "construct a benchmark dataset", dest="dataset",
+                     subcommands=(numfine.BUILD, embednum.BUILD, nquad.BUILD))
+BENCH = Command("bench", "evaluate Base vs +NASH on a benchmark", dest="benchmark",
+                subcommands=(numfine.BENCH, embednum.BENCH, nquad.BENCH, stsb.BENCH, summedits.BENCH))

@@ -1,0 +1,35 @@
+"""What `nash build-data` and `nash bench` print and write: a build's report, a result's tables (and with --output
+the JSON beside them), a result's figure."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ...benchmarks import Benchmark
+
+
+def print_build(benchmark: Benchmark, built: dict[str, Any], wrote: str) -> None:
+    """A build's report (when the benchmark has a Markdown form of it), then what was written where."""
+    if benchmark.build_markdown is not None:
+        print(benchmark.build_markdown(built))
+    print(wrote)
+
+
+def report(args: argparse.Namespace, benchmark: Benchmark, result: dict[str, Any]) -> None:
+    """Print a benchmark's tables; with --output, write the JSON envelope and the tables beside it (.md)."""
+    from ...reporting import write_json
+
+    text = benchmark.markdown(result)
+    print(text)
+    if args.output:
+        path = write_json(args.output, result)
+        path.with_suffix(".md").write_text(text.rstrip("\n") + "\n", encoding="utf-8")
+        print(f"wrote {path} and {path.with_suffix('.md')}", file=sys.stderr)
+
+
+def plot(args: argparse.Namespace, benchmark: Benchmark, result: dict[str, Any]) -> None:
+    """With --plot, the benchmark's figure of `result`."""
+    if args.plot:
+        print(f"wrote {benchmark.plot(result, args.plot)}", file=sys.stderr)

@@ -1,0 +1,49 @@
+"""How a parsed `nash` command runs and ends: exit 0, 2 for a user's error (one `nash: error:` line), 1 for a bug
+(one line; the traceback only under --debug), 130 when interrupted, 141 when the reader of its output left."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import warnings
+
+from .parser import UsageError, one_line, usage_message
+
+# What a user can get wrong (an option, a file, a model id, a port); anything else is a bug.
+USER_ERRORS = (ValueError, TypeError, KeyError, OSError)
+
+
+def run(args: argparse.Namespace, *, debug: bool) -> int:
+    """The command's exit status; what went wrong, in one line on stderr."""
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()  # weight-loading bars drown the CLI's own output
+    format_warning = warnings.formatwarning
+    if not debug:  # one `nash: warning:` line, not the source line that raised it
+        warnings.formatwarning = lambda message, *_, **__: f"nash: warning: {one_line(message)}\n"
+    try:
+        return int(args.func(args) or 0)
+    except UsageError as exc:
+        print(usage_message(args.command_parser.prog, one_line(exc)), end="", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("nash: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `nash score ... | head`: the reader left; stop quietly, as other Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush does not fail again
+        return 141
+    except USER_ERRORS as exc:
+        if debug:
+            raise
+        print(f"nash: error: {one_line(exc)}", file=sys.stderr)
+        return 2
+    except Exception as exc:
+        if debug:
+            raise
+        print(f"nash: internal error ({type(exc).__name__}: {one_line(exc)}); this is a bug: rerun with --debug "
+              "for the traceback and report it", file=sys.stderr)
+        return 1
+    finally:
+        warnings.formatwarning = format_warning  # `main` may run inside a host program (tests, notebooks)

@@ -1,0 +1,155 @@
+"""`nash score`: one pair given as two texts (a table of every channel), or files of pairs (rows and a summary)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .command import Command
+from .options import scorer_from_args
+from .parser import UsageError
+
+if TYPE_CHECKING:
+    from ..output import NASHOutput
+    from ..pair_files import PairSource
+    from ..scorer import NASH
+
+FILE_FLAGS = ("pairs", "candidates", "references")
+FILE_ONLY_FLAGS = ("output", "summary")
+
+
+def add_score_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("a", nargs="?", help="first text (prediction)")
+    parser.add_argument("b", nargs="?", help="second text (reference)")
+    files = parser.add_argument_group("files of pairs")
+    files.add_argument("--pairs", default=None, help="pairs file: .csv, .tsv, .jsonl or .parquet")
+    files.add_argument("--prediction-column", default="prediction", help="column of the predictions in --pairs "
+                       "(default: %(default)s)")
+    files.add_argument("--reference-column", default="reference", help="column of the references in --pairs: a "
+                       "text, or in JSONL/Parquet a list of texts (default: %(default)s)")
+    files.add_argument("--candidates", default=None, help="candidates, one a line (bert-score's -c)")
+    files.add_argument("--references", action="extend", nargs="+", default=None, metavar="FILE",
+                       help="references, one a line; several files give several references per candidate")
+    files.add_argument("--encoding", default=None, help="input encoding (default: UTF-8, Latin-1 fallback with a "
+                       "warning)")
+    files.add_argument("--output", default=None, help="per-pair rows, in input order: .jsonl, .csv, .tsv or "
+                       ".parquet")
+    files.add_argument("--summary", default=None, help="also write the corpus summary as JSON here")
+    files.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run_score(args: argparse.Namespace) -> int:
+    if any(getattr(args, flag) is not None for flag in FILE_FLAGS):
+        return _score_corpus(args, _open_corpus(args))
+    _check_two_texts(args)
+    return _score_pair(args)
+
+
+def _check_two_texts(args: argparse.Namespace) -> None:
+    """Two texts and no flag that needs files, before the model loads."""
+    if args.a is None:
+        raise UsageError("nothing to score: give two texts (nash score A B), --pairs FILE, or --candidates FILE "
+                         "--references FILE")
+    if args.b is None:
+        raise UsageError(f"only one text given ({args.a!r}); give two texts to compare: nash score A B")
+    for flag in FILE_ONLY_FLAGS:
+        if getattr(args, flag) is not None:
+            raise UsageError(f"--{flag} applies to files of pairs (--pairs, --candidates/--references)")
+    from ..validation import check_pairs
+
+    check_pairs([args.a], [args.b])
+
+
+def _score_pair(args: argparse.Namespace) -> int:
+    from ..reporting import markdown_table
+
+    scorer = scorer_from_args(args)
+    out = scorer.score([args.a], [args.b])
+    rows = [
+        [f"baseline ({scorer.baseline_name})", out.baseline_precision[0], out.baseline_recall[0], out.baseline[0]],
+        ["NASH", out.nash_precision[0], out.nash_recall[0], out.nash[0]],
+        ["S_text", out.text_precision[0], out.text_recall[0], out.text[0]],
+        ["S_num", out.numeric_precision[0], out.numeric_recall[0], out.numeric[0]],
+    ]
+    print(markdown_table(["score", "precision", "recall", "F"], rows, digits=4))
+    print(f"\n{_settings_line(scorer, out)}")
+    print(support_line(out.numeric_support[0], out.unsupported_numbers[0]))
+    for item in out.unscored:
+        print(f"warning: unscored mention {item['text']!r} in text {item['side']} ({item['reason']})", file=sys.stderr)
+    return 0
+
+
+def _settings_line(scorer: NASH, out: NASHOutput) -> str:
+    """"alpha=… model=… backend=… tau=… hashcode=…" under the table."""
+    rescaled = " (rescaled with baseline)" if out.rescale is not None else ""
+    return (f"alpha={out.alpha[0]:.4f} model={out.config['model']} backend={scorer.backend} "
+            f"tau={out.config['threshold']:.4f}{rescaled} hashcode={out.hashcode}")
+
+
+def support_line(support: float, unsupported: list[dict]) -> str:
+    """"numeric support 0.50; not supported: $0.15 (B says $0.13)" for one pair."""
+    if not unsupported:
+        return f"numeric support {support:.2f}: every figure of A is supported by B"
+    named = [f"{u['text']} ({'B says ' + u['reference']['text'] if u['reference'] else 'nothing in B aligns'})"
+             for u in unsupported]
+    return f"numeric support {support:.2f}; not supported: {'; '.join(named)}"
+
+
+def _open_corpus(args: argparse.Namespace) -> PairSource:
+    """The pairs that --pairs or --candidates/--references name: checked whole before the model loads, read chunk
+    by chunk when scored."""
+    if args.a is not None or args.b is not None:
+        raise UsageError("give either two texts (nash score A B) or files (--pairs, or --candidates with "
+                         "--references), not both")
+    from ..pair_files import open_candidates_references, open_pairs
+    from ..rows import OUTPUT_FORMATS
+
+    if args.output is not None and Path(args.output).suffix.lower() not in OUTPUT_FORMATS:  # before any scoring
+        raise UsageError(f"--output {args.output}: unsupported format; use one of {', '.join(OUTPUT_FORMATS)}")
+    if args.pairs is not None:
+        if args.candidates is not None or args.references is not None:
+            raise UsageError("--pairs takes both columns from one file; do not combine it with "
+                             "--candidates/--references")
+        return open_pairs(args.pairs, args.prediction_column, args.reference_column, encoding=args.encoding)
+    if args.candidates is None or args.references is None:
+        raise UsageError("--candidates and --references go together (one text a line, line i of each is pair i)")
+    return open_candidates_references(args.candidates, args.references, encoding=args.encoding)
+
+
+def _score_corpus(args: argparse.Namespace, corpus: PairSource) -> int:
+    from ..corpus import score_corpus
+    from ..corpus_summary import summary_markdown
+    from ..distributed import Launch
+    from ..reporting import write_json
+
+    launch = Launch.from_env()
+    overrides = {}
+    if launch is not None:
+        overrides["device"] = launch.device(args.device)
+        launch.start(overrides["device"])
+    try:
+        summary = score_corpus(scorer_from_args(args, **overrides), corpus, args.output, launch=launch,
+                               show_progress=not args.quiet)
+    finally:
+        if launch is not None:
+            launch.finish()
+    if summary is None:  # a rank other than 0: rank 0 reports
+        return 0
+    print(summary_markdown(summary))
+    if args.output is not None:
+        print(f"wrote {len(corpus)} rows to {args.output}", file=sys.stderr)
+    if args.summary is not None:
+        print(f"wrote {write_json(args.summary, summary)}", file=sys.stderr)
+    return 0
+
+
+SCORE = Command(
+    "score", "score one pair (A B) or files of pairs: baseline vs NASH, S_text, S_num, alpha",
+    add_score_arguments, run_score, scorer_options=True,
+    description="Score one pair given as two texts, or a corpus: --pairs FILE (CSV/TSV/JSONL/Parquet with a "
+    "prediction and a reference column) or --candidates FILE --references FILE [FILE ...] (one text a line; "
+    "several reference files: the best reference is kept). Under torchrun / accelerate launch the pairs are "
+    "split over the processes and rank 0 writes the one output.",
+)

@@ -14,16 +14,16 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from nash_metric.benchmarks.embednum.construction import (
+from nash_metric.benchmarks.embednum.configs import (
     ALL_CONFIGS,
     CANDIDATE_CONFIGS,
+    CURRENCY_RATES,
+    PAPER_FORMATS,
     TRIPLE_CONFIGS,
-    build_embednum,
-    write_parquet,
 )
+from nash_metric.benchmarks.embednum.construction import build_embednum, write_parquet
 from nash_metric.benchmarks.embednum.dataset import load_data
 from nash_metric.benchmarks.embednum.evaluation import evaluate, plot_heatmap, summarize, tables
-from nash_metric.benchmarks.embednum.formats import CURRENCY_RATES, PAPER_FORMATS
 from nash_metric.benchmarks.embednum.sources import holds, load_released, load_seeds
 from nash_metric.comparisons import find_constraints
 from nash_metric.io import InputFileError

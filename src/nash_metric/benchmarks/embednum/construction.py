@@ -21,7 +21,6 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from .configs import ALL_CONFIGS, CANDIDATE_CONFIGS, FORMATS, N_CANDIDATE_QUESTIONS, FormatSpec
-from .configs import TRIPLE_CONFIGS as TRIPLE_CONFIGS  # read here by the construction's callers
 from .formats import (
     Draw,
     converted_value,

@@ -33,7 +33,6 @@ from decimal import Decimal
 import numpy as np
 
 from .configs import CURRENCY_RATES, FormatSpec
-from .configs import PAPER_FORMATS as PAPER_FORMATS  # read here by callers of the format code
 
 _CURRENCY_STYLE = {"usd": ("$", 2), "eur": ("€", 2), "jpy": ("¥", 0), "cny": ("CNY ", 2)}
 RELATIVE_DISTANCE = (0.1, 0.5)

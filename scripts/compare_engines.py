@@ -35,10 +35,12 @@ EDGE_CASES = [
 ]
 CONFIGS: dict[str, dict[str, Any]] = {
     "sentence": {"backend": "sentence"}, "token": {"backend": "token"},
-    "sentence_cmp": {"backend": "sentence", "comparisons": True}, "token_cmp": {"backend": "token", "comparisons": True},
+    "sentence_cmp": {"backend": "sentence", "comparisons": True},
+    "token_cmp": {"backend": "token", "comparisons": True},
     "sentence_auto": {"backend": "sentence", "threshold": "auto"},
     "token_bsidf": {"backend": "token", "bertscore_idf": True},
-    "sentence_paper": {"backend": "sentence", "numbers": "paper"}, "token_paper": {"backend": "token", "numbers": "paper"},
+    "sentence_paper": {"backend": "sentence", "numbers": "paper"},
+    "token_paper": {"backend": "token", "numbers": "paper"},
     "sentence_onepass": {"backend": "sentence", "text_channel": "one-pass"},
     "token_onepass": {"backend": "token", "text_channel": "one-pass"},
     "sentence_idfref": {"backend": "sentence", "idf": "references"},
@@ -106,8 +108,13 @@ def _differences(old: Any, new: Any, path: list[Any], found: dict[str, list]) ->
     elif isinstance(old, np.ndarray) or isinstance(new, np.ndarray):
         if not np.array_equal(np.asarray(old), np.asarray(new), equal_nan=True):
             found["values"].append((path, old, new))
-    elif not (old == new or (isinstance(old, float) and isinstance(new, float) and math.isnan(old) and math.isnan(new))):
+    elif not _same(old, new):
         found["hashcodes" if "hashcode" in map(str, path) else "values"].append((path, old, new))
+
+
+def _same(old: Any, new: Any) -> bool:
+    both_nan = isinstance(old, float) and isinstance(new, float) and math.isnan(old) and math.isnan(new)
+    return bool(old == new) or both_nan
 
 
 def compare(old_path: str, new_path: str) -> int:

@@ -42,19 +42,6 @@ def option(
     return field(default=default, metadata=metadata)
 
 
-def _threshold_arg(value: str) -> float | str:
-    """Parse --threshold: a number or 'auto' (the CLI turns the ValueError into a usage error)."""
-    if value == "auto":
-        return value
-    try:
-        return float(value)
-    except ValueError:
-        raise ValueError(f"must be a number or 'auto', got {value!r}") from None
-
-
-_threshold_arg.__name__ = "threshold"  # the CLI names the type in its message: "invalid threshold value"
-
-
 @dataclass(frozen=True)
 class NASHConfig:
     """The options of a NASH scorer. Frozen: derive variants with `replace(...)`."""
@@ -90,7 +77,7 @@ class NASHConfig:
         "to the default below, with a warning); None takes the per-model default (0.3763 for "
         "all-MiniLM-L6-v2) or, for other models, mu + sigma calibrated once on a built-in corpus.",
         scores=True,
-        cli={"type": _threshold_arg, "metavar": "TAU|auto"},
+        cli={"metavar": "TAU|auto"},  # parsed by the CLI's own type (cli/options.threshold_value)
     )
     idf: Mapping[str, float] | Sequence[str] | str | os.PathLike[str] = option(
         "uniform",
@@ -295,11 +282,17 @@ class OptionSpec:
 
 
 def scorer_options() -> tuple[OptionSpec, ...]:
-    return tuple(
-        OptionSpec(f.name, f.default, f.metadata["doc"], f.metadata["model_bound"], f.metadata["cli"],
-                   f.metadata["scores"], str(f.type))
-        for f in fields(NASHConfig)
-    )
+    return tuple(_spec(f) for f in fields(NASHConfig))
+
+
+def option_spec(name: str) -> OptionSpec:
+    """One option's entry (a command taking one option, as `fit-idf --numbers`); an unknown name is a TypeError."""
+    return _spec(_field(name))
+
+
+def _spec(f: Any) -> OptionSpec:
+    return OptionSpec(f.name, f.default, f.metadata["doc"], f.metadata["model_bound"], f.metadata["cli"],
+                      f.metadata["scores"], str(f.type))
 
 
 def option_default(name: str) -> Any:

@@ -11,8 +11,9 @@ from dataclasses import replace
 import pytest
 
 from nash_metric.cli import build_parser, main
-from nash_metric.cli.options import add_config_arguments, option_spec
+from nash_metric.cli.options import add_config_arguments
 from nash_metric.cli.parser import one_line
+from nash_metric.config import option_spec
 
 
 def run(capsys, *argv):

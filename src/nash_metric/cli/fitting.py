@@ -6,8 +6,9 @@ import argparse
 import json
 from pathlib import Path
 
+from ..config import option_spec
 from .command import Command
-from .options import add_option_argument, option_spec, scorer_from_args
+from .options import add_option_argument, scorer_from_args
 from .parser import NON_NEGATIVE, POSITIVE
 
 

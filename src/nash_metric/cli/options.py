@@ -29,7 +29,8 @@ def threshold_value(text: str) -> float | str:
 # argparse before 3.11 appends the default to a BooleanOptionalAction's help itself.
 BOOLEAN_DEFAULT_NOTE = "" if sys.version_info < (3, 11) else " (default: %(default)s)"
 
-# Parse-time types that replace an option's own (`option(cli=...)`) on the command line.
+# Types that check an option as the command line is parsed, in the command line's words (not in config.py: argparse
+# is the CLI's alone).
 COMMAND_LINE_TYPES: dict[str, Callable[[str], Any]] = {"threshold": threshold_value}
 
 
@@ -60,11 +61,6 @@ def add_config_arguments(parser: argparse.ArgumentParser, options: Sequence[Opti
     for option in scorer_options() if options is None else options:
         add_option_argument(group, option)
     parser.set_defaults(check_scorer_options=True)  # `main` checks them together before any model loads
-
-
-def option_spec(name: str) -> OptionSpec:
-    """The option table's entry for `name` (for a command that takes one option, as fit-idf --numbers)."""
-    return next(option for option in scorer_options() if option.name == name)
 
 
 def config_from_args(args: argparse.Namespace, **overrides: Any) -> NASHConfig:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import socket
 
+from ..space.limits import SpaceLimits
 from .command import Command
 from .parser import PORT, POSITIVE, POSITIVE_NUMBER
 
@@ -23,19 +24,22 @@ def add_app_arguments(parser: argparse.ArgumentParser) -> None:
     limits.add_argument("--allow-any-model", dest="allow_any_model", action="store_true",
                         help="serve any hub id or server path typed into the Model box (trusted use only)")
     limits.add_argument("--max-models", dest="max_loaded_models", type=POSITIVE,
-                        help="models kept loaded, least recently used dropped first (default: 2)")
+                        help="models kept loaded, least recently used dropped first "
+                        f"(default: {SpaceLimits.max_loaded_models})")
     limits.add_argument("--request-seconds", type=POSITIVE_NUMBER,
-                        help="time budget of one request; a batch stops there with what it scored (default: 60)")
-    limits.add_argument("--concurrency", type=POSITIVE, help="runs at a time per action (default: 1)")
-    limits.add_argument("--max-queue", type=POSITIVE, help="requests waiting per action (default: 32)")
+                        help="time budget of one request; a batch stops there with what it scored "
+                        f"(default: {SpaceLimits.request_seconds:g})")
+    limits.add_argument("--concurrency", type=POSITIVE,
+                        help=f"runs at a time per action (default: {SpaceLimits.concurrency})")
+    limits.add_argument("--max-queue", type=POSITIVE,
+                        help=f"requests waiting per action (default: {SpaceLimits.max_queue})")
     limits.add_argument("--max-file-bytes", type=POSITIVE,
-                        help="largest upload, refused while it streams in (default: 1000000)")
+                        help="largest upload, refused while it streams in "
+                        f"(default: {SpaceLimits.max_file_bytes})")
 
 
 def run_app(args: argparse.Namespace) -> int:
     from dataclasses import replace
-
-    from ..space.limits import SpaceLimits
 
     limits = SpaceLimits.from_env()  # NASH_SPACE_* variables, then the flags given here
     given = {name: getattr(args, name) for name in SPACE_LIMIT_FLAGS if getattr(args, name) not in (None, False)}

@@ -301,8 +301,9 @@ def _make_date(text: str, m: re.Match[str], form: str, granularity: str) -> Date
     if form == "my" and _DAY_BEFORE.search(text, max(0, m.start() - 8), m.start()):
         return None  # the tail of an invalid date
     fields: list[tuple[str, int, int]] = []
-    month, day = _month_and_day(m, form, fields)
-    year, has_year = _year(m, (month, day), fields)
+    g = m.groupdict()
+    month, day = _month_and_day(m, g, form, fields)
+    year, has_year = _year(m, g, (month, day), fields)
     if has_year and not is_year(year):
         return None
     try:
@@ -315,7 +316,8 @@ def _make_date(text: str, m: re.Match[str], form: str, granularity: str) -> Date
                           _zero_padded(text, m, form, fields), fiscal=form in ("fiscal", "fy"))
 
 
-def _month_and_day(m: re.Match[str], form: str, fields: list[tuple[str, int, int]]) -> tuple[int, int]:
+def _month_and_day(m: re.Match[str], g: dict[str, str | None], form: str,
+                   fields: list[tuple[str, int, int]]) -> tuple[int, int]:
     """The month and day (1 where none is written) of a date match; appends the fields a shift rewrites."""
     if form == "numeric":  # dots and dashes are day-first, slashes month-first, unless a field above 12 decides
         a, b = int(m["a"]), int(m["b"])
@@ -323,18 +325,16 @@ def _month_and_day(m: re.Match[str], form: str, fields: list[tuple[str, int, int
         day_key, mon_key = ("a", "b") if day_first else ("b", "a")
         fields += [("day", *m.span(day_key)), ("mnum", *m.span(mon_key))]
         return int(m[mon_key]), int(m[day_key])
-    g = m.groupdict()
     if not g.get("day"):
-        return _first_month(m, fields), 1
+        return _first_month(m, g, fields), 1
     fields.append(("day", *m.span("day")))
     if g.get("ord"):
         fields.append(("ord", *m.span("ord")))
-    return _first_month(m, fields), int(g["day"])
+    return _first_month(m, g, fields), int(g["day"])
 
 
-def _first_month(m: re.Match[str], fields: list[tuple[str, int, int]]) -> int:
+def _first_month(m: re.Match[str], g: dict[str, str | None], fields: list[tuple[str, int, int]]) -> int:
     """The first month of the period a date match names (a fiscal year's: 1); appends its field."""
-    g = m.groupdict()
     key = next((k for k in ("mon", "mnum", "q", "qw", "h", "hw") if g.get(k)), None)
     if key is None:
         return 1
@@ -347,9 +347,10 @@ def _first_month(m: re.Match[str], fields: list[tuple[str, int, int]]) -> int:
     return months * (_ordinal_number(g[key]) - 1) + 1
 
 
-def _year(m: re.Match[str], month_day: tuple[int, int], fields: list[tuple[str, int, int]]) -> tuple[int, bool]:
-    """The year of a date match and whether it is written (else a stand-in year); appends its field."""
-    g = m.groupdict()
+def _year(m: re.Match[str], g: dict[str, str | None], month_day: tuple[int, int],
+          fields: list[tuple[str, int, int]]) -> tuple[int, bool]:
+    """The year of a date match (`g`: its groupdict) and whether it is written (else a stand-in year); appends its
+    field."""
     if g.get("year"):
         fields.append(("year", *m.span("year")))
         return int(g["year"]), True
@@ -426,6 +427,8 @@ def calendar_mentions(text: str) -> list[NumericMention]:
 _MONTH_NAME = "|".join(sorted(_FULL | _ABBR, key=len, reverse=True))  # capitalised only ("may" is a verb)
 _MONTH_NAME_BEFORE = re.compile(rf"(?<![A-Za-z])(?:{_MONTH_NAME})\.?\s\Z")
 _MONTH_NAME_AFTER = re.compile(rf"(?:st|nd|rd|th)?\s(?:of\s)?(?:{_MONTH_NAME})\b")
+# Looser twins of _CLOCK's am/pm and of _DATED_AT_BEFORE (no final dot needed; "at" with no year before it):
+# merging them would change what either view reads.
 _AMPM_AFTER = re.compile(r"\s?(?i:a\.m\.|p\.m\.|am\b|pm\b)")
 _PERIOD_PREFIX = re.compile(r"(?<![A-Za-z])(?:[QH]|FY ?)\Z")
 _NUMERIC_DATE = re.compile(

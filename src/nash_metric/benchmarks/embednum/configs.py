@@ -47,7 +47,6 @@ FORMATS: dict[str, FormatSpec] = {f.name: f for f in [
 ]}
 PAPER_FORMATS = ("orig", "a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4", "c1", "c2", "c3",
                  "d1", "d2", "d3", "e1", "e2", "e3")
-EXTRA_FORMATS = tuple(n for n in FORMATS if n not in PAPER_FORMATS)
 
 CANDIDATE_SIZES = (10, 100)
 TRIPLE_CONFIGS = tuple(FORMATS)

@@ -12,7 +12,7 @@ from ...benchmarks.embednum.configs import ALL_CONFIGS, N_CANDIDATE_QUESTIONS
 from ..command import Command
 from ..options import scorer_factory
 from ..parser import NON_NEGATIVE, POSITIVE
-from .report import plot, print_build, report
+from .report import add_report_arguments, plot, print_build, report
 
 EMBEDNUM = registry["embednum1k"]
 
@@ -47,8 +47,7 @@ def add_bench_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--candidate-limit", type=POSITIVE, default=None,
                         help="first N questions of candidates_10/100 (default: --limit)")
     parser.add_argument("--no-bertscore", action="store_true", help="skip the bert_score package column")
-    parser.add_argument("--output", default=None, help="JSON result path (a .md table is written beside it)")
-    parser.add_argument("--plot", default=None, help="heat-map PNG path (formats × scorers)")
+    add_report_arguments(parser, plot="heat-map PNG path (formats × scorers)")
     parser.add_argument("--update-card", action="store_true", help="write the tables into DATA/README.md")
 
 

@@ -17,7 +17,7 @@ from ...benchmarks.nquad.defaults import (
 from ..command import Command
 from ..options import scorer_factory
 from ..parser import ANY_NUMBER, NON_NEGATIVE, POSITIVE, POSITIVE_NUMBER, float_in
-from .report import print_build, report
+from .report import add_report_arguments, print_build, report
 
 NQUAD = registry["nquad"]
 
@@ -48,7 +48,7 @@ def add_bench_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=POSITIVE, default=None, help="first N questions only (quick runs)")
     parser.add_argument("--numeral-weight", type=ANY_NUMBER, default=NUMERAL_WEIGHT,
                         help="lambda of the numeral-aware variant: score + lambda * stem magnitude agreement")
-    parser.add_argument("--output", default=None, help="JSON result path (a .md table is written beside it)")
+    add_report_arguments(parser)
     parser.add_argument("--label", default=DEFAULT_LABEL, help="data label printed with the table")
 
 

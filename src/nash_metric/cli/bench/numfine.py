@@ -10,7 +10,7 @@ from ...benchmarks.numfine.defaults import ALIGNMENT_ROWS, CARD_LICENSE, CARD_NA
 from ..command import Command
 from ..options import scorer_factory
 from ..parser import NON_NEGATIVE, POSITIVE
-from .report import plot, print_build, report
+from .report import add_report_arguments, plot, print_build, report
 
 NUMFINE = registry["numfine"]
 
@@ -42,9 +42,7 @@ def add_bench_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", required=True, help="a built NumFinE folder (or hub id), or a released .json/.jsonl")
     parser.add_argument("--limit", type=POSITIVE, default=None, help="first N rows of each config (rows are in "
                         "unit-id hash order: a fixed pseudo-random sample)")
-    parser.add_argument("--output", default=None, help="write the results as JSON here (a .md table is written "
-                        "beside it)")
-    parser.add_argument("--plot", default=None, help="grouped bar chart (.png/.pdf/.svg)")
+    add_report_arguments(parser, plot="grouped bar chart (.png/.pdf/.svg)")
     parser.add_argument("--threshold-sweep", action="store_true",
                         help="also report tau in {mu-2sigma .. mu+2sigma} calibrated on the anchors (paper App. B)")
     parser.add_argument("--no-alignment-check", action="store_true", help="skip the paper §5.5 alignment check")

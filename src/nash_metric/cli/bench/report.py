@@ -10,6 +10,14 @@ from typing import Any
 from ...benchmarks import Benchmark
 
 
+def add_report_arguments(parser: argparse.ArgumentParser, plot: str | None = None) -> None:
+    """--output, which `report` writes, and with `plot` (what the figure shows) --plot, which `plot` draws."""
+    parser.add_argument("--output", default=None, help="write the results as JSON here (a .md table is written "
+                        "beside it)")
+    if plot is not None:
+        parser.add_argument("--plot", default=None, help=plot)
+
+
 def print_build(benchmark: Benchmark, built: dict[str, Any], wrote: str) -> None:
     """A build's report (when the benchmark has a Markdown form of it), then what was written where."""
     if benchmark.build_markdown is not None:

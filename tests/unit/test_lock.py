@@ -1,0 +1,80 @@
+"""requirements/dev.lock: it admits pyproject's ranges, the venv follows it, its reader refuses what it cannot read."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+from nash_metric.export import LOCK, ExportError, read_lock
+
+ROOT = Path(__file__).resolve().parents[2]
+EXTRAS = ("offline", "app", "dev")
+
+
+def declared() -> list[Requirement]:
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+, the lock's Python
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    lines = [*project["dependencies"], *(line for extra in EXTRAS for line in project["optional-dependencies"][extra])]
+    return [Requirement(line) for line in lines]
+
+
+def test_the_lock_pins_every_declared_dependency_within_its_range() -> None:
+    lock = read_lock(ROOT / LOCK)
+    assert lock.python == "3.11"
+    outside = []
+    for requirement in declared():
+        version = lock.versions.get(canonicalize_name(requirement.name))
+        if version is None or not requirement.specifier.contains(version, prereleases=True):
+            outside.append(f"{requirement} (locked: {version})")
+    assert not outside, f"run `make lock`: {outside}"
+    assert "torch" in lock.versions and "+" not in lock.versions["torch"]  # the public version: TORCH_SPEC's build
+
+
+def test_the_venv_follows_the_lock() -> None:
+    """Bound to the lock by design (`make test-latest` leaves it out): a stale .venv is caught here, not as an odd
+    score elsewhere. `make install` reinstalls when the lock is newer than the venv's stamp."""
+    lock = read_lock(ROOT / LOCK)
+    differ = {}
+    for name, version in lock.versions.items():
+        try:
+            here = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            here = None
+        if here is None or Version(here).public != Version(version).public:
+            differ[name] = (version, here)
+    assert not differ, f"(locked, installed) differ; run `make install`: {differ}"
+
+
+def test_the_lock_reader_says_what_it_cannot_read(tmp_path) -> None:
+    path = tmp_path / "dev.lock"
+    path.write_text("# python: 3.11\ntorch==2.13.0\nnumpy>=2\n", encoding="utf-8")
+    with pytest.raises(ExportError, match=r"line 3: 'numpy>=2' is not NAME==VERSION"):
+        read_lock(path)
+    path.write_text("torch==2.13.0\n", encoding="utf-8")
+    with pytest.raises(ExportError, match=r"no `# python: X\.Y` line"):
+        read_lock(path)
+    with pytest.raises(ExportError, match=r"no .*missing\.lock: .*make lock"):
+        read_lock(tmp_path / "missing.lock")
+    path.write_text("# python: 3.11\nHuggingface_Hub==2.4.0\n", encoding="utf-8")
+    assert read_lock(path).versions == {"huggingface-hub": "2.4.0"}
+
+
+def test_test_latest_leaves_out_only_tests_that_exist() -> None:
+    spec = importlib.util.spec_from_file_location("test_latest", ROOT / "scripts" / "test_latest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.LOCK_BOUND
+    for test, reason in module.LOCK_BOUND.items():
+        path, name = test.split("::")
+        assert re.search(rf"^def {name}\(", (ROOT / path).read_text(encoding="utf-8"), re.M), test
+        assert len(reason) > 20, test
+    locked = {"a": "1.0", "b": "2.0", "c": "3.0"}
+    assert module.difference(locked, {"a": "1.0", "b": "2.1", "d": "4.0"}) == [
+        "  ~ b 2.0 -> 2.1 (newer)", "  - c 3.0 (locked, not installed now)", "  + d 4.0 (not in the lock)"]

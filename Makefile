@@ -30,6 +30,8 @@ endef
 
 # Through the lock; the stamp follows pyproject.toml and the lock, so an existing .venv follows a new lock.
 $(STAMP): pyproject.toml $(LOCK)
+	@$(PYTHON) -c 'import sys; v = sys.version_info[:2]; v == (3, 11) or print(f"note: $(LOCK) was resolved on \
+	CPython 3.11; on {v[0]}.{v[1]} pip may find no build of some pins (PYTHON=python3.11 picks the interpreter)")'
 	$(call setup,$(VENV),-c $(LOCK))
 	@touch $(STAMP)
 

@@ -17,6 +17,7 @@ import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
@@ -137,7 +138,7 @@ def read_lock(path: Path | None = None) -> Lock:
             versions[canonicalize_name(pin.name)] = spec.version
     if python is None:
         raise ExportError(f"{_shown(path)}: no `# python: X.Y` line naming the Python it was resolved on")
-    return Lock(python, versions)
+    return Lock(python, MappingProxyType(versions))
 
 
 def pinned_requirements(card: Path, lock: Lock) -> list[str]:

@@ -4,18 +4,25 @@ from __future__ import annotations
 
 import importlib.util
 import re
-from importlib import metadata
 from pathlib import Path
 
 import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
-from packaging.version import Version
 
 from nash_metric.export import LOCK, ExportError, read_lock
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTRAS = ("offline", "app", "dev")
+
+
+@pytest.fixture(scope="module")
+def latest_script():
+    """scripts/test_latest.py, whose installed() and difference() compare a venv with the lock."""
+    spec = importlib.util.spec_from_file_location("test_latest", ROOT / "scripts" / "test_latest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def declared() -> list[Requirement]:
@@ -37,19 +44,13 @@ def test_the_lock_pins_every_declared_dependency_within_its_range() -> None:
     assert "torch" in lock.versions and "+" not in lock.versions["torch"]  # the public version: TORCH_SPEC's build
 
 
-def test_the_venv_follows_the_lock() -> None:
+def test_the_venv_follows_the_lock(latest_script) -> None:
     """Bound to the lock by design (`make test-latest` leaves it out): a stale .venv is caught here, not as an odd
     score elsewhere. `make install` reinstalls when the lock is newer than the venv's stamp."""
-    lock = read_lock(ROOT / LOCK)
-    differ = {}
-    for name, version in lock.versions.items():
-        try:
-            here = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            here = None
-        if here is None or Version(here).public != Version(version).public:
-            differ[name] = (version, here)
-    assert not differ, f"(locked, installed) differ; run `make install`: {differ}"
+    locked = dict(read_lock(ROOT / LOCK).versions)
+    here = {name: version for name, version in latest_script.installed().items() if name in locked}
+    differ = latest_script.difference(locked, here)
+    assert not differ, "the venv is not the lock's; run `make install`:\n" + "\n".join(differ)
 
 
 def test_the_lock_reader_says_what_it_cannot_read(tmp_path) -> None:
@@ -66,15 +67,12 @@ def test_the_lock_reader_says_what_it_cannot_read(tmp_path) -> None:
     assert read_lock(path).versions == {"huggingface-hub": "2.4.0"}
 
 
-def test_test_latest_leaves_out_only_tests_that_exist() -> None:
-    spec = importlib.util.spec_from_file_location("test_latest", ROOT / "scripts" / "test_latest.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    assert module.LOCK_BOUND
-    for test, reason in module.LOCK_BOUND.items():
+def test_test_latest_leaves_out_only_tests_that_exist(latest_script) -> None:
+    assert latest_script.LOCK_BOUND
+    for test, reason in latest_script.LOCK_BOUND.items():
         path, name = test.split("::")
         assert re.search(rf"^def {name}\(", (ROOT / path).read_text(encoding="utf-8"), re.M), test
         assert len(reason) > 20, test
     locked = {"a": "1.0", "b": "2.0", "c": "3.0"}
-    assert module.difference(locked, {"a": "1.0", "b": "2.1", "d": "4.0"}) == [
+    assert latest_script.difference(locked, {"a": "1.0", "b": "2.1", "d": "4.0"}) == [
         "  ~ b 2.0 -> 2.1 (newer)", "  - c 3.0 (locked, not installed now)", "  + d 4.0 (not in the lock)"]

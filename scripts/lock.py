@@ -11,7 +11,7 @@ versions. The library keeps its ranges in pyproject.toml: the lock binds this re
 requirements, never a user who runs `pip install nash-metric`.
 
 Usage (run by `make lock`, which then regenerates the files derived from the lock and reinstalls .venv):
-    python scripts/lock.py [--torch-spec "torch==2.13.0"] [--output requirements/dev.lock]
+    python scripts/lock.py --torch-spec "torch==2.13.0" [--output requirements/dev.lock]
 """
 
 from __future__ import annotations
@@ -25,10 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from packaging.utils import canonicalize_name
-from packaging.version import Version
-
-from nash_metric.export import KINDS, LOCK, card_field, source_root
+from nash_metric.export import KINDS, LOCK, as_locked, card_field, source_root
 
 TARGET = ((3, 11), "linux", "x86_64")
 EXTRAS = "offline,app,dev"
@@ -63,10 +60,7 @@ def resolve(root: Path, torch_spec: str, gradio: str) -> dict[str, str]:
         run(f".[{EXTRAS}] and gradio=={gradio}: the newest releases pyproject.toml admits (a few minutes)",
             [*pip, "install", "--quiet", f"{root}[{EXTRAS}]", f"gradio=={gradio}"])
         listed = json.loads(run("reading what was installed", [*pip, "list", "--format=json"]))
-    versions = {canonicalize_name(item["name"]): item["version"] for item in listed}
-    versions.pop("nash-metric")
-    versions["torch"] = Version(versions["torch"]).public  # the build is TORCH_SPEC's choice
-    return dict(sorted(versions.items()))
+    return as_locked((item["name"], item["version"]) for item in listed)
 
 
 def lock_text(versions: dict[str, str], torch_spec: str) -> str:
@@ -84,7 +78,7 @@ def lock_text(versions: dict[str, str], torch_spec: str) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--torch-spec", default="torch==2.13.0", help="how pip installs torch (default: %(default)s)")
+    parser.add_argument("--torch-spec", required=True, help="how pip installs torch: the Makefile's TORCH_SPEC")
     parser.add_argument("--output", type=Path, default=None, help=f"the lock to write (default: {LOCK})")
     args = parser.parse_args(argv)
     check_interpreter()

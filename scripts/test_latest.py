@@ -14,10 +14,9 @@ import subprocess
 import sys
 from importlib import metadata
 
-from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from nash_metric.export import LOCK, read_lock
+from nash_metric.export import LOCK, as_locked, read_lock
 
 # Test id -> why it cannot pass off the lock.
 LOCK_BOUND = {
@@ -28,12 +27,8 @@ LOCK_BOUND = {
 
 
 def installed() -> dict[str, str]:
-    """{canonical name: version} of this interpreter's packages (torch by its public version, as the lock)."""
-    found = {canonicalize_name(d.metadata["Name"]): d.version for d in metadata.distributions()}
-    found.pop("nash-metric", None)
-    if "torch" in found:
-        found["torch"] = Version(found["torch"]).public
-    return found
+    """This interpreter's packages as the lock writes them."""
+    return as_locked((d.metadata["Name"], d.version) for d in metadata.distributions())
 
 
 def difference(locked: dict[str, str], here: dict[str, str]) -> list[str]:

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -139,6 +139,16 @@ def read_lock(path: Path | None = None) -> Lock:
     if python is None:
         raise ExportError(f"{_shown(path)}: no `# python: X.Y` line naming the Python it was resolved on")
     return Lock(python, MappingProxyType(versions))
+
+
+def as_locked(installed: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """(name, version) pairs of a venv as the lock writes them: canonical names sorted, nash-metric itself left out,
+    torch by its public version (2.13.0 for 2.13.0+cpu: TORCH_SPEC chooses the build, the lock the version)."""
+    versions = {canonicalize_name(name): version for name, version in installed}
+    versions.pop("nash-metric", None)
+    if "torch" in versions:
+        versions["torch"] = Version(versions["torch"]).public
+    return dict(sorted(versions.items()))
 
 
 def pinned_requirements(card: Path, lock: Lock) -> list[str]:

@@ -10,7 +10,7 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from nash_metric.export import LOCK, ExportError, read_lock
+from nash_metric.export import LOCK, ExportError, as_locked, read_lock
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTRAS = ("offline", "app", "dev")
@@ -65,6 +65,12 @@ def test_the_lock_reader_says_what_it_cannot_read(tmp_path) -> None:
         read_lock(tmp_path / "missing.lock")
     path.write_text("# python: 3.11\nHuggingface_Hub==2.4.0\n", encoding="utf-8")
     assert read_lock(path).versions == {"huggingface-hub": "2.4.0"}
+
+
+def test_a_venv_is_read_as_the_lock_writes_it() -> None:
+    pairs = [("Torch", "2.13.0+cpu"), ("nash_metric", "0.2.0"), ("Huggingface_Hub", "2.4.0")]
+    assert as_locked(pairs) == {"huggingface-hub": "2.4.0", "torch": "2.13.0"}
+    assert list(as_locked(pairs)) == ["huggingface-hub", "torch"]
 
 
 def test_test_latest_leaves_out_only_tests_that_exist(latest_script) -> None:

@@ -54,7 +54,7 @@ test-fast: install
 # the metric's requirements.txt), and bring .venv to it.
 lock: install
 	$(BIN)/python scripts/lock.py --torch-spec "$(TORCH_SPEC)"
-	$(BIN)/python -m nash_metric.export
+	$(BIN)/python -m nash_metric.ecosystem.export
 	$(MAKE) install
 
 # The upgrade check: the whole suite in a throwaway venv with the newest releases (torch stays TORCH_SPEC's), the

@@ -38,7 +38,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import numpy as np
 
 from nash_metric import extract_numbers
-from nash_metric.reporting import environment, markdown_table, write_json
+from nash_metric.common.reporting import environment, markdown_table, write_json
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "annual_reports" / "tatqa_dev_sentences.txt"
 DIGITS = re.compile(r"\d[\d,]*(?:\.\d+)?")

@@ -59,8 +59,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")  # inherited by every run
 
 import numpy as np
 
-from nash_metric.models import DEFAULT_THRESHOLDS, OFFLINE_HINT, embedded_model_dir, resolve_model
-from nash_metric.reporting import markdown_table
+from nash_metric.backbone.models import DEFAULT_THRESHOLDS, OFFLINE_HINT, embedded_model_dir, resolve_model
+from nash_metric.common.reporting import markdown_table
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 STARTUP_PAIRS = 50

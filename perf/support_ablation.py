@@ -11,7 +11,7 @@ then recomputes `numeric_support` for each variant from the same mention vectors
                  and an agreeing value supports it.
 
 Reports ROC AUC of numeric_support and balanced accuracy of the verdict ("no unsupported number") on the
-subset figure edits vs consistent edits (`nash_metric.benchmarks.summedits`), per domain and all pooled. The
+subset figure edits vs consistent edits (`nash_metric.benchmarks.summedits.evaluation`), per domain and all pooled. The
 choice is made on the pooled figures, never per domain; held-out domains judge it.
 """
 
@@ -29,10 +29,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import numpy as np
 
 from nash_metric import NASH
-from nash_metric.alignment import align_numbers, value_support
-from nash_metric.benchmarks.summedits import balanced_accuracy, read_summedits, roc_auc, subset_labels
-from nash_metric.reporting import markdown_table
-from nash_metric.support import numeric_support, support_keys
+from nash_metric.benchmarks.summedits.evaluation import balanced_accuracy, read_summedits, roc_auc, subset_labels
+from nash_metric.common.reporting import markdown_table
+from nash_metric.pipeline.alignment import align_numbers, value_support
+from nash_metric.pipeline.support import numeric_support, support_keys
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "summedits"
 SHIPPED = {"relative_cap": 0.05, "hedges": True, "search": "argmax"}

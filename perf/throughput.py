@@ -38,8 +38,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import torch
 
 from nash_metric import NASH, extract_numbers
-from nash_metric.models import embedded_model_dir
-from nash_metric.reporting import markdown_table
+from nash_metric.backbone.models import embedded_model_dir
+from nash_metric.common.reporting import markdown_table
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "financial_phrasebank" / "all-data.csv"
 CHANNELS = ("two-pass", "one-pass")

@@ -25,7 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from nash_metric.export import KINDS, LOCK, as_locked, card_field, source_root
+from nash_metric.ecosystem.export import KINDS, LOCK, as_locked, card_field, source_root
 
 TARGET = ((3, 11), "linux", "x86_64")
 EXTRAS = "offline,app,dev"

@@ -16,7 +16,7 @@ from importlib import metadata
 
 from packaging.version import Version
 
-from nash_metric.export import LOCK, as_locked, read_lock
+from nash_metric.ecosystem.export import LOCK, as_locked, read_lock
 
 # Test id -> why it cannot pass off the lock.
 LOCK_BOUND = {

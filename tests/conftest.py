@@ -89,7 +89,7 @@ def tiny_model_dir(tmp_path_factory) -> Path:
     """A 2-layer random BERT with MiniLM's vocabulary and a 64-token window (cheap, exercises windowing)."""
     from transformers import AutoTokenizer, BertConfig, BertModel
 
-    from nash_metric.models import embedded_model_dir
+    from nash_metric.backbone.models import embedded_model_dir
 
     source = embedded_model_dir()
     if source is None:

@@ -22,7 +22,7 @@ import datasets
 
 from nash_metric.benchmarks.nquad.construction import BuildConfig, build, build_from_file, features, report_markdown
 from nash_metric.benchmarks.nquad.source import read_articles
-from nash_metric.citations import NQUAD_BIBTEX
+from nash_metric.common.citations import NQUAD_BIBTEX
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "source" / "articles.jsonl"

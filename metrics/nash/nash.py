@@ -26,14 +26,14 @@ import evaluate
 import numpy as np
 
 from nash_metric import NASH, NASHConfig  # From: nash-metric
-from nash_metric.citations import BERTSCORE_BIBTEX, NASH_BIBTEX  # From: nash-metric
+from nash_metric.common.citations import BERTSCORE_BIBTEX, NASH_BIBTEX  # From: nash-metric
+from nash_metric.common.validation import check_reference_lists  # From: nash-metric
 from nash_metric.config import check_option_names, options_docstring, options_signature  # From: nash-metric
-from nash_metric.method import METHOD_STEPS, METHOD_SUMMARY  # From: nash-metric
-from nash_metric.validation import check_reference_lists  # From: nash-metric
+from nash_metric.reports.method import METHOD_STEPS, METHOD_SUMMARY  # From: nash-metric
 
-_CITATION = f"{NASH_BIBTEX}\n{BERTSCORE_BIBTEX}\n"  # one copy of each entry, in nash_metric.citations
+_CITATION = f"{NASH_BIBTEX}\n{BERTSCORE_BIBTEX}\n"  # one copy of each entry, in nash_metric.common.citations
 
-_DESCRIPTION = f"{METHOD_SUMMARY}\n{METHOD_STEPS}"  # the method text, written once in nash_metric.method
+_DESCRIPTION = f"{METHOD_SUMMARY}\n{METHOD_STEPS}"  # the method text, written once in nash_metric.reports.method
 
 # The options' names, defaults and docs come from `NASHConfig` (one declaration for the library, the CLI and
 # this module), with the model under bertscore's name `model_type`.

@@ -9,17 +9,20 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
+from .common import moved
+
+moved.install()  # 0.2.0's deep imports (nash_metric.output, ...) for one release
 
 # public name -> module that defines it
 _EXPORTS = {
-    "IDF": "weighting",
+    "IDF": "pipeline.weighting",
     "MASK_TOKEN": "numbers",
     "NASH": "scorer",
     "NASHConfig": "config",
-    "NASHOutput": "output",
-    "Calibration": "calibration",
+    "NASHOutput": "pipeline.output",
+    "Calibration": "calibration.threshold",
     "NumericMention": "numbers",
-    "calibrate_threshold": "calibration",
+    "calibrate_threshold": "calibration.threshold",
     "extract_numbers": "numbers",
     "mask_numbers": "numbers",
     "nash_score": "functional",
@@ -41,13 +44,13 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from .calibration import Calibration, calibrate_threshold
+    from .calibration.threshold import Calibration, calibrate_threshold
     from .config import NASHConfig
     from .functional import nash_score
     from .numbers import MASK_TOKEN, NumericMention, extract_numbers, mask_numbers
-    from .output import NASHOutput
+    from .pipeline.output import NASHOutput
+    from .pipeline.weighting import IDF
     from .scorer import NASH
-    from .weighting import IDF
 
 
 def __getattr__(name: str) -> Any:

@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol
 
 from .config import NASHConfig, with_option_signature
-from .output import NASHOutput
+from .pipeline.output import NASHOutput
 
 _P = inspect.Parameter
 _CACHE_SIZE = 4

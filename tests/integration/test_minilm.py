@@ -35,7 +35,7 @@ def phrasebank_pairs(path, n):
 def test_token_backbone_equals_bert_score_package(data_paths, layer, idf):
     """Precision, recall and F1 of the baseline and of the text channel are bert-score's, to 1e-4."""
     bert_score = pytest.importorskip("bert_score")
-    from nash_metric.models import embedded_model_dir
+    from nash_metric.backbone.models import embedded_model_dir
 
     cands, refs = phrasebank_pairs(data_paths.require("phrasebank"), 40)
     cands.append(ANCHOR)
@@ -63,8 +63,8 @@ def test_token_backbone_equals_bert_score_package(data_paths, layer, idf):
 def test_rescaled_token_baseline_equals_bert_score_rescaling(data_paths, minilm_token, tmp_path):
     """With the same b, our rescaled P/R/F are bert-score's `rescale_with_baseline` ones."""
     bert_score = pytest.importorskip("bert_score")
-    from nash_metric.models import embedded_model_dir
-    from nash_metric.rescale import fit_rescale_baseline
+    from nash_metric.backbone.models import embedded_model_dir
+    from nash_metric.calibration.rescale import fit_rescale_baseline
 
     sentences = data_paths.require("annual_reports").read_text(encoding="utf-8").splitlines()[:120]
     fitted = fit_rescale_baseline(minilm_token, sentences, n_pairs=150, seed=3)

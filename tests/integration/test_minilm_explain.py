@@ -1,5 +1,5 @@
-"""The real embedded model's support verdicts (all-MiniLM-L6-v2), as the heat map draws them (nash_metric.plot)
-and `nash explain` writes them (nash_metric.explain_text).
+"""The real embedded model's support verdicts (all-MiniLM-L6-v2), as the heat map draws them (nash_metric.reports.plot)
+and `nash explain` writes them (nash_metric.reports.explain_text).
 
 The drawing and the text themselves are unit-tested on hand-made explanations and the tiny random model
 (tests/unit/test_plot.py, tests/unit/test_explain_text.py).
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from nash_metric.explain_text import figure_verdicts, render_explanation
-from nash_metric.plot import VERDICT_COLOURS, explanation_figure
+from nash_metric.reports.explain_text import figure_verdicts, render_explanation
+from nash_metric.reports.plot import VERDICT_COLOURS, explanation_figure
 
 pytestmark = pytest.mark.slow
 

@@ -20,7 +20,7 @@ from nash_metric.benchmarks.numfine.publish import write_numfine
 from nash_metric.benchmarks.numfine.released import read_released
 from nash_metric.benchmarks.numfine.rules import find_targets
 from nash_metric.benchmarks.numfine.tables import CONFIGS, CROSSPAIR_MIN_RATIO, crosspair_distance, protocol_tables
-from nash_metric.io import InputFileError, read_sentences
+from nash_metric.common.io import InputFileError, read_sentences
 from nash_metric.numbers import extract_numbers
 from nash_metric.numbers.calendar import ClockTime, DateExpression, find_calendar
 from nash_metric.numbers.periods import period_distance_days, period_value

@@ -37,7 +37,7 @@ def test_scale_corpus_is_deterministic_and_prefix_stable(data_paths, tmp_path):
 
 @pytest.mark.slow  # three `nash score` subprocesses: ~1 min on 2 cores
 def test_scale_benchmark_reports_tiny_model_runs(data_paths, tmp_path):
-    from nash_metric.models import embedded_model_dir
+    from nash_metric.backbone.models import embedded_model_dir
 
     data_paths.require("phrasebank")
     data_paths.require("annual_reports")

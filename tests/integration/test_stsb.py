@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from nash_metric.benchmarks.stsb import correlations, read_stsb, results_markdown
-from nash_metric.io import InputFileError
+from nash_metric.common.io import InputFileError
 
 
 def _write(tmp_path: Path, lines: list[str]) -> Path:

@@ -10,7 +10,9 @@ import re
 
 import pytest
 
-from nash_metric.benchmarks.summedits import FIELDS, evaluate, markdown
+from nash_metric.benchmarks.summedits.evaluation import evaluate
+from nash_metric.benchmarks.summedits.metrics import FIELDS
+from nash_metric.benchmarks.summedits.report import markdown
 
 pytestmark = pytest.mark.slow
 

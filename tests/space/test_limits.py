@@ -9,12 +9,12 @@ import time
 
 import pytest
 
+from nash_metric.backbone.cache import ModelBusy, ModelLoadFailed, ModelLoading, ModelRegistry
 from nash_metric.config import DEFAULT_MODEL
 from nash_metric.space.allow import ModelRefused, allowed_model, is_cached_hub_model
 from nash_metric.space.batch_files import BatchFileError, parse_pairs, write_csv
 from nash_metric.space.budget import Deadline, OverBudget, next_chunk
 from nash_metric.space.limits import SpaceLimits
-from nash_metric.space.registry import ModelBusy, ModelLoadFailed, ModelLoading, ModelRegistry
 from nash_metric.space.render import ranking_html
 
 # -- limits ---------------------------------------------------------------------------------------------
@@ -223,7 +223,7 @@ def test_heat_map_labels_fall_back_to_a_cjk_font_when_one_is_installed():
     import shutil
     import subprocess
 
-    from nash_metric.plot import CJK_FAMILIES, label_fonts
+    from nash_metric.reports.plot import CJK_FAMILIES, label_fonts
 
     if not shutil.which("fc-list") or not subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True,
                                                          text=True).stdout.strip():

@@ -12,7 +12,7 @@ import pytest
 import nash_metric.scorer
 from nash_metric import NASH, NASHConfig, nash_score
 from nash_metric.config import scorer_options
-from nash_metric.output import PUBLIC_FIELDS
+from nash_metric.pipeline.output import PUBLIC_FIELDS
 
 A = ["Revenue increased by 4%.", "Revenue increased by 4%.", "No numbers here."]
 B = ["Revenue increased by 3.56%.", "Revenue increased by 40%.", "Nothing numeric."]

@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 
 from nash_metric import NASH
-from nash_metric.blank import (
+from nash_metric.calibration.rescale import RESCALED_FIELDS, fit_rescale_baseline
+from nash_metric.functional import nash_score
+from nash_metric.pipeline.blank import (
     ZEROED_FIELDS,
     BlankCount,
     BlankTextWarning,
@@ -18,11 +20,9 @@ from nash_metric.blank import (
     count_blank_corpus,
     zero_blank_pairs,
 )
-from nash_metric.explain_text import render_explanation
-from nash_metric.functional import nash_score
-from nash_metric.output import SCORE_FIELDS, NASHOutput
-from nash_metric.rescale import RESCALED_FIELDS, fit_rescale_baseline
-from nash_metric.weighting import IDF, fit_idf, pair_alphas
+from nash_metric.pipeline.output import SCORE_FIELDS, NASHOutput
+from nash_metric.pipeline.weighting import IDF, fit_idf, pair_alphas
+from nash_metric.reports.explain_text import render_explanation
 
 FULL = ("Revenue rose 4% to EUR 5 mn.", "Revenue rose 40% to EUR 5 mn.")  # a pair of non-blank texts
 PREDS = ["", "   ", "Revenue rose 4%.", "", "\n\t", FULL[0]]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from nash_metric import bootstrap
-from nash_metric.bootstrap import percentile_intervals
+from nash_metric.common.bootstrap import percentile_intervals
 
 
 def _one_draw(x: np.ndarray, n_resamples: int, confidence: float, seed: int) -> tuple[float, float]:

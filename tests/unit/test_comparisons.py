@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nash_metric.comparisons import (
+from nash_metric.numbers import NumericMention, extract_numbers
+from nash_metric.numbers.comparisons import (
     MARGIN,
     NEGATE,
     WIDTH,
@@ -19,7 +20,6 @@ from nash_metric.comparisons import (
     relative_margin,
     satisfaction,
 )
-from nash_metric.numbers import NumericMention, extract_numbers
 
 
 def constraints(text: str) -> list[tuple]:

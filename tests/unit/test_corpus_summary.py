@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nash_metric.corpus_summary import SUMMARY_FIELDS, corpus_summary, summary_markdown
-from nash_metric.protocols import bootstrap_ci
+from nash_metric.common.protocols import bootstrap_ci
+from nash_metric.corpus.summary import SUMMARY_FIELDS, corpus_summary, summary_markdown
 
 
 def _columns(n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:

@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
-from nash_metric.citations import NASH_BIBTEX
+from nash_metric.common.citations import NASH_BIBTEX
 
 REPO = Path(__file__).resolve().parents[2]
 DATASETS = REPO / "datasets"
@@ -164,4 +164,4 @@ def test_nash_bibtex_is_written_once_in_the_sources():
     sources = [p for root in ("src", "metrics", "datasets") for p in (REPO / root).rglob("*.py")]
     holders = [p.relative_to(REPO).as_posix() for p in sources
                if "@inproceedings{huang-etal-2026-nash" in p.read_text(encoding="utf-8")]
-    assert holders == ["src/nash_metric/citations.py"]
+    assert holders == ["src/nash_metric/common/citations.py"]

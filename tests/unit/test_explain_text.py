@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from nash_metric.explain_text import figure_verdicts, render_explanation, support_summary
+from nash_metric.reports.explain_text import figure_verdicts, render_explanation, support_summary
 
 DIVIDEND = ("The company raised its dividend to $0.15 per share and cut net debt below $25 billion.",
             "The dividend of $0.13 per share was kept; net debt was $25 billion after a $3 billion bond.")

@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from nash_metric.calibration.rescale import RESCALED_FIELDS, RescaleBaseline, fitted_options
 from nash_metric.config import option_names, score_options, scorer_options
-from nash_metric.output import PROVENANCE, SCORE_FIELDS, hashcode, score_determinants
-from nash_metric.rescale import RESCALED_FIELDS, RescaleBaseline, fitted_options
+from nash_metric.pipeline.output import PROVENANCE, SCORE_FIELDS, hashcode, score_determinants
 from nash_metric.scorer import RESOLVERS
 
 VERSIONS = {"nash_metric", "transformers"}

@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 import pytest
 
-from nash_metric.calibration import (
+from nash_metric.calibration.threshold import (
     MIN_CALIBRATION_SENTENCES,
     TooFewNumbersError,
     builtin_sentences,
@@ -19,7 +19,7 @@ from nash_metric.calibration import (
     calibrate_threshold,
     tau_from_vectors,
 )
-from nash_metric.io import (
+from nash_metric.common.io import (
     _NON_TEXT,
     MAX_NON_TEXT_SHARE,
     InputFileError,
@@ -28,7 +28,7 @@ from nash_metric.io import (
     read_text,
 )
 from nash_metric.numbers import extract_numbers
-from nash_metric.pool import valued
+from nash_metric.pipeline.pool import valued
 
 NUMBERED = [f"Revenue rose {k}% to EUR {10 + k} mn in {2000 + k}." for k in range(MIN_CALIBRATION_SENTENCES + 5)]
 

@@ -10,7 +10,7 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from nash_metric.export import LOCK, ExportError, as_locked, read_lock
+from nash_metric.ecosystem.export import LOCK, ExportError, as_locked, read_lock
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTRAS = ("offline", "app", "dev")

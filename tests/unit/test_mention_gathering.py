@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from nash_metric.encoders import Encoder
+from nash_metric.backbone.encoders import Encoder
 
 
 def _by_loop(content: torch.Tensor, offsets: list[tuple[int, int]], spans: list[tuple[int, int]]):

@@ -1,4 +1,4 @@
-"""The method is described once (`nash_metric.method`); every place a user reads it quotes that text."""
+"""The method is described once (`nash_metric.reports.method`); every place a user reads it quotes that text."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from nash_metric.method import METHOD_STEPS, METHOD_SUMMARY, QUOTED_IN, quote_blocks, quoted_names
+from nash_metric.reports.method import METHOD_STEPS, METHOD_SUMMARY, QUOTED_IN, quote_blocks, quoted_names
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,7 +21,7 @@ def test_each_quoting_file_holds_the_current_text(relative: str) -> None:
     text = (ROOT / relative).read_text(encoding="utf-8")
     assert sorted(quoted_names(text)) == sorted(QUOTED_IN[relative]), relative
     assert quote_blocks(text, QUOTED_IN[relative]) == text, (
-        f"{relative} quotes an old method text: run `python -m nash_metric.method`")
+        f"{relative} quotes an old method text: run `python -m nash_metric.reports.method`")
 
 
 def test_a_stale_block_is_rewritten() -> None:

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from nash_metric.models import ResolvedModel, check_available, choose_backend
+from nash_metric.backbone.models import ResolvedModel, check_available, choose_backend
 
 
 @pytest.fixture

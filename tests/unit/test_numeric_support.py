@@ -8,11 +8,11 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from nash_metric.alignment import align_numbers
 from nash_metric.numbers import extract_numbers
 from nash_metric.numbers.precision import written_precision
-from nash_metric.pool import TextPool
-from nash_metric.support import numeric_support, support_keys, unsupported_numbers
+from nash_metric.pipeline.alignment import align_numbers
+from nash_metric.pipeline.pool import TextPool
+from nash_metric.pipeline.support import numeric_support, support_keys, unsupported_numbers
 
 
 def _verdicts(prediction: str, reference: str, tau: float = 0.5, cosine: float = 1.0):

@@ -12,9 +12,9 @@ import pytest
 import torch
 
 from nash_metric import NASH, NASHConfig
-from nash_metric.encoders import channel_view
-from nash_metric.pool import TextPool
-from nash_metric.similarity import bertscore
+from nash_metric.backbone.encoders import channel_view
+from nash_metric.backbone.similarity import bertscore
+from nash_metric.pipeline.pool import TextPool
 
 PAIRS = [
     ("Revenue rose 4% to $3.2 million in 2019.", "Revenue rose 40% to $3.5 million in 2019."),

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nash_metric.alignment import MentionTable, value_similarity
 from nash_metric.numbers.periods import (
     DAY_SCALE,
     CalendarKeys,
@@ -15,6 +14,7 @@ from nash_metric.numbers.periods import (
     period_distance_days,
     period_value,
 )
+from nash_metric.pipeline.alignment import MentionTable, value_similarity
 
 
 @pytest.mark.parametrize(("a", "b", "days"), [

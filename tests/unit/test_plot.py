@@ -1,4 +1,4 @@
-"""The alignment heat map shared by the Space, `NASH.plot` and `nash explain --plot` (nash_metric.plot)."""
+"""The alignment heat map shared by the Space, `NASH.plot` and `nash explain --plot` (nash_metric.reports.plot)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from nash_metric.plot import (
+from nash_metric.reports.plot import (
     NO_ALIGNMENT,
     VERDICT_COLOURS,
     check_figure_path,
@@ -199,7 +199,7 @@ def test_numbers_of_a_against_none_in_b_are_all_unmatched():
 def test_matplotlib_is_loaded_only_for_plotting():
     code = (
         "import sys, nash_metric\nprint('matplotlib' in sys.modules)\n"
-        "import nash_metric.plot\nprint(sorted(m for m in ('gradio', 'matplotlib.pyplot') if m in sys.modules))"
+        "import nash_metric.reports.plot\nprint(sorted(m for m in ('gradio', 'matplotlib.pyplot') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
     assert out[:2] == ["False", "[]"]

@@ -7,7 +7,7 @@ import pytest
 from nash_metric.numbers import extract_numbers
 from nash_metric.numbers.extract import masked_for_scoring, range_connectors
 from nash_metric.numbers.mention import mask_spans
-from nash_metric.pool import TextPool
+from nash_metric.pipeline.pool import TextPool
 
 GROWTH = ["Growth of 5–10% expected.", "Growth of 5-10% expected.", "Growth of 5 to 10% expected.",
           "Growth of 5 – 10% expected.", "Growth of 5 - 10% expected.", "Growth of 5—10% expected.",

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nash_metric.alignment import MentionTable, NumberScores, align_numbers, magnitude_similarity
-from nash_metric.output import PUBLIC_FIELDS, SCORE_FIELDS, NASHOutput, mixed
+from nash_metric.pipeline.alignment import MentionTable, NumberScores, align_numbers, magnitude_similarity
+from nash_metric.pipeline.output import PUBLIC_FIELDS, SCORE_FIELDS, NASHOutput, mixed
 
 
 def _unit(*rows):

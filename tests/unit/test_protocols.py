@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from nash_metric.protocols import (
+from nash_metric.common.protocols import (
     bootstrap_ci,
     crosspair_accuracy,
     kendall_tau_b,

@@ -10,10 +10,17 @@ import pytest
 import torch
 
 from nash_metric import alignment, similarity
-from nash_metric.alignment import Matches, MentionTable, SupportKeys, align_numbers, value_similarity, value_support
-from nash_metric.batching import size_batches
+from nash_metric.backbone.similarity import bertscore
+from nash_metric.common.batching import size_batches
 from nash_metric.numbers.periods import CalendarKeys
-from nash_metric.similarity import bertscore
+from nash_metric.pipeline.alignment import (
+    Matches,
+    MentionTable,
+    SupportKeys,
+    align_numbers,
+    value_similarity,
+    value_support,
+)
 
 PERIODS = [None, None, None, "2019-12-31", "2019-Q4", "2019", "2018", "2019-06"]
 VALUES = [0.0, 1.0, 2.0, 3.5, -4.0, 100.0, 2019.0]

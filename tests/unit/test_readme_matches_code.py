@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 
 from nash_metric.config import option_names
-from nash_metric.corpus import ROW_COLUMNS, SUPPORT_COLUMNS
-from nash_metric.output import PUBLIC_FIELDS
+from nash_metric.corpus.scoring import ROW_COLUMNS, SUPPORT_COLUMNS
+from nash_metric.pipeline.output import PUBLIC_FIELDS
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 

@@ -8,9 +8,9 @@ import warnings
 import numpy as np
 import pytest
 
-from nash_metric.calibration import random_pairs
-from nash_metric.output import SCORE_FIELDS, NASHOutput
-from nash_metric.rescale import RESCALED_FIELDS, RescaleBaseline, fit_rescale_baseline, shipped_baselines
+from nash_metric.calibration.rescale import RESCALED_FIELDS, RescaleBaseline, fit_rescale_baseline, shipped_baselines
+from nash_metric.calibration.threshold import random_pairs
+from nash_metric.pipeline.output import SCORE_FIELDS, NASHOutput
 
 FITTED = {"model": "m", "backend": "token", "num_layers": 2, "dtype": "float32", "numbers": "full",
           "comparisons": False, "bertscore_idf": False, "threshold": 0.0, "idf": "uniform"}

@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from nash_metric.rows import OUTPUT_FORMATS, RowWriter, read_rows
+from nash_metric.corpus.rows import OUTPUT_FORMATS, RowWriter, read_rows
 
 FLOATS = [0.1 + 0.2, 1 / 3, -0.0, 1e-300, 5e-324, 1.7976931348623157e308, 2.0, math.pi]
 
@@ -72,7 +72,7 @@ def test_row_writer_with_no_rows_writes_a_readable_file(tmp_path):
         assert read_rows(path) in ({"a": [], "b": []}, {})  # JSONL has no header to name the columns
 
 
-@pytest.mark.parametrize("module", ["nash_metric.rows", "nash_metric.corpus_summary"])
+@pytest.mark.parametrize("module", ["nash_metric.corpus.rows", "nash_metric.corpus.summary"])
 def test_importing_the_corpus_outputs_loads_neither_numpy_nor_pyarrow(module):
     code = f"import sys, {module}; print([m for m in ('numpy', 'pyarrow', 'torch') if m in sys.modules])"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

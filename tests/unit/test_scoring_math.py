@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 import torch
 
-from nash_metric.alignment import MentionTable, align_numbers, magnitude_similarity, numeric_similarity
-from nash_metric.calibration import tau_from_vectors
-from nash_metric.similarity import bertscore
-from nash_metric.weighting import IDF, alpha_from_masses, mix, mixing_tokens, pair_alphas
+from nash_metric.backbone.similarity import bertscore
+from nash_metric.calibration.threshold import tau_from_vectors
+from nash_metric.pipeline.alignment import MentionTable, align_numbers, magnitude_similarity, numeric_similarity
+from nash_metric.pipeline.weighting import IDF, alpha_from_masses, mix, mixing_tokens, pair_alphas
 
 
 def align(vectors, values, offsets, counts, pairs_a, pairs_b):

@@ -13,23 +13,20 @@ import numpy as np
 import pytest
 
 from nash_metric.benchmarks import registry
-from nash_metric.benchmarks.summedits import (
-    FIELDS,
+from nash_metric.benchmarks.summedits.data import (
     SummEditsRow,
-    balanced_accuracy,
-    best_threshold,
     counts,
     data_files,
-    evaluate,
-    markdown,
     new_numerals,
     numerals,
     read_summedits,
-    roc_auc,
     subset_labels,
 )
-from nash_metric.io import InputFileError
-from nash_metric.reporting import write_json
+from nash_metric.benchmarks.summedits.evaluation import evaluate
+from nash_metric.benchmarks.summedits.metrics import FIELDS, balanced_accuracy, best_threshold, roc_auc
+from nash_metric.benchmarks.summedits.report import markdown
+from nash_metric.common.io import InputFileError
+from nash_metric.common.reporting import write_json
 
 # -- project-written samples --------------------------------------------------------------------------------
 

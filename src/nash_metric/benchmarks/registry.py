@@ -157,9 +157,9 @@ registry = BenchmarkRegistry([
     Benchmark(
         name="summedits",
         summary="SummEdits: does a score notice a wrong figure? ROC AUC / balanced accuracy on human labels",
-        evaluate_ref="summedits:evaluate",
-        markdown_ref="summedits:markdown",
-        plot_ref="summedits:plot",
+        evaluate_ref="summedits.evaluation:evaluate",
+        markdown_ref="summedits.report:markdown",
+        plot_ref="summedits.report:plot",
     ),
 ])
 

@@ -28,7 +28,7 @@ class STSPair:
 
 def read_stsb(path: str | Path, limit: int | None = None) -> list[STSPair]:
     """Pairs of an STS-B TSV file in file order (``limit``: the first N)."""
-    from ..io import InputFileError, read_text
+    from ..common.io import InputFileError, read_text
 
     path = Path(path)
     pairs: list[STSPair] = []
@@ -82,7 +82,7 @@ def run_stsb(scorer, pairs: list[STSPair], show_progress: bool = True) -> dict[s
 
 
 def results_markdown(results: dict[str, Any]) -> str:
-    from ..reporting import markdown_table
+    from ..common.reporting import markdown_table
 
     rows = []
     for m in ("spearman", "pearson"):
@@ -103,7 +103,7 @@ def evaluate(scorer: ScorerSource, data: str | Path, *, limit: int | None = None
 
     ``scorer`` is a NASH scorer or a factory ``f() -> NASH``.
     """
-    from ..reporting import result_envelope
+    from ..common.reporting import result_envelope
 
     if limit is not None and limit < 1:
         raise ValueError(f"--limit must be a positive integer, got {limit}")

@@ -19,11 +19,11 @@ def add_explain_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    from ..validation import check_pairs
+    from ..common.validation import check_pairs
 
     check_pairs([args.a], [args.b])  # before the model loads
     if args.plot is not None:
-        from ..plot import check_figure_path, explanation_figure, save_figure
+        from ..reports.plot import check_figure_path, explanation_figure, save_figure
 
         check_figure_path(args.plot)  # before the model loads
     info = scorer_from_args(args).explain(args.a, args.b)
@@ -32,7 +32,7 @@ def run_explain(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(info, indent=2, ensure_ascii=False))
     else:
-        from ..explain_text import render_explanation
+        from ..reports.explain_text import render_explanation
 
         print(render_explanation(info))
     return 0

@@ -22,8 +22,8 @@ def add_fit_idf_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_fit_idf(args: argparse.Namespace) -> int:
-    from ..io import read_sentences
-    from ..weighting import fit_idf
+    from ..common.io import read_sentences
+    from ..pipeline.weighting import fit_idf
 
     sentences = read_sentences(args.corpus, column=args.column, encoding=args.encoding)
     idf = fit_idf(sentences, args.numbers, source=f"file:{Path(args.output).name}")
@@ -46,9 +46,9 @@ def add_fit_baseline_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_fit_baseline(args: argparse.Namespace) -> int:
-    from ..io import read_sentence_source
-    from ..reporting import markdown_table
-    from ..rescale import DEFAULT_BASELINE_PAIRS, RESCALED_FIELDS, file_record, fit_rescale_baseline
+    from ..calibration.rescale import DEFAULT_BASELINE_PAIRS, RESCALED_FIELDS, file_record, fit_rescale_baseline
+    from ..common.io import read_sentence_source
+    from ..common.reporting import markdown_table
 
     sources = [read_sentence_source(path, args.column, args.encoding) for path in args.corpus]  # before the model
     output = Path(args.output)
@@ -80,7 +80,7 @@ def add_calibrate_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
-    from ..calibration import calibrate_file
+    from ..calibration.threshold import calibrate_file
 
     scorer = scorer_from_args(args, threshold=0.0)
     result = calibrate_file(scorer, args.sentences, column=args.column, n_pairs=args.pairs, seed=args.seed,

@@ -12,8 +12,8 @@ from .options import scorer_from_args
 from .parser import UsageError
 
 if TYPE_CHECKING:
-    from ..output import NASHOutput
-    from ..pair_files import PairSource
+    from ..corpus.pair_files import PairSource
+    from ..pipeline.output import NASHOutput
     from ..scorer import NASH
 
 FILE_FLAGS = ("pairs", "candidates", "references")
@@ -57,13 +57,13 @@ def _check_two_texts(args: argparse.Namespace) -> None:
     for flag in FILE_ONLY_FLAGS:
         if getattr(args, flag) is not None:
             raise UsageError(f"--{flag} applies to files of pairs (--pairs, --candidates/--references)")
-    from ..validation import check_pairs
+    from ..common.validation import check_pairs
 
     check_pairs([args.a], [args.b])
 
 
 def _score_pair(args: argparse.Namespace) -> int:
-    from ..reporting import markdown_table
+    from ..common.reporting import markdown_table
 
     scorer = scorer_from_args(args)
     out = scorer.score([args.a], [args.b])
@@ -103,8 +103,8 @@ def _open_corpus(args: argparse.Namespace) -> PairSource:
     if args.a is not None or args.b is not None:
         raise UsageError("give either two texts (nash score A B) or files (--pairs, or --candidates with "
                          "--references), not both")
-    from ..pair_files import open_candidates_references, open_pairs
-    from ..rows import OUTPUT_FORMATS
+    from ..corpus.pair_files import open_candidates_references, open_pairs
+    from ..corpus.rows import OUTPUT_FORMATS
 
     if args.output is not None and Path(args.output).suffix.lower() not in OUTPUT_FORMATS:  # before any scoring
         raise UsageError(f"--output {args.output}: unsupported format; use one of {', '.join(OUTPUT_FORMATS)}")
@@ -119,10 +119,10 @@ def _open_corpus(args: argparse.Namespace) -> PairSource:
 
 
 def _score_corpus(args: argparse.Namespace, corpus: PairSource) -> int:
-    from ..corpus import score_corpus
-    from ..corpus_summary import summary_markdown
-    from ..distributed import Launch
-    from ..reporting import write_json
+    from ..common.reporting import write_json
+    from ..corpus.distributed import Launch
+    from ..corpus.scoring import score_corpus
+    from ..corpus.summary import summary_markdown
 
     launch = Launch.from_env()
     overrides = {}

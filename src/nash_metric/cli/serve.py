@@ -75,7 +75,7 @@ def add_export_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from ..export import describe, export_metric, export_space
+    from ..ecosystem.export import describe, export_metric, export_space
 
     export = export_space if args.kind == "space" else export_metric
     print(describe(export(args.dir, wheel=args.wheel, force=args.force, repo_id=args.repo_id)))

@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 import re
 
+from ..backbone.models import EMBEDDED_ALIASES, hub_cached
 from ..config import DEFAULT_MODEL
-from ..models import EMBEDDED_ALIASES, hub_cached
 from .limits import ENV_NAMES, MAX_MODEL_CHARS, SpaceLimits
 
 # How an operator allows more (the CLI flags are wired to the same SpaceLimits fields).

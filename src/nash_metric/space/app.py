@@ -4,7 +4,7 @@ Tabs: Compare (one pair, highlighted numbers with A's unsupported figures flagge
 map, numeric support), Rank (one anchor, several candidates, two rankings), Batch (CSV/JSONL upload, CSV
 download), About (method, options).
 The shared controls (model, backbone, tau) take their choices, defaults and help from `NASHConfig`;
-the handlers live in `handlers`, the HTML in `render`, the heat map in `nash_metric.plot` (shared with
+the handlers live in `handlers`, the HTML in `render`, the heat map in `nash_metric.reports.plot` (shared with
 `NASH.plot`), file parsing in `batch_files`.
 What a deployment allows (models, time, uploads, queue) comes from `SpaceLimits` and is stated on the page.
 """
@@ -16,7 +16,7 @@ from typing import Any
 import gradio as gr
 
 from ..config import BACKENDS, DEFAULT_MODEL, option_default, option_doc
-from ..method import METHOD_STEPS
+from ..reports.method import METHOD_STEPS
 from . import scorers
 from .batch_files import limits_text
 from .handlers import BATCH_HEADER, SpaceHandlers

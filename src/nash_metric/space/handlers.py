@@ -16,9 +16,9 @@ from typing import Any
 import gradio as gr
 import numpy as np
 
-from ..explain_text import MARKS, figure_verdicts, support_summary
-from ..output import NASHOutput
-from ..plot import explanation_figure, has_alignment
+from ..pipeline.output import NASHOutput
+from ..reports.explain_text import MARKS, figure_verdicts, support_summary
+from ..reports.plot import explanation_figure, has_alignment
 from . import scorers
 from .allow import allowed_model
 from .batch_files import parse_pairs, write_csv

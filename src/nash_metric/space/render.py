@@ -10,8 +10,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..explain_text import MARKS, SUPPORTED, UNMATCHED, UNSUPPORTED
 from ..numbers import MASK_TOKEN
+from ..reports.explain_text import MARKS, SUPPORTED, UNMATCHED, UNSUPPORTED
 
 _KINDS = ("percentage", "monetary", "quantity", "temporal")
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..baselines import bert_score_layer, load_package_scorer, package_f1
+from ..backbone.bertscore_package import bert_score_layer, load_package_scorer, package_f1
+from ..backbone.cache import ModelRegistry
+from ..backbone.models import EMBEDDED_ALIASES, choose_backend, resolve_model
 from ..config import BACKENDS, DEFAULT_MODEL
-from ..models import EMBEDDED_ALIASES, choose_backend, resolve_model
 from ..scorer import NASH
-from .registry import ModelRegistry
 
 DEVICE = "cpu"
 BERTSCORE_BATCH = 64

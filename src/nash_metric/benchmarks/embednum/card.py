@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ...citations import EMBEDNUM1K_BIBTEX, NASH_BIBTEX
+from ...common.citations import EMBEDNUM1K_BIBTEX, NASH_BIBTEX
 from .. import cards
 from .configs import ALL_CONFIGS, CANDIDATE_CONFIGS, CURRENCY_RATES, FORMATS, PAPER_FORMATS
 from .formats import RELATIVE_DISTANCE
@@ -178,8 +178,8 @@ def _limitations(data: dict[str, list[dict]], meta: dict[str, Any]) -> list[str]
         "that reader reads correctly: the benchmark does not probe NASH on forms it misreads."])
     return [
         origin,
-        f"Cue phrases: NASH's comparison detector (`nash_metric.comparisons`) finds the question's own operator in "
-        f"{found:,} of the {total:,} distinct questions of this build. Its cue list and these questions come from "
+        "Cue phrases: NASH's comparison detector (`nash_metric.numbers.comparisons`) finds the question's own operator "
+        f"in {found:,} of the {total:,} distinct questions of this build. Its cue list and these questions come from "
         "the same project, so comparison-aware scores (`NASH(comparisons=True)`) are optimistic: they show the "
         "rule firing on phrasings it was written for, not comparison understanding on unseen text.",
         *reader,
@@ -193,8 +193,8 @@ def _limitations(data: dict[str, list[dict]], meta: dict[str, Any]) -> list[str]
 
 def _cue_coverage(data: dict[str, list[dict]]) -> tuple[int, int]:
     """(questions whose stated operator the comparison detector finds, distinct questions)."""
-    from ...comparisons import find_constraints
     from ...numbers import extract_numbers
+    from ...numbers.comparisons import find_constraints
 
     ops = {r["question"]: r["op"] for rows in data.values() for r in rows}
     found = sum(any(c.op == op for c in find_constraints(q, extract_numbers(q))) for q, op in ops.items())

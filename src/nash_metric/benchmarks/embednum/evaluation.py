@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ...protocols import bootstrap_ci, precision_at_k, triplet_accuracy
-from ...reporting import markdown_table, result_envelope, save_figure
+from ...common.protocols import bootstrap_ci, precision_at_k, triplet_accuracy
+from ...common.reporting import markdown_table, result_envelope, save_figure
 from ..registry import ScorerSource, scorer_factory
 from .card import update_results_section
 from .configs import CANDIDATE_CONFIGS, PAPER_FORMATS
@@ -43,7 +43,7 @@ def _pairs(data: dict[str, list[dict]]) -> tuple[list[str], list[str], dict[str,
 def score_all(data: dict[str, list[dict]], scorer: ScorerSource, bertscore: bool = True, show_progress: bool = True,
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """Scores of every pair for each column; ``scorer`` is a NASH scorer or a factory ``f(comparisons=bool)``."""
-    from ...baselines import package_bertscore_f1
+    from ...backbone.bertscore_package import package_bertscore_f1
 
     make = scorer_factory(scorer)
     preds, refs, _ = _pairs(data)

@@ -28,9 +28,9 @@ from decimal import Decimal
 from importlib import resources
 from pathlib import Path
 
-from ...comparisons import find_constraints
-from ...io import InputFileError, iter_jsonl_records, read_text
+from ...common.io import InputFileError, iter_jsonl_records, read_text
 from ...numbers import extract_numbers
+from ...numbers.comparisons import find_constraints
 from .configs import FORMATS
 from .formats import render
 

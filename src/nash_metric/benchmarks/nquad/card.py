@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ...citations import NASH_BIBTEX, NQUAD_BIBTEX
+from ...common.citations import NASH_BIBTEX, NQUAD_BIBTEX
 from .. import cards
 from .defaults import SPLITS
 

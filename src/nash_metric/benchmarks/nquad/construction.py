@@ -170,7 +170,7 @@ def build_report(articles, kept, splits, skipped: Counter, config: BuildConfig) 
 
 
 def report_markdown(report: dict[str, Any]) -> str:
-    from ...reporting import markdown_table
+    from ...common.reporting import markdown_table
 
     lines = ["# NQuAD build report", "",
              markdown_table(["quantity", "value"], [
@@ -206,7 +206,7 @@ def write_dataset(splits: dict[str, list[dict]], report: dict[str, Any], out: st
     ``out/README.md`` (``card``: the fields ``nquad.card.card_text`` takes)."""
     import datasets
 
-    from ...reporting import write_json
+    from ...common.reporting import write_json
 
     out = Path(out)
     (out / "data").mkdir(parents=True, exist_ok=True)

@@ -30,8 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from ...alignment import magnitude_similarity
-from ...protocols import bootstrap_ci
+from ...common.protocols import bootstrap_ci
+from ...pipeline.alignment import magnitude_similarity
 from ..registry import ScorerSource, scorer_factory
 from .construction import DIFF_BINS, MASK, N_OPTIONS, diff_bin, mentions
 from .defaults import DEFAULT_LABEL, DEFAULT_SPLIT, NUMERAL_WEIGHT
@@ -157,7 +157,7 @@ def _bin_mean(credit: np.ndarray, bins: list[str], label: str) -> float | None:
 
 
 def results_markdown(results: dict[str, Any], label: str) -> str:
-    from ...reporting import markdown_table
+    from ...common.reporting import markdown_table
 
     main = markdown_table(["system", "family", "accuracy", "95% CI"],
                           [[r["system"], r["family"], r["accuracy"], f"{r['ci95'][0]:.3f}–{r['ci95'][1]:.3f}"]
@@ -182,7 +182,7 @@ def evaluate(scorer: ScorerSource, data: str | Path, *, limit: int | None = None
     ``scorer`` is a NASH scorer or a factory ``f(backend=...) -> NASH``; ``backend="auto"`` runs both NASH
     backends (sentence: cosine baseline; token: BERTScore baseline), otherwise only the one named.
     """
-    from ...reporting import result_envelope
+    from ...common.reporting import result_envelope
 
     rows = load_split(data, split)
     if limit is not None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...io import InputFileError, iter_jsonl_records, read_text
+from ...common.io import InputFileError, iter_jsonl_records, read_text
 
 HEADLINE_FIELDS = ("headline", "title", "news_title")
 CONTENT_FIELDS = ("content", "body", "article", "news_article", "text")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ...citations import NASH_BIBTEX
+from ...common.citations import NASH_BIBTEX
 from .. import cards
 from .build import NumFinEBuild, build_report_markdown
 from .construction import MAX_INVALID

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ...protocols import crosspair_accuracy, mean_kendall_tau_b, triplet_accuracy
+from ...common.protocols import crosspair_accuracy, mean_kendall_tau_b, triplet_accuracy
 from ..registry import ScorerSource, scorer_factory
 from .defaults import ALIGNMENT_ROWS
 from .released import read_released
@@ -221,7 +221,7 @@ def run_numfine(scorer, tables: dict[str, list[dict[str, Any]]], threshold_sweep
         "unscored_mentions": len(out.unscored), "threshold": out.config["threshold"],
     }
     if threshold_sweep:
-        from ...calibration import TooFewNumbersError, calibrate_threshold
+        from ...calibration.threshold import TooFewNumbersError, calibrate_threshold
 
         anchors = sorted({r["anchor"] for r in tables["listwise"]})
         try:
@@ -241,7 +241,7 @@ def run_numfine(scorer, tables: dict[str, list[dict[str, Any]]], threshold_sweep
 
 
 def results_markdown(results: dict[str, Any]) -> str:
-    from ...reporting import markdown_table, relative_change
+    from ...common.reporting import markdown_table, relative_change
 
     b, n = results["base"], results["nash"]
     skipped = results.get("skipped", [])
@@ -292,7 +292,7 @@ def plot_results(results: dict[str, Any], path: str | Path, title: str) -> Path:
     ax.set_ylim(min(0.0, *(results[k][c] for k in ("base", "nash") for c in PROTOCOLS)), 1.18)
     ax.set_title(title, fontsize=9)
     ax.legend(loc="upper center", ncol=2, fontsize=8)
-    from ...reporting import save_figure
+    from ...common.reporting import save_figure
 
     return save_figure(fig, path)
 
@@ -307,7 +307,7 @@ def evaluate(scorer: ScorerSource, data: str | Path, *, limit: int | None = None
     ``scorer`` is a NASH scorer or a factory ``f(**overrides) -> NASH``; ``alignment_rows=0`` skips the
     alignment check, None checks every triplet; ``seed`` seeds the calibration pairs of the τ sweep.
     """
-    from ...reporting import result_envelope
+    from ...common.reporting import result_envelope
 
     tables = load_tables(data, limit)
     nash = scorer_factory(scorer)()

@@ -22,7 +22,7 @@ def write_numfine(build: NumFinEBuild, out_dir: str | Path, card: dict[str, Any]
     """
     from datasets import Dataset
 
-    from ...reporting import write_json
+    from ...common.reporting import write_json
 
     out = Path(out_dir)
     if not any(build.tables[c] for c in CONFIGS):

@@ -28,7 +28,7 @@ def read_released(path: str | Path) -> list[dict[str, Any]]:
       optional: ``unit_id``/``id``, ``category``, ``subcategory``, ``target``/``numeral``/``number``.
     Anything else fails with the file, the record number and the fields found.
     """
-    from ...io import InputFileError, iter_jsonl_records, read_text
+    from ...common.io import InputFileError, iter_jsonl_records, read_text
 
     path = Path(path)
     text = read_text(path)

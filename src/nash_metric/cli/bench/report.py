@@ -27,7 +27,7 @@ def print_build(benchmark: Benchmark, built: dict[str, Any], wrote: str) -> None
 
 def report(args: argparse.Namespace, benchmark: Benchmark, result: dict[str, Any]) -> None:
     """Print a benchmark's tables; with --output, write the JSON envelope and the tables beside it (.md)."""
-    from ...reporting import write_json
+    from ...common.reporting import write_json
 
     text = benchmark.markdown(result)
     print(text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ...benchmarks import registry
-from ...benchmarks.summedits_defaults import DEFAULT_REFERENCE, REFERENCE_CHOICES
+from ...benchmarks.summedits.defaults import DEFAULT_REFERENCE, REFERENCE_CHOICES
 from ..command import Command
 from ..options import scorer_factory
 from ..parser import POSITIVE
@@ -30,7 +30,7 @@ def add_bench_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_bench(args: argparse.Namespace) -> int:
     if args.plot:
-        from ...plot import check_figure_path
+        from ...reports.plot import check_figure_path
 
         check_figure_path(args.plot)  # refuse a bad path before any model loads
     result = SUMMEDITS.evaluate(scorer_factory(args), args.data, limit=args.limit, reference=args.reference,
@@ -45,5 +45,5 @@ BENCH = Command(
     description="ROC AUC and balanced accuracy of cosine, BERTScore F1, NASH, S_num, numeric precision, numeric "
     "support and the no-unsupported-number verdict at telling consistent edits of a verified summary from "
     "inconsistent ones (all edits, and the edits that state a wrong figure), per domain and overall. Subsets and "
-    "metrics: see nash_metric.benchmarks.summedits.",
+    "metrics: see nash_metric.benchmarks.summedits.evaluation.",
 )

@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from ..numbers.precision import PERCENT, POINTS, TIME, written_precision
 from .alignment import Alignment, Matches, MentionTable, SupportKeys
-from .numbers.precision import PERCENT, POINTS, TIME, written_precision
 from .pool import TextPool
 
 SUPPORTED, UNSUPPORTED, UNMATCHED = "supported", "unsupported", "unmatched"

@@ -27,7 +27,7 @@ def corpus_summary(columns: Mapping[str, np.ndarray], *, n_unscored: int, hashco
     """Corpus means with percentile bootstrap intervals (the same resampled pairs for every field)."""
     import numpy as np
 
-    from .bootstrap import percentile_intervals
+    from ..common.bootstrap import percentile_intervals
 
     missing = [name for name in fields if name not in columns]
     if missing:

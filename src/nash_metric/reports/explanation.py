@@ -11,12 +11,12 @@ from typing import Any
 
 import numpy as np
 
-from .alignment import Matches, MentionTable, NumberScores
-from .encoders import Encoding
-from .output import SCORE_FIELDS, NASHOutput
-from .pool import TextPool
-from .support import UNMATCHED, VERDICTS, verdict_codes
-from .weighting import IDF
+from ..backbone.encoders import Encoding
+from ..pipeline.alignment import Matches, MentionTable, NumberScores
+from ..pipeline.output import SCORE_FIELDS, NASHOutput
+from ..pipeline.pool import TextPool
+from ..pipeline.support import UNMATCHED, VERDICTS, verdict_codes
+from ..pipeline.weighting import IDF
 
 
 @dataclass
@@ -148,7 +148,7 @@ def _rescaled(out: NASHOutput, k: int) -> dict[str, Any] | None:
     """The rescaled scores of pair k with the b of each, or None when the scorer does not rescale."""
     if out.rescale is None:
         return None
-    from .rescale import RESCALED_FIELDS
+    from ..calibration.rescale import RESCALED_FIELDS
 
     return {"source": out.rescale.source, "baseline_values": dict(out.rescale.values),
             **{name: float(getattr(out, name)[k]) for name in RESCALED_FIELDS}}
@@ -156,7 +156,7 @@ def _rescaled(out: NASHOutput, k: int) -> dict[str, Any] | None:
 
 def _constraints(pool: TextPool, text: str) -> list[dict[str, Any]]:
     """The conditions a text states, indexed into its full mention list (find_constraints sees scorable ones)."""
-    from .comparisons import find_constraints
+    from ..numbers.comparisons import find_constraints
 
     kept = pool.scorable[text]
     out = []

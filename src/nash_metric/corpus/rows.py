@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .io import InputFileError, iter_jsonl_records
+from ..common.io import InputFileError, iter_jsonl_records
 
 if TYPE_CHECKING:
     import numpy as np

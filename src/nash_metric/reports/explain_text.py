@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .reporting import markdown_table
+from ..common.reporting import markdown_table
 
 SUPPORTED, UNSUPPORTED, UNMATCHED = "supported", "unsupported", "unmatched"  # as `support.VERDICTS`
 MARKS = {SUPPORTED: "✓", UNSUPPORTED: "✗", UNMATCHED: "∅"}

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 import torch
 
-from .batching import size_batches
+from ..common.batching import size_batches
 
 if TYPE_CHECKING:
     from .encoders import Encoding

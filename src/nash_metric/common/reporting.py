@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ._version import __version__
+from .._version import __version__
 
 
 def format_cell(value: Any, digits: int = 3) -> str:

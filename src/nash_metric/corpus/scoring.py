@@ -29,13 +29,13 @@ from typing import IO, Any
 import numpy as np
 from tqdm.auto import tqdm
 
-from .blank import BlankTextWarning
-from .corpus_summary import SUMMARY_FIELDS, UNSUPPORTED_RATE, corpus_summary
+from ..pipeline.blank import BlankTextWarning
+from ..pipeline.output import PUBLIC_FIELDS, hashcode
+from ..scorer import NASH
 from .distributed import Launch
-from .output import PUBLIC_FIELDS, hashcode
 from .pair_files import PairSource
 from .rows import RowWriter
-from .scorer import NASH
+from .summary import SUMMARY_FIELDS, UNSUPPORTED_RATE, corpus_summary
 
 ROW_COLUMNS = ("index", *PUBLIC_FIELDS)
 SUPPORT_COLUMNS = ("unsupported", "unsupported_numbers")

@@ -36,9 +36,9 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
-from .blank import is_blank
-from .calibration import check_n_pairs, check_seed, random_pairs
-from .validation import check_texts
+from ..common.validation import check_texts
+from ..pipeline.blank import is_blank
+from .threshold import check_n_pairs, check_seed, random_pairs
 
 Output = TypeVar("Output")  # a NASHOutput (not imported: output.py imports this module)
 
@@ -168,7 +168,7 @@ def fitted_options(config: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def shipped_baselines() -> list[Path]:
-    folder = resources.files(__package__).joinpath("resources", SHIPPED)
+    folder = resources.files("nash_metric").joinpath("resources", SHIPPED)
     return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith(".json"))
 
 
@@ -229,7 +229,7 @@ def fit_rescale_baseline(
         raise ValueError(f"{n_pairs} random pairs of {len(texts)} sentences average 1 on {', '.join(alike)}: the "
                          "sentences are alike (the text channel compares them with their numbers masked), so there "
                          "is nothing to rescale against; fit on a varied corpus")
-    from ._version import __version__
+    from .._version import __version__
 
     return RescaleBaseline(
         values=values,

@@ -25,12 +25,12 @@ from typing import Any
 
 import numpy as np
 
+from ..backbone.encoders import Encoding, Span
+from ..numbers import NumericMention, extract_numbers
+from ..numbers.extract import range_connectors, reader_text
+from ..numbers.mention import mask_spans
+from ..numbers.periods import CalendarKeys
 from .alignment import MentionTable
-from .encoders import Encoding, Span
-from .numbers import NumericMention, extract_numbers
-from .numbers.extract import range_connectors, reader_text
-from .numbers.mention import mask_spans
-from .numbers.periods import CalendarKeys
 
 _GAP = re.compile(r"[ \t]+(?=[,.;:!?)\]]|$)|(?<=[(\[])[ \t]+|(?<=[ \t])[ \t]+")
 NO_SUBTOKEN = "no sub-token of this mention in the encoded text"

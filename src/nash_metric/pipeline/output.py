@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..config import check_threshold
 from .alignment import Alignment, NumberScores
 from .blank import zero_blank_pairs
-from .config import check_threshold
 from .weighting import mix
 
 if TYPE_CHECKING:
-    from .rescale import RescaleBaseline
+    from ..calibration.rescale import RescaleBaseline
 
 # Every per-pair score, in the order of the public names (the evaluate module's results and the output files).
 # Precision and recall follow bert-score: precision reads the prediction's side (a prediction that adds what the

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .blank import blank_pairs
+from ..pipeline.blank import blank_pairs
 from .models import ResolvedModel, default_num_layers
 
 _lock = threading.Lock()

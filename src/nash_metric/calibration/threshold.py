@@ -20,7 +20,7 @@ from typing import Protocol
 
 import numpy as np
 
-from .validation import check_texts
+from ..common.validation import check_texts
 
 
 class MentionEncoder(Protocol):
@@ -153,7 +153,7 @@ def calibrate_file(
 
     Errors name the file and the column read; the result's `corpus` says which file and column it came from.
     """
-    from .io import read_sentence_source
+    from ..common.io import read_sentence_source
 
     check_n_pairs(n_pairs, "n_pairs (--pairs)")
     check_seed(seed)
@@ -173,5 +173,5 @@ def calibrate_file(
 
 def builtin_sentences() -> list[str]:
     """Our own calibration corpus: varied sentences with numbers, shipped with the package."""
-    text = resources.files(__package__).joinpath("resources", BUILTIN_CORPUS).read_text(encoding="utf-8")
+    text = resources.files("nash_metric").joinpath("resources", BUILTIN_CORPUS).read_text(encoding="utf-8")
     return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:  # only the attributes start, end, value are used
-    from .numbers import NumericMention
+    from . import NumericMention
 
 MARGIN = 0.01  # relative margin μ at which a strict comparison crosses 0.5
 WIDTH = 0.005  # relative margin per logit unit w (sharpness of the soft step)

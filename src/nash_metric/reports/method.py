@@ -3,7 +3,7 @@
 `METHOD_SUMMARY` is one paragraph (the evaluate module's description, the card's front matter);
 `METHOD_STEPS` is the four steps with their formulas and defaults, in Markdown that renders alike on GitHub,
 the Hub and Gradio. The README, `metrics/nash/README.md` and `spaces_app/README.md` hold copies between
-`<!-- method: … -->` markers; a test checks they match, and `python -m nash_metric.method` rewrites them.
+`<!-- method: … -->` markers; a test checks they match, and `python -m nash_metric.reports.method` rewrites them.
 """
 
 from __future__ import annotations

@@ -33,8 +33,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .batching import size_batches
-from .numbers.periods import CALENDAR_GRANULARITIES, CalendarKeys, calendar_similarity
+from ..common.batching import size_batches
+from ..numbers.periods import CALENDAR_GRANULARITIES, CalendarKeys, calendar_similarity
 
 
 def magnitude_similarity(v: np.ndarray | float, u: np.ndarray | float) -> np.ndarray:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
-from .io import (
+from ..common.io import (
     READ_AS_LATIN1,
     InputFileError,
     check_line,

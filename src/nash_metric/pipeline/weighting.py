@@ -27,9 +27,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .numbers import MASK_TOKEN
-from .numbers.extract import masked_for_scoring
-from .validation import check_texts
+from ..common.validation import check_texts
+from ..numbers import MASK_TOKEN
+from ..numbers.extract import masked_for_scoring
 
 # CJK characters are one token each (Chinese has no spaces); other words are runs of letters/digits.
 _TOKEN_RE = re.compile(re.escape(MASK_TOKEN) + r"|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+")

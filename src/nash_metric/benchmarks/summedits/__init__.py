@@ -1,0 +1,22 @@
+"""SummEdits (Laban et al., 2023): human-labelled summary edits; does a score notice a wrong figure?
+
+Modules, in dependency order:
+
+* ``defaults``: the reference choices (light: shared with the CLI flags);
+* ``data``: the rows, the five domains' files, the numeral difference that marks a figure edit;
+* ``metrics``: ROC AUC, balanced accuracy, the dev-fitted threshold;
+* ``evaluation``: scoring the rows (against the original summary or the document) and `evaluate`;
+* ``report``: the Markdown table and the plot.
+
+`nash_metric.benchmarks.summedits.<name>` for a name of 0.2.0's module still works for one release.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...common.moved import forward
+
+
+def __getattr__(name: str) -> Any:
+    return forward(__name__, name)

@@ -1,0 +1,13 @@
+"""What every room shares and nothing of NASH's own: the lowest layer (imports no other room).
+
+    defaults     the numbers other rooms and the option docs quote (each stated once)
+    io           sentence-file readers with file:line errors
+    validation   input checks with index-precise errors
+    batching     variable-size blocks cut into padded batches on a cell budget
+    bootstrap    the one seeded percentile bootstrap
+    protocols    evaluation protocols (triplets, Kendall tau_b, P@k, ...)
+    reporting    Markdown/JSON tables, the result envelope, figures
+    citations    BibTeX, one copy each
+    memory       handing freed heap back to the OS between chunks
+    moved        the one-release aliases of 0.2.0's deep imports
+"""

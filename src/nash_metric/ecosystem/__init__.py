@@ -1,0 +1,1 @@
+"""Hub folders: `export` writes the Space and the evaluate metric with the project's wheel vendored."""

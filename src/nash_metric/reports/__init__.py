@@ -1,0 +1,7 @@
+"""What a reader looks at: the method in words, explanations, heat maps.
+
+    method        the method in words, once (quoted by the README, the card, the Space)
+    explanation   `explain`: every step of a pair's score, read from the scoring call itself
+    explain_text  terminal rendering of an explanation
+    plot          the alignment heat map
+"""

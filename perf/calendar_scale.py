@@ -54,7 +54,7 @@ def main() -> None:
     for r in rows:
         print(f"| {r['day_scale']:g} | " + " | ".join(f"{r[p]:.3f}" for p in PROTOCOLS) + " |")
     if args.output:
-        args.output.write_text(json.dumps({"config": scorer.config, "base": base, "rows": rows, "units": units},
+        args.output.write_text(json.dumps({"config": scorer.echo, "base": base, "rows": rows, "units": units},
                                           indent=1) + "\n", encoding="utf-8")
 
 

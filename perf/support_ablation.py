@@ -29,9 +29,12 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import numpy as np
 
 from nash_metric import NASH
-from nash_metric.benchmarks.summedits.evaluation import balanced_accuracy, read_summedits, roc_auc, subset_labels
+from nash_metric.benchmarks.summedits.data import read_summedits, subset_labels
+from nash_metric.benchmarks.summedits.metrics import balanced_accuracy, roc_auc
 from nash_metric.common.reporting import markdown_table
 from nash_metric.pipeline.alignment import align_numbers, value_support
+from nash_metric.pipeline.pool import read_pairs
+from nash_metric.pipeline.steps import score_chunk
 from nash_metric.pipeline.support import numeric_support, support_keys
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "summedits"
@@ -74,9 +77,10 @@ def main() -> int:
     scorer = NASH(backend="sentence")
     results: dict[str, list[dict]] = {}
     for mode in ("original", "doc"):
-        preds, refs = scorer._read([row.summary for row in kept], [row.reference(mode) for row in kept])
+        preds, refs, _ = read_pairs([row.summary for row in kept], [row.reference(mode) for row in kept],
+                                    scorer.config.numbers)
         print(f"{mode}: encoding {len(preds)} pairs", file=sys.stderr)
-        call = scorer._score(preds, refs, show_progress=True)
+        call = score_chunk(scorer.fitted, preds, refs, show_progress=True)
         pool, tau, table = call.pool, call.tau, call.mentions
         ids_a, ids_b = pool.original_ids(preds), pool.original_ids(refs)
         results[mode] = []

@@ -43,8 +43,9 @@ from nash_metric.common.reporting import markdown_table
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "financial_phrasebank" / "all-data.csv"
 CHANNELS = ("two-pass", "one-pass")
-# The steps of `NASH._score`, each the cumulative time of the functions that run it (names of this release and
-# of earlier ones, so that the same script profiles an older tree on PYTHONPATH).
+# The steps of `pipeline.steps.score_chunk` (`NASH._score` before 0.3), each the cumulative time of the functions
+# that run it (names of this release and of earlier ones, so that the same script profiles an older tree on
+# PYTHONPATH).
 STEPS = {
     "forward pass": ("forward",),
     "tokenisation": ("tokenize_batch", "tokenize"),
@@ -104,8 +105,8 @@ def bare_forward(scorer: NASH, texts: list[str]) -> Callable[[], None]:
 
     def run() -> None:
         with torch.inference_mode():
-            for b in range(0, len(ids), scorer.options.batch_size):
-                enc.forward(*enc.pad(ids[b : b + scorer.options.batch_size]))
+            for b in range(0, len(ids), scorer.config.batch_size):
+                enc.forward(*enc.pad(ids[b : b + scorer.config.batch_size]))
 
     return run
 
@@ -234,10 +235,10 @@ def chunk_cost(scorer: NASH, sentences: list[str], chunk_pairs: int) -> dict[str
     preds, refs = distinct_pairs(sentences, min(chunk_pairs, len(sentences) // 2))  # every text distinct
     t_chunked = best_of(1, lambda: scorer.score(preds, refs))
     t_whole = best_of(1, lambda: scorer.with_options(chunk_size=len(preds)).score(preds, refs))
-    print(f"chunks: {len(preds)} distinct pairs (token), chunk_size {scorer.options.chunk_size}: "
+    print(f"chunks: {len(preds)} distinct pairs (token), chunk_size {scorer.config.chunk_size}: "
           f"{len(preds) / t_chunked:.2f} pairs/s vs {len(preds) / t_whole:.2f} in one chunk "
           f"({t_whole / t_chunked:.2f}x)")
-    return {"pairs": len(preds), "chunk_size": scorer.options.chunk_size, "chunked_s": t_chunked,
+    return {"pairs": len(preds), "chunk_size": scorer.config.chunk_size, "chunked_s": t_chunked,
             "one_chunk_s": t_whole, "chunked_vs_one_chunk": t_whole / t_chunked}
 
 

@@ -69,12 +69,15 @@ def dump(src: str, out: str) -> None:
     sys.path.insert(0, src)
     import nash_metric
     from nash_metric import NASH
-    from nash_metric.comparisons import find_constraints
     from nash_metric.numbers import extract_numbers
     from nash_metric.numbers.extract import masked_for_scoring
 
     assert Path(nash_metric.__file__).resolve().is_relative_to(Path(src).resolve()), nash_metric.__file__
     warnings.simplefilter("ignore")
+    try:
+        from nash_metric.numbers.comparisons import find_constraints
+    except ImportError:  # before 0.3
+        from nash_metric.comparisons import find_constraints
     texts, predictions, references = _texts()
     extraction = {(reader, t): (repr(extract_numbers(t, reader)), masked_for_scoring(t, reader))
                   for reader in ("full", "paper") for t in texts}

@@ -145,6 +145,16 @@ def draw_state(state: dict, seed: int) -> dict:
     return drawn
 
 
+@pytest.fixture
+def fresh_model_cache(monkeypatch):
+    """An empty process model cache (`backbone.cache.MODELS`) for this test: what it loads, it loads itself."""
+    from nash_metric.backbone import cache
+
+    fresh = cache.ModelCache()
+    monkeypatch.setattr(cache, "MODELS", fresh)
+    return fresh
+
+
 @pytest.fixture(scope="session")
 def tiny_scorer(tiny_model_dir):
     """NASH over the tiny BERT, token backend, tau 0 (every best match accepted)."""

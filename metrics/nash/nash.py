@@ -29,6 +29,7 @@ from nash_metric import NASH, NASHConfig  # From: nash-metric
 from nash_metric.common.citations import BERTSCORE_BIBTEX, NASH_BIBTEX  # From: nash-metric
 from nash_metric.common.validation import check_reference_lists  # From: nash-metric
 from nash_metric.config import check_option_names, options_docstring, options_signature  # From: nash-metric
+from nash_metric.functional import cached_scorer  # From: nash-metric
 from nash_metric.reports.method import METHOD_STEPS, METHOD_SUMMARY  # From: nash-metric
 
 _CITATION = f"{NASH_BIBTEX}\n{BERTSCORE_BIBTEX}\n"  # one copy of each entry, in nash_metric.common.citations
@@ -165,19 +166,11 @@ class Nash(evaluate.Metric):
         return super()._infer_feature_from_batch(batch)
 
     def _scorer(self, config: NASHConfig) -> NASH:
-        """The cached scorer for `config`, keyed by `config.digest()`.
-
-        The same options reuse the scorer; a change to options that are not model-bound
-        (`nash_metric.config.model_bound_options()`) derives a scorer sharing the loaded model; a change to a
-        model-bound one loads anew.
-        """
-        cached: NASH | None = getattr(self, "cached_scorer", None)
-        if cached is not None and cached.options.digest() == config.digest():
-            return cached
-        if cached is not None and cached.options.model_digest() == config.model_digest():
-            self.cached_scorer = cached.with_options(**config.to_kwargs())
-        else:
-            self.cached_scorer = NASH(config)
+        """The scorer for `config` from the process's model cache (`nash_metric.functional.cached_scorer`): the same
+        options reuse it; a change to options that are not model-bound (`nash_metric.config.model_bound_options()`)
+        derives a scorer sharing the loaded model; a change to a model-bound one loads anew. `cached_scorer` is
+        the last call's."""
+        self.cached_scorer = cached_scorer(config)
         return self.cached_scorer
 
     def _compute(

@@ -18,13 +18,19 @@ import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any
+from typing import Any, Literal, get_args
 
-DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
-BACKENDS = ("auto", "token", "sentence")
-NUMBER_READERS = ("full", "paper")
-DTYPES = ("float32", "float16", "bfloat16")
-TEXT_CHANNELS = ("auto", "one-pass", "two-pass")
+from .common.defaults import AUTO_CALIBRATION_TEXTS, DEFAULT_MODEL, DEFAULT_TAU, MIN_CALIBRATION_SENTENCES
+
+# The closed option sets, as types (for checkers and IDEs) and as the tuples that validate and list them.
+Backend = Literal["auto", "token", "sentence"]
+NumberReader = Literal["full", "paper"]
+Dtype = Literal["float32", "float16", "bfloat16"]
+TextChannel = Literal["auto", "one-pass", "two-pass"]
+BACKENDS: tuple[Backend, ...] = get_args(Backend)
+NUMBER_READERS: tuple[NumberReader, ...] = get_args(NumberReader)
+DTYPES: tuple[Dtype, ...] = get_args(Dtype)
+TEXT_CHANNELS: tuple[TextChannel, ...] = get_args(TextChannel)
 
 
 def option(
@@ -54,7 +60,7 @@ class NASHConfig:
         model_bound=True,
         cli={"metavar": "MODEL"},
     )
-    backend: str = option(
+    backend: Backend = option(
         "auto",
         "'token' (text channel = BERTScore F1 over token states), 'sentence' (cosine of the model's pooled "
         "embedding) or 'auto' (sentence for sentence-transformers models, else token).",
@@ -73,8 +79,9 @@ class NASHConfig:
     threshold: float | str | None = option(
         None,
         "Alignment threshold tau, a cosine in [-1, 1]; 'auto' calibrates tau = mu + sigma once per corpus (each "
-        "`score` call, on up to 2,000 of its distinct texts; with fewer than 20 texts holding a number it falls back "
-        "to the default below, with a warning); None takes the per-model default (0.3763 for "
+        f"`score` call, on up to {AUTO_CALIBRATION_TEXTS:,} of its distinct texts; with fewer than "
+        f"{MIN_CALIBRATION_SENTENCES} texts holding a number it falls back to the default below, with a warning); "
+        f"None takes the per-model default ({DEFAULT_TAU} for "
         "all-MiniLM-L6-v2) or, for other models, mu + sigma calibrated once on a built-in corpus.",
         scores=True,
         cli={"metavar": "TAU|auto"},  # parsed by the CLI's own type (cli/options.threshold_value)
@@ -98,7 +105,7 @@ class NASHConfig:
     batch_size: int = option(
         64, "Texts per forward pass.", scores=False, model_bound=True, cli={"type": int, "metavar": "N"}
     )
-    dtype: str = option(
+    dtype: Dtype = option(
         "float32",
         "Precision of the forward pass: 'float32', or 'float16' / 'bfloat16' (half precision, for GPUs; "
         "similarities are still computed in float32).",
@@ -119,7 +126,7 @@ class NASHConfig:
         "whether it satisfies it instead of by magnitude (off: the paper's score).",
         scores=True,
     )
-    numbers: str = option(
+    numbers: NumberReader = option(
         "full",
         "Number reader: 'full' (dates and fiscal periods as one mention scored by calendar distance, written "
         "numbers, scale words, accounting negatives, other scripts' digits) or 'paper' (the paper's scope: "
@@ -128,7 +135,7 @@ class NASHConfig:
         scores=True,
         cli={"choices": NUMBER_READERS},
     )
-    text_channel: str = option(
+    text_channel: TextChannel = option(
         "auto",
         "How S_text reads a text without its numbers: 'two-pass' encodes that text in a second forward pass "
         "(as the paper, whose reader writes [NUM] there), 'one-pass' reads it from the original text's forward "

@@ -1,25 +1,30 @@
-"""One-call functional entry point, with a cached scorer per configuration (as torchmetrics' functional API)."""
+"""One-call functional entry point (as torchmetrics' functional API), over the process's one model cache."""
 
 from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol
 
 from .config import NASHConfig, with_option_signature
 from .pipeline.output import NASHOutput
 
 _P = inspect.Parameter
-_CACHE_SIZE = 4
 
 
-@lru_cache(maxsize=_CACHE_SIZE)
-def cached_scorer(config: NASHConfig):
-    """The loaded scorer for `config`, kept for the last few configurations."""
+def cached_scorer(config: NASHConfig) -> NASH:
+    """The scorer for `config` from the process's model cache (`backbone.cache.MODELS`), shared by `nash_score`,
+    the evaluate module and the Space: the same options reuse it; options that do not touch the model derive one
+    sharing its loaded model (`with_options`); other model-bound options load a model of their own."""
+    from .backbone import cache
     from .scorer import NASH
 
-    return NASH(config)
+    model = f"{config.model} [{config.model_digest()}]"  # one loaded model: evicted with every scorer on it
+    base = cache.MODELS.get((model, "nash"), lambda: NASH(config), background=False)
+    if base.config == config:
+        return base
+    return cache.MODELS.get((model, f"nash {config.digest()}"), lambda: base.with_options(**config.to_kwargs()),
+                            background=False)
 
 
 if TYPE_CHECKING:
@@ -60,6 +65,6 @@ def nash_score(
 ) -> NASHOutput:
     """`NASH(**options).score(predictions, references)`, reusing the loaded model across calls.
 
-    The last few configurations' scorers stay loaded (keyed by the whole `NASHConfig`).
+    The scorers stay loaded in the process's model cache (`cached_scorer`): the last few models, LRU.
     """
     return cached_scorer(NASHConfig.from_options(**options)).score(predictions, references, show_progress)

@@ -22,6 +22,7 @@ from nash_metric import NASH
 from nash_metric.common.validation import check_reference_lists
 from nash_metric.config import NASHConfig, model_bound_options, option_default, option_names, scorer_options
 from nash_metric.pipeline.blank import BlankCount, BlankTextWarning
+from nash_metric.pipeline.fitted import Fitted
 from nash_metric.pipeline.output import PUBLIC_FIELDS, SCORE_FIELDS
 
 FIELDS = PUBLIC_FIELDS  # every score, with its precision and recall
@@ -33,7 +34,7 @@ def load_metric(metric_dir: Path) -> evaluate.EvaluationModule:
 
 
 @pytest.fixture
-def metric_module(data_paths) -> evaluate.EvaluationModule:
+def metric_module(data_paths, fresh_model_cache) -> evaluate.EvaluationModule:
     """The `evaluate` module of metrics/nash, freshly loaded: no scorer cached yet."""
     return load_metric(data_paths.metric_dir)
 
@@ -52,12 +53,14 @@ def config_of(module_options: dict[str, Any], **changes: Any) -> NASHConfig:
 
 @pytest.fixture
 def scorers_built(monkeypatch: pytest.MonkeyPatch) -> list[NASH]:
-    """Every NASH built during the test (each one loads its model), in order: the real `NASH.__init__`, recorded."""
+    """Every NASH that loads its model during the test, in order: the real `NASH.__init__`, recorded (a scorer
+    derived from a loaded one, `NASH(fitted)`, loads nothing and is not listed)."""
     built: list[NASH] = []
     init = NASH.__init__
 
     def recording_init(self: NASH, *args: Any, **kwargs: Any) -> None:
-        built.append(self)
+        if not (args and isinstance(args[0], Fitted)):
+            built.append(self)
         init(self, *args, **kwargs)
 
     monkeypatch.setattr(NASH, "__init__", recording_init)
@@ -283,7 +286,7 @@ def test_scorer_cached_by_config_digest(
 
     first = compute()
     cached = metric_module.cached_scorer
-    assert cached.options == config_of(tiny_module_options)
+    assert cached.config == config_of(tiny_module_options)
     compute(verbose=True)  # not part of the configuration
     assert metric_module.cached_scorer is cached and scorers_built == [cached]
     assert [scorer for scorer, *_ in score_calls] == [cached, cached]
@@ -293,7 +296,7 @@ def test_scorer_cached_by_config_digest(
     tuned = metric_module.cached_scorer
     compute(idf={"[NUM]": 2.0, "revenue": 1.0}, threshold=0.5)
     assert metric_module.cached_scorer is tuned
-    assert tuned.options.digest() == config_of(tiny_module_options, threshold=0.5,
+    assert tuned.config.digest() == config_of(tiny_module_options, threshold=0.5,
                                                idf={"revenue": 1.0, "[NUM]": 2.0}).digest()
 
     # options that do not touch the model (tau, idf, comparisons, bertscore_idf) keep the loaded model
@@ -301,13 +304,13 @@ def test_scorer_cached_by_config_digest(
     retuned = compute(**changes)
     assert metric_module.cached_scorer is not tuned and scorers_built == [cached]
     assert metric_module.cached_scorer.encoder is cached.encoder
-    assert metric_module.cached_scorer.options == config_of(tiny_module_options, **changes)
+    assert metric_module.cached_scorer.config == config_of(tiny_module_options, **changes)
     assert retuned["hashcode"] != first["hashcode"]
 
     # a model-bound option (the model, its layer, device, batch size, backend, dtype) loads a new one
     compute(num_layers=1)
     assert len(scorers_built) == 2 and metric_module.cached_scorer is scorers_built[1]
-    assert metric_module.cached_scorer.options == config_of(tiny_module_options, num_layers=1)
+    assert metric_module.cached_scorer.config == config_of(tiny_module_options, num_layers=1)
     compute(num_layers=1, batch_size=8)
     assert len(scorers_built) == 3
     with pytest.warns(UserWarning, match="threshold='auto'"):  # one pair is too few to calibrate on
@@ -330,7 +333,7 @@ def test_compute_takes_the_config_options(
     assert params["verbose"].default is False
     # every option reaches the scorer's config
     metric_module.compute(predictions=["a"], references=["b"], num_layers=1, comparisons=True, **tiny_module_options)
-    assert metric_module.cached_scorer.options == config_of(tiny_module_options, num_layers=1, comparisons=True)
+    assert metric_module.cached_scorer.config == config_of(tiny_module_options, num_layers=1, comparisons=True)
 
 
 @pytest.mark.parametrize(("option", "hint"), [("tau", None), ("model", "model_type"), ("treshold", "threshold")])
@@ -432,7 +435,7 @@ def test_hashcode_follows_threshold(minilm_metric: evaluate.EvaluationModule) ->
     stricter = minilm_metric.compute(predictions=PREDICTIONS[:1], references=REFERENCES[:1], threshold=0.99)
     assert minilm_metric.cached_scorer is not cached
     assert stricter["hashcode"] != default["hashcode"]
-    assert minilm_metric.cached_scorer.config["threshold"] == pytest.approx(0.99)
+    assert minilm_metric.cached_scorer.echo["threshold"] == pytest.approx(0.99)
     assert minilm_metric.cached_scorer.encoder is cached.encoder  # a new tau keeps the loaded model
 
 

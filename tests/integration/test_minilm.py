@@ -142,7 +142,7 @@ def test_a_pair_scores_the_same_alone_or_inside_any_call(backend, minilm_sentenc
 @pytest.mark.parametrize("backend", ["sentence", "token"])
 def test_shipped_rescale_baseline_maps_identical_texts_to_one(backend, minilm_sentence, minilm_token):
     scorer = (minilm_sentence if backend == "sentence" else minilm_token).with_options(rescale_with_baseline=True)
-    assert scorer.config["rescale_baseline_source"] == f"shipped:all-MiniLM-L6-v2.{backend}.json"
+    assert scorer.echo["rescale_baseline_source"] == f"shipped:all-MiniLM-L6-v2.{backend}.json"
     out = scorer.score([CLOSE, ANCHOR], [CLOSE, FAR])
     for name in ("nash", "text", "baseline", "nash_precision", "baseline_recall"):
         assert getattr(out, name)[0] == pytest.approx(1.0, abs=1e-6), name

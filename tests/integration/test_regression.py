@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 
 from nash_metric.pipeline.blank import BlankTextWarning
-from nash_metric.pipeline.output import PUBLIC_FIELDS, hashcode
+from nash_metric.pipeline.echo import hashcode
+from nash_metric.pipeline.output import PUBLIC_FIELDS
 
 SAVED = Path(__file__).with_name("data") / "regression_pins.json"
 TOLERANCE = 1e-5  # absolute, on every float: scores, cosines, values, tau

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from nash_metric.backbone.cache import ModelBusy, ModelLoadFailed, ModelLoading, ModelRegistry
+from nash_metric.backbone.cache import ModelBusy, ModelCache, ModelLoadFailed, ModelLoading
 from nash_metric.config import DEFAULT_MODEL
 from nash_metric.space.allow import ModelRefused, allowed_model, is_cached_hub_model
 from nash_metric.space.batch_files import BatchFileError, parse_pairs, write_csv
@@ -96,7 +96,7 @@ def allowed_model_error(name, limits):
 
 
 def test_a_slow_load_blocks_only_its_own_model():
-    registry = ModelRegistry(capacity=2)
+    registry = ModelCache(capacity=2)
     release = threading.Event()
     registry.get(("fast", "x"), lambda: "fast model", timeout=5)
     started = time.monotonic()
@@ -110,7 +110,7 @@ def test_a_slow_load_blocks_only_its_own_model():
 
 def test_failures_are_remembered_briefly_then_retried():
     now = [0.0]
-    registry = ModelRegistry(error_seconds=30, clock=lambda: now[0])
+    registry = ModelCache(error_seconds=30, clock=lambda: now[0])
     calls = []
 
     def broken():
@@ -126,19 +126,19 @@ def test_failures_are_remembered_briefly_then_retried():
 
 
 def test_lru_keeps_the_pinned_default_and_evicts_the_least_recent():
-    registry = ModelRegistry(capacity=2, pinned={"default"})
+    registry = ModelCache(capacity=2, pinned={"default"})
     for name in ("default", "a", "b"):
         registry.get((name, "x"), lambda name=name: name, timeout=5)
         registry.get((name, "bert"), lambda name=name: name + "-bert", timeout=5)  # parts of one model
     assert registry.loaded() == ["default", "b"]
     registry.get(("a", "x"), lambda: "a again", timeout=5)
     assert registry.loaded() == ["default", "a"]
-    registry.resize(1)
+    registry.configure(capacity=1)
     assert registry.loaded() == ["a"]  # with room for one, the pinned model goes too
 
 
 def test_too_many_loads_at_once_are_refused():
-    registry = ModelRegistry(max_loading=1, pinned={"default"})
+    registry = ModelCache(max_loading=1, pinned={"default"})
     release = threading.Event()
     with pytest.raises(ModelLoading):
         registry.get(("slow", "x"), lambda: release.wait(10), timeout=0.05)

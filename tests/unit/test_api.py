@@ -23,14 +23,21 @@ def tiny_options(tiny_model_dir):
     return {"model": str(tiny_model_dir), "backend": "token", "threshold": 0.0}
 
 
-def test_nash_score_equals_the_class_and_reuses_the_scorer(tiny_options):
+def test_nash_score_equals_the_class_and_reuses_the_scorer(tiny_options, fresh_model_cache):
+    from nash_metric.functional import cached_scorer
+
     out = nash_score(A, B, **tiny_options)
     np.testing.assert_array_equal(out.nash, NASH(**tiny_options).score(A, B).nash)
     again = nash_score(A, B, **tiny_options)
     np.testing.assert_array_equal(again.nash, out.nash)
-    from nash_metric.functional import cached_scorer
-
-    assert cached_scorer.cache_info().hits >= 1  # the second call did not load the model again
+    config = NASHConfig(**tiny_options)
+    loaded = cached_scorer(config)
+    assert cached_scorer(config) is loaded and fresh_model_cache.loaded() == [f"{config.model} [{config.model_digest()}]"]
+    # options that leave the model alone derive a scorer on the same loaded model; a model-bound one loads anew
+    derived = cached_scorer(config.replace(threshold=0.5))
+    assert derived.encoder is loaded.encoder and derived.threshold == 0.5 and len(fresh_model_cache.loaded()) == 1
+    assert cached_scorer(config.replace(batch_size=8)).encoder is not loaded.encoder
+    assert len(fresh_model_cache.loaded()) == 2
 
 
 def test_nash_score_rejects_unknown_options(tiny_options):
@@ -89,8 +96,8 @@ def test_nash_score_with_several_references_keeps_the_best_and_says_which(tiny_o
 
 def test_config_object_and_keyword_options_agree(tiny_options):
     scorer = NASH(NASHConfig(**tiny_options, batch_size=16), comparisons=True)
-    assert scorer.options == NASHConfig(**tiny_options, batch_size=16, comparisons=True)  # the keyword overrides alone
-    assert scorer.config["comparisons"] is True
+    assert scorer.config == NASHConfig(**tiny_options, batch_size=16, comparisons=True)  # the keyword overrides alone
+    assert scorer.echo["comparisons"] is True
 
 
 def test_with_options_shares_the_model_unless_a_model_option_changes(tiny_options):

@@ -13,7 +13,7 @@ from nash_metric.corpus.scoring import SHOWN_UNSCORED, Unscored
 from nash_metric.numbers.extract import masked_for_scoring
 from nash_metric.pipeline.output import PUBLIC_FIELDS, SCORE_FIELDS, NASHOutput
 from nash_metric.pipeline.weighting import IDF, fit_idf
-from nash_metric.scorer import calibration_sample
+from nash_metric.calibration.threshold import calibration_sample
 
 PAIRS = [
     ("Revenue increased by 4%.", "Revenue increased by 3.56%."),
@@ -52,7 +52,7 @@ def test_default_scores_depend_on_the_pair_alone(tiny_default_scorer):
 def test_uniform_alpha_is_the_share_of_word_tokens(tiny_default_scorer):
     # "revenue increased by" + [NUM] on each side: 6 words against 2 numbers.
     assert tiny_default_scorer.score([PAIRS[0][0]], [PAIRS[0][1]]).alpha[0] == pytest.approx(6 / 8)
-    assert tiny_default_scorer.config["idf"] == tiny_default_scorer.config["idf_source"] == "uniform"
+    assert tiny_default_scorer.echo["idf"] == tiny_default_scorer.echo["idf_source"] == "uniform"
 
 
 def test_chunks_do_not_change_scores_and_bound_what_is_encoded(tiny_model_dir, tiny_default_scorer, monkeypatch):
@@ -119,7 +119,7 @@ def test_auto_threshold_is_echoed_and_named_in_the_hashcode(tiny_default_scorer)
 
 def test_hashcode_names_the_value_of_tau_not_how_it_was_given(tiny_default_scorer):
     given = tiny_default_scorer.with_options(threshold=tiny_default_scorer.threshold)
-    assert given.config["threshold_source"] != tiny_default_scorer.config["threshold_source"]
+    assert given.echo["threshold_source"] != tiny_default_scorer.echo["threshold_source"]
     assert given.hashcode == tiny_default_scorer.hashcode
     assert tiny_default_scorer.with_options(threshold=0.5).hashcode != tiny_default_scorer.hashcode
     # None is the default, uniform

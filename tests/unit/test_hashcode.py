@@ -15,8 +15,8 @@ import pytest
 
 from nash_metric.calibration.rescale import RESCALED_FIELDS, RescaleBaseline, fitted_options
 from nash_metric.config import option_names, score_options, scorer_options
-from nash_metric.pipeline.output import PROVENANCE, SCORE_FIELDS, hashcode, score_determinants
-from nash_metric.scorer import RESOLVERS
+from nash_metric.pipeline.echo import PROVENANCE, RESOLVERS, hashcode, score_determinants
+from nash_metric.pipeline.output import SCORE_FIELDS
 
 VERSIONS = {"nash_metric", "transformers"}
 A = ["Revenue increased by 4% in 2019.", "No numbers here.", "Costs fell 1.2 million.", "Shares above 200 rose."]
@@ -44,7 +44,7 @@ def changes(tiny_model_dir, tiny_scorer, tmp_path_factory) -> dict[str, tuple[di
     counts with rescaling on, and the tiny model has no shipped baseline: rescaling on needs a path)."""
     folder = tmp_path_factory.mktemp("hashcode")
     other = _perturbed_copy(tiny_model_dir, folder / "other")
-    fitted = fitted_options(tiny_scorer.config)
+    fitted = fitted_options(tiny_scorer.echo)
     paths = [str(RescaleBaseline(dict.fromkeys(RESCALED_FIELDS, b), fitted).save(folder / f"{b}.json"))
              for b in (0.1, 0.2)]
     rescaled = {"rescale_with_baseline": True, "baseline_path": paths[0]}
@@ -68,14 +68,14 @@ def changes(tiny_model_dir, tiny_scorer, tmp_path_factory) -> dict[str, tuple[di
 
 
 def test_every_option_is_echoed_resolved_or_as_given_or_is_declared_score_neutral(tiny_scorer):
-    echo, expected = tiny_scorer.config, set(VERSIONS)
+    echo, expected = tiny_scorer.echo, set(VERSIONS)
     assert set(RESOLVERS) <= set(score_options()), "a resolver for an option that is not declared to change scores"
     for spec in scorer_options():
         if spec.name in RESOLVERS:
             resolver = RESOLVERS[spec.name]
             expected |= {resolver.key, *([resolver.key + PROVENANCE] if resolver.source else [])}
         elif spec.scores:
-            assert echo[spec.name] == getattr(tiny_scorer.options, spec.name), spec.name
+            assert echo[spec.name] == getattr(tiny_scorer.echo, spec.name), spec.name
             expected.add(spec.name)
         else:
             assert spec.name not in echo, spec.name
@@ -83,7 +83,7 @@ def test_every_option_is_echoed_resolved_or_as_given_or_is_declared_score_neutra
 
 
 def test_the_hashcode_digests_every_entry_of_the_echo_but_provenance(tiny_scorer):
-    echo = tiny_scorer.config
+    echo = tiny_scorer.echo
     determinants = score_determinants(echo)
     assert set(determinants) == {key for key in echo if not key.endswith(PROVENANCE)} and set(determinants) >= VERSIONS
     for key in echo:

@@ -103,7 +103,7 @@ def test_long_texts_channel_is_read_over_the_stitched_windows(tiny_one_pass_scor
 
 def test_the_option_is_declared_once_and_named_in_the_hashcode(tiny_one_pass_scorer):
     assert NASHConfig().text_channel == "auto" and not NASHConfig().one_pass
-    assert "_onepass" in tiny_one_pass_scorer.hashcode and tiny_one_pass_scorer.config["text_channel"] == "one-pass"
+    assert "_onepass" in tiny_one_pass_scorer.hashcode and tiny_one_pass_scorer.echo["text_channel"] == "one-pass"
     two = tiny_one_pass_scorer.with_options(text_channel="two-pass")
     assert "_onepass" not in two.hashcode
     assert two.hashcode == tiny_one_pass_scorer.with_options(text_channel="auto").hashcode

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from nash_metric.pipeline.alignment import MentionTable, NumberScores, align_numbers, magnitude_similarity
-from nash_metric.pipeline.output import PUBLIC_FIELDS, SCORE_FIELDS, NASHOutput, mixed
+from nash_metric.pipeline.mixing import mixed
+from nash_metric.pipeline.output import PUBLIC_FIELDS, SCORE_FIELDS, NASHOutput
 
 
 def _unit(*rows):

@@ -12,7 +12,8 @@ import torch
 from nash_metric.backbone.similarity import bertscore
 from nash_metric.calibration.threshold import tau_from_vectors
 from nash_metric.pipeline.alignment import MentionTable, align_numbers, magnitude_similarity, numeric_similarity
-from nash_metric.pipeline.weighting import IDF, alpha_from_masses, mix, mixing_tokens, pair_alphas
+from nash_metric.pipeline.mixing import mix
+from nash_metric.pipeline.weighting import IDF, alpha_from_masses, mixing_tokens, pair_alphas
 
 
 def align(vectors, values, offsets, counts, pairs_a, pairs_b):

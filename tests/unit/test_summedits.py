@@ -89,7 +89,7 @@ class FakeScorer:
         self.backend, self.calls, self.overrides = backend, [] if calls is None else calls, overrides or {}
 
     @property
-    def config(self) -> dict:
+    def echo(self) -> dict:
         return {"model": "fake", "backend": self.backend, "threshold": 0.5}
 
     @property
@@ -105,7 +105,7 @@ class FakeScorer:
         return SimpleNamespace(
             nash=s, numeric=s, numeric_precision=s, numeric_support=np.ones(len(s)),
             unsupported_numbers=[[{"text": "x", "verdict": "unsupported"}] if v < 0.5 else [] for v in s],
-            baseline=s if self.backend == "sentence" else 1.0 - s, config=self.config, unscored=[],
+            baseline=s if self.backend == "sentence" else 1.0 - s, config=self.echo, unscored=[],
         )
 
 

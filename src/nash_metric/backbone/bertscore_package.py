@@ -1,24 +1,20 @@
 """The `bert-score` package as a reference baseline, on the same model and layer as a NASH scorer.
 
 The Space and the EmbedNum-1K benchmark show BERTScore from the package itself (not our
-re-implementation) beside NASH; both load and score through the functions here. The benchmark's scorers
-are cached per (model path, layer, device) by `package_bertscore_f1`; the Space keeps its own in its
-bounded model registry (`space.scorers`), so they are evicted with their model.
+re-implementation) beside NASH; both load and score through the functions here. The scorers are kept in the
+process's model cache (`backbone.cache.MODELS`) under their model, so they are evicted with it.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from ..pipeline.blank import blank_pairs
+from . import cache
 from .models import ResolvedModel, default_num_layers
-
-_lock = threading.Lock()
 
 
 def load_package_scorer(model_path: str, num_layers: int, device: str) -> Any:
@@ -44,7 +40,9 @@ def package_f1(scorer: Any, candidates: Sequence[str], references: Sequence[str]
     return f1
 
 
-_package_scorer = lru_cache(maxsize=4)(load_package_scorer)
+def cache_key(resolved: ResolvedModel, num_layers: int, device: str) -> tuple[str, str]:
+    """Where a `BERTScorer` lives in the model cache: under its model, so that it is evicted with it."""
+    return resolved.name, f"bertscore-{num_layers}-{device}"
 
 
 def bert_score_layer(resolved: ResolvedModel, num_layers: int | None) -> int:
@@ -66,7 +64,7 @@ def package_bertscore_f1(
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """BERTScore F1 per pair from `bert_score.BERTScorer`, and the settings used (model, path, layer)."""
     layer = bert_score_layer(resolved, num_layers)
-    with _lock:  # one load per key when threads race
-        scorer = _package_scorer(resolved.path, layer, str(device))
+    scorer = cache.MODELS.get(cache_key(resolved, layer, str(device)),
+                        lambda: load_package_scorer(resolved.path, layer, str(device)), background=False)
     return package_f1(scorer, candidates, references, batch_size), {
         "model": resolved.name, "path": resolved.path, "num_layers": layer}

@@ -1,7 +1,10 @@
-"""Loaded models shared by all requests: one load per key, never under a lock other models wait on.
+"""The one cache of loaded models in a process: `nash_score`, the evaluate module, the Space and the bert-score
+scorers all keep what they load in `MODELS`, under one policy whose knobs the Space turns (`configure`).
 
-A key is (model, part): the parts of one model (its backbones, its bert-score scorer) load separately but
-are kept, counted and evicted together. Each load runs in its own daemon thread behind a future, so
+A key is (model, part): the parts of one model (its backbones, its scorers under other options, its bert-score
+scorer) load separately but are kept, counted and evicted together. One load per key, never under a lock other
+models wait on. A load runs in the caller's thread (`background=False`: the library's calls, whose errors reach
+the caller as they are) or in its own daemon thread behind a future (the Space's requests), so
 
 - the registry lock is held only to look up or insert a slot, never during a load;
 - a request waits for its own model at most for its remaining budget (`timeout`), then gets `ModelLoading`
@@ -11,6 +14,9 @@ are kept, counted and evicted together. Each load runs in its own daemon thread 
 - at most `capacity` models stay loaded (least recently used evicted first); `pinned` models (the default)
   are evicted last, and only when the capacity is 1;
 - at most `max_loading` models load at once besides the pinned ones, so hostile ids cannot pile up threads.
+
+The library's policy: 4 models, none pinned, failures not remembered, no cap on loads. The Space's: its
+operator's capacity, the default model pinned, failures remembered 30 s, 2 loads at once (`space.scorers`).
 """
 
 from __future__ import annotations
@@ -52,9 +58,9 @@ class _Slot:
         return not self.ok and self.failed_at is None
 
 
-class ModelRegistry:
-    def __init__(self, capacity: int = 2, pinned: Collection[str] = (), error_seconds: float = 30.0,
-                 max_loading: int = 2, clock: Callable[[], float] = time.monotonic) -> None:
+class ModelCache:
+    def __init__(self, capacity: int = 4, pinned: Collection[str] = (), error_seconds: float = 0.0,
+                 max_loading: int | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.capacity = capacity
         self.pinned = frozenset(pinned)
         self.error_seconds = error_seconds
@@ -63,31 +69,38 @@ class ModelRegistry:
         self._lock = threading.Lock()
         self._models: OrderedDict[str, dict[str, _Slot]] = OrderedDict()  # least recently used first
 
-    def resize(self, capacity: int) -> None:
+    def configure(self, *, capacity: int | None = None, pinned: Collection[str] | None = None,
+                  error_seconds: float | None = None, max_loading: int | None = None) -> None:
+        """Change the policy (the options given); models beyond a smaller capacity are evicted now."""
         with self._lock:
-            self.capacity = capacity
+            self.capacity = self.capacity if capacity is None else capacity
+            self.pinned = self.pinned if pinned is None else frozenset(pinned)
+            self.error_seconds = self.error_seconds if error_seconds is None else error_seconds
+            self.max_loading = self.max_loading if max_loading is None else max_loading
             self._evict(keep=None)
 
     def get(self, key: tuple[str, str], load: Callable[[], T], timeout: float | None = None,
-            counts: bool = True) -> T:
-        """The value loaded for `key`, loading it (once, in the background) if needed."""
+            counts: bool = True, background: bool = True) -> T:
+        """The value loaded for `key`, loading it once if needed: in the background (waiting at most `timeout`), or
+        with `background=False` in this thread, whose errors then propagate unchanged."""
         name, part = key
         with self._lock:
             now = self._clock()
             self._prune(now)
             slots = self._models.setdefault(name, {})
             self._models.move_to_end(name)
-            slot = slots.get(part)
+            slot, mine = slots.get(part), False
             if slot is None:
-                loading = {n for n, s in self._models.items() if n != name and any(x.pending for x in s.values())}
-                if name not in self.pinned and len(loading - self.pinned) >= self.max_loading:
-                    if not slots:
-                        del self._models[name]
-                    raise ModelBusy(f"{len(loading)} other models are loading right now; try {name!r} again in a "
-                                    "minute.")
-                slot = slots[part] = _Slot(counts, now)
-                threading.Thread(target=self._run, args=(name, slot, load), daemon=True,
-                                 name=f"nash-load-{name}-{part}").start()
+                self._check_room(name, slots)
+                slot, mine = _Slot(counts, now), True
+                slots[part] = slot
+                if background:
+                    threading.Thread(target=self._run, args=(name, slot, load), daemon=True,
+                                     name=f"nash-load-{name}-{part}").start()
+        if mine and not background:
+            self._run(name, slot, load)
+            if slot.failed_at is not None:
+                raise slot.future.exception()  # this thread's own load: its error as it is
         try:
             return slot.future.result(timeout=timeout)
         except FutureTimeout:
@@ -101,14 +114,20 @@ class ModelRegistry:
         with self._lock:
             return [n for n, slots in self._models.items() if any(s.ok and s.counts for s in slots.values())]
 
-    def clear(self) -> None:
-        with self._lock:
-            self._models.clear()
+    def _check_room(self, name: str, slots: dict[str, _Slot]) -> None:
+        """ModelBusy when `max_loading` other models are loading (never for a pinned one). Under the lock."""
+        if self.max_loading is None or name in self.pinned:
+            return
+        loading = {n for n, s in self._models.items() if n != name and any(x.pending for x in s.values())}
+        if len(loading - self.pinned) >= self.max_loading:
+            if not slots:
+                del self._models[name]
+            raise ModelBusy(f"{len(loading)} other models are loading right now; try {name!r} again in a minute.")
 
     def _run(self, name: str, slot: _Slot, load: Callable[[], Any]) -> None:
         try:
             value = load()
-        except BaseException as exc:  # handed to every waiter, never lost
+        except BaseException as exc:  # handed to every waiter, never lost (an interrupt too: no slot stays pending)
             with self._lock:
                 slot.failed_at = self._clock()
             slot.future.set_exception(exc)
@@ -140,3 +159,6 @@ class ModelRegistry:
                 continue
             del self._models[name]  # requests still holding the model finish with it; then it is freed
             excess -= 1
+
+
+MODELS = ModelCache()  # the process's one cache (the library's policy; the Space reconfigures it)

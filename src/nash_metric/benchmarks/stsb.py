@@ -110,10 +110,10 @@ def evaluate(scorer: ScorerSource, data: str | Path, *, limit: int | None = None
     pairs = read_stsb(data, limit)
     nash = scorer_factory(scorer)()
     if show_progress:
-        print(f"STS-B from {data}: {len(pairs)} pairs; model {nash.config['model']} ({nash.backend})",
+        print(f"STS-B from {data}: {len(pairs)} pairs; model {nash.echo['model']} ({nash.backend})",
               file=sys.stderr)
     results = run_stsb(nash, pairs, show_progress=show_progress)
-    config = {**nash.config, "hashcode": nash.hashcode, "data": str(data), "limit": limit}
+    config = {**nash.echo, "hashcode": nash.hashcode, "data": str(data), "limit": limit}
     return result_envelope("stsb", config, results)
 
 

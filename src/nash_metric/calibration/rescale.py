@@ -36,6 +36,7 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
+from ..common.defaults import BASELINE_PAIRS
 from ..common.validation import check_texts
 from ..pipeline.blank import is_blank
 from .threshold import check_n_pairs, check_seed, random_pairs
@@ -57,7 +58,7 @@ RESCALED_FIELDS = (
 MODEL_KEYS = ("model", "backend", "num_layers")  # another model's b is meaningless: refused
 OPTION_KEYS = ("dtype", "threshold", "idf", "numbers", "comparisons", "bertscore_idf")  # shift b: a warning
 MIN_BASELINE_SENTENCES = 20
-DEFAULT_BASELINE_PAIRS = 10_000
+DEFAULT_BASELINE_PAIRS = BASELINE_PAIRS
 # How close to 1 a fitted b may come. The scores are float32 underneath: a text against itself scores 1 - 6e-8, not
 # always 1, depending on the kernels. Within 1e-4 of 1, (s - b) / (1 - b) would magnify that noise over 1,000 times.
 MIN_HEADROOM = 1e-4

@@ -11,8 +11,10 @@ mu and sigma describe a handful of sentence pairs, not "unrelated numbers" (2 se
 
 from __future__ import annotations
 
+import hashlib
+import heapq
 import numbers
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from importlib import resources
 from pathlib import Path
@@ -20,6 +22,8 @@ from typing import Protocol
 
 import numpy as np
 
+from ..backbone.models import ResolvedModel, default_threshold
+from ..common.defaults import AUTO_CALIBRATION_TEXTS, CALIBRATION_PAIRS, MIN_CALIBRATION_SENTENCES
 from ..common.validation import check_texts
 
 
@@ -29,12 +33,6 @@ class MentionEncoder(Protocol):
     def mention_vectors(self, texts: Sequence[str], show_progress: bool = False) -> list[np.ndarray]: ...
 
 BUILTIN_CORPUS = "calibration_sentences.txt"
-# `perf/calibration_minimum.py` (all-MiniLM-L6-v2, the 1,004 TAT-QA annual-report sentences with a number,
-# full tau 0.524, sigma 0.227; 200 random subsets per size): 95% of subsets land within 0.49 of the full tau at
-# 2 sentences (2 sigma), 0.16 at 5, 0.11 at 10 and 0.07 at 20. At 20 the error stays under a third of sigma,
-# inside the mu-sigma..mu+2sigma band where results are stable (DESIGN §1.5), while a small corpus of one's own
-# (and the built-in one, 98 sentences) still qualifies.
-MIN_CALIBRATION_SENTENCES = 20
 
 
 class TooFewNumbersError(ValueError):
@@ -94,7 +92,7 @@ def random_pairs(n: int, n_pairs: int, seed: int) -> tuple[np.ndarray, np.ndarra
 
 def tau_from_vectors(
     vectors: Sequence[np.ndarray],
-    n_pairs: int = 2000,
+    n_pairs: int = CALIBRATION_PAIRS,
     seed: int = 0,
     corpus: str = "given",
     min_sentences: int = MIN_CALIBRATION_SENTENCES,
@@ -128,7 +126,7 @@ def tau_from_vectors(
 def calibrate_threshold(
     scorer: MentionEncoder,
     sentences: Sequence[str],
-    n_pairs: int = 2000,
+    n_pairs: int = CALIBRATION_PAIRS,
     seed: int = 0,
     show_progress: bool = False,
     corpus: str = "given",
@@ -144,7 +142,7 @@ def calibrate_file(
     scorer: MentionEncoder,
     path: str | Path,
     column: str | None = None,
-    n_pairs: int = 2000,
+    n_pairs: int = CALIBRATION_PAIRS,
     seed: int = 0,
     encoding: str | None = None,
     show_progress: bool = False,
@@ -175,3 +173,47 @@ def builtin_sentences() -> list[str]:
     """Our own calibration corpus: varied sentences with numbers, shipped with the package."""
     text = resources.files("nash_metric").joinpath("resources", BUILTIN_CORPUS).read_text(encoding="utf-8")
     return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+# -- which tau a scorer uses ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TauChoice:
+    tau: float | None  # None: each corpus decides (threshold='auto')
+    source: str  # where it came from: "given", "model default", "calibrated on the built-in corpus", "auto", ...
+    calibration: Calibration | None = None  # the calibration that gave it, if one did
+
+
+def choose_tau(threshold: float | str | None, model: ResolvedModel, layer: int,
+               builtin: Callable[[], Calibration]) -> TauChoice:
+    """The threshold option resolved: 'auto' (left to each corpus), a given tau, the model's default, else
+    mu + sigma on the built-in corpus (`builtin`, called only then)."""
+    if threshold == "auto":
+        return TauChoice(None, "auto")
+    if threshold is not None:
+        return TauChoice(float(threshold), "given")
+    if (fixed := default_threshold(model, layer)) is not None:
+        return TauChoice(fixed, "model default")
+    calibration = builtin()
+    return TauChoice(calibration.tau, "calibrated on the built-in corpus", calibration)
+
+
+def calibration_sample(texts: Iterable[str], limit: int = AUTO_CALIBRATION_TEXTS) -> list[str]:
+    """Up to `limit` distinct texts, those of smallest sha1 digest of their content, sorted: order and shards do not
+    matter. A stream holds at most `limit` texts, and sample(A + B) = sample(sample(A) + B), so a corpus too large
+    to hold is sampled chunk by chunk."""
+    kept: dict[bytes, str] = {}  # digest -> text: the `limit` smallest digests so far
+    largest: list[tuple[int, bytes]] = []  # the kept digests as a max-heap (negated), to evict the largest
+    for text in texts:
+        digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).digest()
+        if digest in kept:
+            continue
+        if len(kept) < limit:
+            heapq.heappush(largest, (-int.from_bytes(digest, "big"), digest))
+        elif largest and digest < largest[0][1]:
+            del kept[heapq.heapreplace(largest, (-int.from_bytes(digest, "big"), digest))[1]]
+        else:
+            continue
+        kept[digest] = text
+    return sorted(kept.values())

@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from ..common.defaults import BASELINE_PAIRS, CALIBRATION_PAIRS
 from ..config import option_spec
 from .command import Command
 from .options import add_option_argument, scorer_from_args
@@ -39,7 +40,8 @@ def add_fit_baseline_arguments(parser: argparse.ArgumentParser) -> None:
                         "'content' column, or --column)")
     parser.add_argument("--column", default=None, help="CSV column / JSONL field to read in every corpus file")
     parser.add_argument("--encoding", default=None, help="corpus encoding (default: UTF-8, Latin-1 fallback)")
-    parser.add_argument("--pairs", type=POSITIVE, default=None, help="random sentence pairs (default: 10000)")
+    parser.add_argument("--pairs", type=POSITIVE, default=None,
+                        help=f"random sentence pairs (default: {BASELINE_PAIRS})")
     parser.add_argument("--seed", type=NON_NEGATIVE, default=0, help="seed of the pair draw (default: %(default)s)")
     parser.add_argument("--output", required=True, help="baseline JSON to write")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -75,7 +77,8 @@ def add_calibrate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--column", default=None, help="CSV/JSONL column holding the sentence")
     parser.add_argument("--encoding", default=None, help="file encoding (default: UTF-8, Latin-1 fallback with a "
                         "warning)")
-    parser.add_argument("--pairs", type=POSITIVE, default=2000, help="random sentence pairs (default: %(default)s)")
+    parser.add_argument("--pairs", type=POSITIVE, default=CALIBRATION_PAIRS,
+                        help="random sentence pairs (default: %(default)s)")
     parser.add_argument("--seed", type=NON_NEGATIVE, default=0)
 
 

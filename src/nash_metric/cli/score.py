@@ -68,7 +68,7 @@ def _score_pair(args: argparse.Namespace) -> int:
     scorer = scorer_from_args(args)
     out = scorer.score([args.a], [args.b])
     rows = [
-        [f"baseline ({scorer.baseline_name})", out.baseline_precision[0], out.baseline_recall[0], out.baseline[0]],
+        [f"baseline ({scorer.backbone_name})", out.baseline_precision[0], out.baseline_recall[0], out.baseline[0]],
         ["NASH", out.nash_precision[0], out.nash_recall[0], out.nash[0]],
         ["S_text", out.text_precision[0], out.text_recall[0], out.text[0]],
         ["S_num", out.numeric_precision[0], out.numeric_recall[0], out.numeric[0]],

@@ -30,7 +30,8 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from ..pipeline.blank import BlankTextWarning
-from ..pipeline.output import PUBLIC_FIELDS, hashcode
+from ..pipeline.echo import hashcode
+from ..pipeline.output import PUBLIC_FIELDS
 from ..scorer import NASH
 from .distributed import Launch
 from .pair_files import PairSource
@@ -60,7 +61,7 @@ def score_corpus(
     with any unsupported figure, with its bootstrap interval. Blank texts score 0 (`blank.py`), with
     one `BlankTextWarning` for the whole corpus.
     """
-    chunk = scorer.options.chunk_size
+    chunk = scorer.config.chunk_size
     fixed = scorer.for_corpus(functools.partial(corpus.chunks, chunk), show_progress=show_progress)
 
     columns = [*ROW_COLUMNS, *(("best_reference",) if corpus.multi_reference else ()), *SUPPORT_COLUMNS, "unscored"]
@@ -110,8 +111,8 @@ def score_corpus(
     _warn_unscored(unscored)
     corpus.blank.warn(stacklevel=2)
     summary = corpus_summary(dict(zip(SUMMARY_FIELDS, summary_values)), n_unscored=unscored.count,
-                             hashcode=hashcode(fixed.config), seed=seed)
-    summary["config"] = fixed.config
+                             hashcode=hashcode(fixed.echo), seed=seed)
+    summary["config"] = fixed.echo
     summary["processes"] = launch.world_size if launch else 1
     summary["inputs"] = corpus.sources
     if output is not None:

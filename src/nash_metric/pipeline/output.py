@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +11,9 @@ import numpy as np
 from ..config import check_threshold
 from .alignment import Alignment, NumberScores
 from .blank import zero_blank_pairs
-from .weighting import mix
+from .echo import hashcode
+from .mixing import mixed
+from .support import support_fields
 
 if TYPE_CHECKING:
     from ..calibration.rescale import RescaleBaseline
@@ -158,60 +159,3 @@ class NASHOutput:
             "hashcode": self.hashcode,
             "unscored": self.unscored,
         }
-
-
-def mixed(alpha: np.ndarray, text: np.ndarray, text_precision: np.ndarray, text_recall: np.ndarray,
-          numbers: NumberScores) -> dict[str, np.ndarray]:
-    """The number channel's fields and NASH's F, precision and recall: each text score mixed with its number score.
-
-    S(a -> b) is the mean over the prediction's numbers of what their matches contribute, so it falls when the
-    prediction states figures the reference lacks: it is the precision; S(b -> a), the mean over the reference's
-    numbers, falls when the prediction leaves them out: the recall.
-    """
-    precision, recall = numbers.a_to_b, numbers.b_to_a
-    return {
-        "numeric": numbers.s_num, "numeric_precision": precision, "numeric_recall": recall,
-        "nash": mix(alpha, text, numbers.s_num),
-        "nash_precision": mix(alpha, text_precision, precision),
-        "nash_recall": mix(alpha, text_recall, recall),
-    }
-
-
-def support_fields(alignment: Alignment, tau: float, pair_index: np.ndarray) -> dict[str, Any]:
-    """`numeric_support` and `unsupported_numbers` of each input pair (row `pair_index[k]` of `alignment`)."""
-    from .support import numeric_support, unsupported_numbers, verdict_codes
-
-    codes = verdict_codes(alignment.a_to_b, tau)
-    per_row = unsupported_numbers(alignment, tau, codes)
-    return {"numeric_support": numeric_support(alignment, tau, codes)[pair_index],
-            "unsupported_numbers": [per_row[row] for row in pair_index.tolist()]}
-
-
-# Echo keys ending so say where a value came from (a hub id or the embedded copy, a file or the corpus it was
-# fitted on), not what it is: two results scored alike share a hashcode however their options were spelled.
-PROVENANCE = "_source"
-
-
-def score_determinants(config: Mapping[str, Any]) -> dict[str, Any]:
-    """What determines the scores: the config echo (each score-changing option, resolved, and the versions;
-    `NASH.config`) without its provenance entries."""
-    return {key: value for key, value in config.items() if not key.endswith(PROVENANCE)}
-
-
-def hashcode(config: Mapping[str, Any]) -> str:
-    """A readable label as evaluate's bertscore hashcode, then a digest of everything that determines the scores.
-
-    The digest identifies the scores; the label names the choices a reader looks for first.
-    """
-    tau = config["threshold"]
-    tau_s = f"{tau:.4f}" if isinstance(tau, float) else str(tau)
-    digest = hashlib.sha1(repr(sorted(score_determinants(config).items())).encode()).hexdigest()[:8]
-    dtype = config.get("dtype", "float32")
-    return (
-        f"{config['model']}_L{config['num_layers']}_{config['backend']}_tau={tau_s}_idf={config['idf']}"
-        f"{'_cmp' if config['comparisons'] else ''}{'_paper' if config.get('numbers') == 'paper' else ''}"
-        f"{'_onepass' if config.get('text_channel') == 'one-pass' else ''}"
-        f"{'' if dtype == 'float32' else '_' + dtype}{'_rescaled' if config.get('rescale_baseline') else ''}"
-        f"_version={config['nash_metric']}"
-        f"(hug_trans={config['transformers']})_{digest}"
-    )

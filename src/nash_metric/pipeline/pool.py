@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..backbone.encoders import Encoding, Span
+from ..common.validation import check_pairs, check_reference_lists
 from ..numbers import NumericMention, extract_numbers
 from ..numbers.extract import range_connectors, reader_text
 from ..numbers.mention import mask_spans
@@ -150,6 +151,20 @@ def _without(text: str, mentions: Sequence[NumericMention], connectors: Sequence
 def read_texts(texts: Sequence[str], reader: str) -> list[str]:
     """The texts as the reader reads them and the encoder sees them (other scripts' digits as ASCII)."""
     return [reader_text(t, reader) for t in texts]
+
+
+def read_pairs(
+    predictions: Sequence[str], references: Sequence[str] | Sequence[Sequence[str]], reader: str
+) -> tuple[list[str], list[str], list[int] | None]:
+    """Every (prediction, reference) pair, checked and in the reader's view, and the group sizes with several
+    references per prediction (None with one)."""
+    if isinstance(references, Sequence) and len(references) and not isinstance(references[0], str):
+        grouped = check_reference_lists(predictions, references)
+        preds = [p for p, refs in zip(predictions, grouped) for _ in refs]
+        refs = [r for refs in grouped for r in refs]
+        return read_texts(preds, reader), read_texts(refs, reader), [len(refs) for refs in grouped]
+    preds, refs = check_pairs(predictions, references)
+    return read_texts(preds, reader), read_texts(refs, reader), None
 
 
 def valued(mentions: Sequence[NumericMention]) -> list[int]:

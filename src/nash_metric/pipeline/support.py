@@ -119,3 +119,11 @@ def _entry(alignment: Alignment, pair: int, source: int, row: int | None, codes:
         entry["verdict"] = UNSUPPORTED
         entry["reference"] = {"text": ref_text, "start": ref_start, "end": ref_end, "value": ref_value}
     return entry
+
+
+def support_fields(alignment: Alignment, tau: float, pair_index: np.ndarray) -> dict[str, Any]:
+    """`numeric_support` and `unsupported_numbers` of each input pair (row `pair_index[k]` of `alignment`)."""
+    codes = verdict_codes(alignment.a_to_b, tau)
+    per_row = unsupported_numbers(alignment, tau, codes)
+    return {"numeric_support": numeric_support(alignment, tau, codes)[pair_index],
+            "unsupported_numbers": [per_row[row] for row in pair_index.tolist()]}

@@ -1,4 +1,4 @@
-"""IDF weights over masked sentences, the mixing weight alpha, and the NASH mix (DESIGN §1.4).
+"""IDF weights over masked sentences and the mixing weight alpha (DESIGN §1.4); the mix itself is `mixing.py`.
 
 One masked sentence is one document and `[NUM]` is a token like any word, so alpha is the share
 of IDF mass the words of a pair carry against its numbers:
@@ -167,11 +167,6 @@ def pair_alphas(idf: IDF, masked_a: Sequence[str], masked_b: Sequence[str]) -> n
             cache[pair] = alpha_from_masses(*idf.masses(*pair))
         alpha[k] = cache[pair]
     return alpha
-
-
-def mix(alpha: np.ndarray, s_text: np.ndarray, s_num: np.ndarray) -> np.ndarray:
-    """NASH = alpha * S_text + (1 - alpha) * S_num, clipped to [-1, 1]."""
-    return np.clip(alpha * s_text + (1 - alpha) * s_num, -1.0, 1.0)
 
 
 def fit_idf(corpus: Iterable[str], reader: str = "full", source: str = REFERENCES) -> IDF:

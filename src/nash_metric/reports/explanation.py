@@ -6,33 +6,15 @@ tau gate and alpha): nothing is computed a second time, so the explanation canno
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..backbone.encoders import Encoding
-from ..pipeline.alignment import Matches, MentionTable, NumberScores
+from ..pipeline.alignment import Matches
 from ..pipeline.output import SCORE_FIELDS, NASHOutput
 from ..pipeline.pool import TextPool
+from ..pipeline.steps import ScoredCall
 from ..pipeline.support import UNMATCHED, VERDICTS, verdict_codes
-from ..pipeline.weighting import IDF
-
-
-@dataclass
-class ScoredCall:
-    """What one scoring call computed, kept for `explain`."""
-
-    pool: TextPool
-    encodings: list[Encoding]
-    tau: float
-    idf: IDF
-    output: NASHOutput  # what `score` returns (rescaled when the scorer rescales)
-    raw: NASHOutput  # before rescaling: nash = alpha text + (1 - alpha) numeric holds here
-    numbers: NumberScores  # per input pair
-    comparisons: bool
-    baseline_name: str
-    mentions: MentionTable | None = None  # the call's scorable mentions, stacked (alignment input)
 
 
 def explain_pairs(call: ScoredCall, predictions: list[str], references: list[str]) -> list[dict[str, Any]]:
@@ -129,9 +111,9 @@ def _explain_pair(call: ScoredCall, k: int, a: str, b: str, matches, cosines: np
         # Before any rescaling, so that the arithmetic above adds up; "rescaled" holds what `score` returns.
         "scores": {
             **{name: float(getattr(out, name)[k]) for name in SCORE_FIELDS if name != "alpha"},
-            "numeric_a_to_b": float(call.numbers.a_to_b[k]),
-            "numeric_b_to_a": float(call.numbers.b_to_a[k]),
-            "baseline_name": call.baseline_name,
+            "numeric_a_to_b": float(call.number_scores.a_to_b[k]),
+            "numeric_b_to_a": float(call.number_scores.b_to_a[k]),
+            "baseline_name": call.backbone_name,
         },
         "rescaled": _rescaled(call.output, k),
         "unsupported_numbers": call.output.unsupported_numbers[k] if call.output.unsupported_numbers else [],

@@ -12,6 +12,8 @@ import re
 import sys
 from pathlib import Path
 
+from ..common.defaults import DEFAULT_TAU
+
 METHOD_SUMMARY = """\
 NASH (Numerically Aware Scoring Heuristic) is a semantic similarity metric that does not ignore numbers. It
 scores a pair in two channels: the backbone metric (BERTScore F1 or the cosine of sentence embeddings) on the
@@ -20,7 +22,7 @@ the share of words and numbers in the pair (every token weighs 1 by default). Ea
 plain backbone score of the original pair for comparison.
 """
 
-METHOD_STEPS = """\
+METHOD_STEPS = f"""\
 1. **Modal separation**: every numeric mention (`5.2 %`, `EUR 205.5 mn`, `(1.2)`, `twenty-four`, `3億元`,
    `December 31, 2019`, `Q4 2019`, `FY19`, …) is found with its value. The text channel reads each text
    with its numbers left out (the default reader, `numbers="full"`) or replaced by `[NUM]`
@@ -30,7 +32,7 @@ METHOD_STEPS = """\
    or read from the original texts' pass without the numbers' tokens (`text_channel="one-pass"`).
 3. **Number channel**: each number gets a contextual vector (the mean of its sub-token states, from the
    same forward pass as the baseline) and aligns to the number of the other text with the highest cosine.
-   The match counts when that cosine is at least τ (0.3763 for all-MiniLM-L6-v2) and scores
+   The match counts when that cosine is at least τ ({DEFAULT_TAU} for all-MiniLM-L6-v2) and scores
    `1 / (1 + |v-u| / N)` with `N = 1 + (|v|+|u|)/2` (two dates or periods: `1 / (1 + days / 182.5)`).
    `S_num` averages both directions (no numbers anywhere → 1, numbers on one side only → 0).
 4. **Mixing**: `NASH = α·S_text + (1-α)·S_num`, with `α = W_text / (W_text + W_num)`, the weight of the

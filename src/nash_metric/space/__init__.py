@@ -4,8 +4,8 @@
     handlers     Compare / Rank / Batch handlers and the tau control (error panels, never tracebacks)
     limits       `SpaceLimits` (the operator's knobs, also from NASH_SPACE_* variables) and the fixed limits
     allow        the model allow-list (default model, operator's list, models already in the HF cache)
-    registry     loaded models: one background load per key, bounded LRU, failures remembered briefly
-    scorers      the registry's loaders, the tau a request uses, the baselines
+    scorers      loaders into the process's model cache (`backbone.cache`) under the Space's policy (bounded,
+                 default pinned, failures remembered briefly), the tau a request uses, the baselines
     budget       the per-request time budget, checked between bounded steps
     render       HTML fragments (all user text escaped) and the stylesheet `CSS`
     batch_files  strict, size-limited parsing of uploaded pair files and the formula-safe CSV download

@@ -1,4 +1,5 @@
-"""The Space's scorers: loaded NASH models and bert-score scorers in a bounded registry, the tau a request uses.
+"""The Space's scorers: loaded NASH models and bert-score scorers in the process's model cache (`backbone.cache`,
+under the Space's policy), and the tau a request uses.
 
 Free of gradio, so the tau and loading rules can be tested without a server. A request either takes the
 loaded scorer's own tau (the model's default, or the one calibrated for it on the built-in corpus) or, when
@@ -14,21 +15,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..backbone.bertscore_package import bert_score_layer, load_package_scorer, package_f1
-from ..backbone.cache import ModelRegistry
+from ..backbone import cache
+from ..backbone.bertscore_package import bert_score_layer, cache_key, load_package_scorer, package_f1
 from ..backbone.models import EMBEDDED_ALIASES, choose_backend, resolve_model
 from ..config import BACKENDS, DEFAULT_MODEL
 from ..scorer import NASH
 
 DEVICE = "cpu"
 BERTSCORE_BATCH = 64
-# One registry per process: demos served from one process share their models (the last demo built sets
-# the capacity). The default model is pinned; a failed load is remembered for 30 s (see registry).
-REGISTRY = ModelRegistry(capacity=2, pinned={DEFAULT_MODEL})
+# The Space's policy of the one model cache: demos served from one process share their models (the last demo
+# built sets the capacity); the default model is pinned, a failed load remembered for 30 s, two loads at once.
+REMEMBER_FAILURES_SECONDS = 30.0
+MAX_LOADING = 2
 
 
 def configure(max_loaded_models: int) -> None:
-    REGISTRY.resize(max_loaded_models)
+    cache.MODELS.configure(capacity=max_loaded_models, pinned={DEFAULT_MODEL}, error_seconds=REMEMBER_FAILURES_SECONDS,
+                     max_loading=MAX_LOADING)
 
 
 def load_scorer(model: str, backend: str) -> NASH:
@@ -46,19 +49,19 @@ def _name(model: str | None) -> str:
 
 def _kind(name: str, timeout: float | None) -> str:
     """'sentence' or 'token' for backend 'auto' (asks the hub for hub ids, so it loads in the background too)."""
-    return REGISTRY.get((name, "auto"), lambda: choose_backend("auto", resolve_model(name)), timeout, counts=False)
+    return cache.MODELS.get((name, "auto"), lambda: choose_backend("auto", resolve_model(name)), timeout, counts=False)
 
 
 def get_scorer(model: str | None, backend: str, timeout: float | None = None) -> NASH:
     """The loaded scorer of (model, backend), shared by all requests; tau is the model's own.
 
-    Waits at most `timeout` seconds for a load (`registry.ModelLoading` after that; the load goes on).
+    Waits at most `timeout` seconds for a load (`backbone.cache.ModelLoading` after that; the load goes on).
     """
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
     name = _name(model)
     concrete = _kind(name, timeout) if backend == "auto" else backend
-    return REGISTRY.get((name, concrete), lambda: load_scorer(name, concrete), timeout)
+    return cache.MODELS.get((name, concrete), lambda: load_scorer(name, concrete), timeout)
 
 
 def scorer_for(model: str | None, backend: str, use_model_tau: bool, tau: float | None,
@@ -76,11 +79,11 @@ def bertscore_f1(scorer: NASH, candidates: Sequence[str], references: Sequence[s
                  timeout: float | None = None) -> list[float]:
     """BERTScore F1 from the `bert-score` package on the scorer's own model and layer.
 
-    The bert-score scorer lives in the registry under the same model, so it is evicted with it.
+    The bert-score scorer lives in the cache under the same model, so it is evicted with it.
     """
     layer = bert_score_layer(scorer.resolved, scorer.num_layers)
     path = scorer.resolved.path
-    bert = REGISTRY.get((scorer.resolved.name, f"bertscore-{layer}"), lambda: load_bertscorer(path, layer), timeout)
+    bert = cache.MODELS.get(cache_key(scorer.resolved, layer, DEVICE), lambda: load_bertscorer(path, layer), timeout)
     return package_f1(bert, candidates, references, BERTSCORE_BATCH).tolist()
 
 

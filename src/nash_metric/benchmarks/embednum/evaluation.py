@@ -49,13 +49,13 @@ def score_all(data: dict[str, list[dict]], scorer: ScorerSource, bertscore: bool
     preds, refs, _ = _pairs(data)
     plain = make(comparisons=False)
     out = plain.score(preds, refs, show_progress=show_progress)
-    baseline = plain.baseline_name
+    baseline = plain.backbone_name
     columns = {baseline: out.baseline}
     config: dict[str, Any] = {"nash": out.config, "nash_hashcode": out.hashcode}
     if bertscore and "bertscore" not in baseline.lower():
         # bert-score at the requested layer (None: its per-model default), as DESIGN §3 prescribes.
         columns["BERTScore"], config["bertscore"] = package_bertscore_f1(
-            preds, refs, plain.resolved, num_layers=plain.options.num_layers, device=str(plain.device))
+            preds, refs, plain.resolved, num_layers=plain.config.num_layers, device=str(plain.device))
     columns["NASH"] = out.nash
     cmp_out = make(comparisons=True).score(preds, refs, show_progress=show_progress)
     columns["NASH+cmp"] = cmp_out.nash

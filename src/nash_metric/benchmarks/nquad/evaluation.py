@@ -133,7 +133,7 @@ def evaluate_questions(rows: Sequence[dict[str, Any]], scorers: Sequence[Any], n
         out = scorer.score([s for s in stems for _ in range(N_OPTIONS)], sentences, show_progress=show_progress)
         base = np.asarray(out.baseline).reshape(len(rows), N_OPTIONS)
         nash = np.asarray(out.nash).reshape(len(rows), N_OPTIONS)
-        scores[f"{scorer.baseline_name} ({tag})"] = ("embedding", base)
+        scores[f"{scorer.backbone_name} ({tag})"] = ("embedding", base)
         scores[f"NASH ({tag})"] = ("NASH", nash)
         for variant, agree in agreement.items():
             scores[f"NASH ({tag}) + stem magnitude, {variant}"] = ("NASH numeral-aware", nash + numeral_weight * agree)
@@ -193,7 +193,7 @@ def evaluate(scorer: ScorerSource, data: str | Path, *, limit: int | None = None
     scorers = [make(backend=b) for b in (["sentence", "token"] if backend == "auto" else [backend])]
     results = evaluate_questions(rows, scorers, numeral_weight=numeral_weight, show_progress=show_progress)
     config = {"data": str(data), "split": split, "limit": limit, "numeral_weight": numeral_weight,
-              "scorers": {s.backend: s.config for s in scorers}}
+              "scorers": {s.backend: s.echo for s in scorers}}
     return result_envelope("nquad", config, results, label=label)
 
 

@@ -313,11 +313,11 @@ def evaluate(scorer: ScorerSource, data: str | Path, *, limit: int | None = None
     nash = scorer_factory(scorer)()
     if show_progress:
         print(f"NumFinE from {data}: {', '.join(f'{c} {len(tables[c])}' for c in PROTOCOLS)} rows"
-              f"{f' (--limit {limit})' if limit else ''}; model {nash.config['model']} "
+              f"{f' (--limit {limit})' if limit else ''}; model {nash.echo['model']} "
               f"({nash.backend})", file=sys.stderr)
     results = run_numfine(nash, tables, threshold_sweep=threshold_sweep, alignment_rows=alignment_rows, seed=seed,
                           show_progress=show_progress)
-    config = {**nash.config, "hashcode": nash.hashcode, "data": str(data), "limit": limit, "seed": seed,
+    config = {**nash.echo, "hashcode": nash.hashcode, "data": str(data), "limit": limit, "seed": seed,
               "configs": list(CONFIGS)}
     return result_envelope("numfine", config, results)
 

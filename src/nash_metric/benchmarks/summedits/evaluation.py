@@ -69,7 +69,7 @@ class _Scorers:
 def _scorers(scorer: ScorerSource) -> _Scorers:
     factory = scorer_factory(scorer)
     nash = factory()
-    backend = nash.config["backend"]
+    backend = nash.echo["backend"]
     # The other backbone drops what only fits the scorer given (a layer, IDF BERTScore, a rescale file).
     sentence = nash if backend == "sentence" else factory(backend="sentence", num_layers=None, bertscore_idf=False,
                                                           baseline_path=None)
@@ -120,7 +120,7 @@ def score_rows(scorers: _Scorers, rows: Sequence[SummEditsRow], mode: str, show_
             roles.append((scorer, [role]))
     for scorer, names in roles:
         if show_progress:
-            print(f"  reference {mode}: {len(pairs)} distinct pairs, {scorer.config['backend']} backbone "
+            print(f"  reference {mode}: {len(pairs)} distinct pairs, {scorer.echo['backend']} backbone "
                   f"({', '.join(f for n in names for f in _ROLE_FIELDS[n])})", file=sys.stderr)
         out = scorer.score(preds, refs, show_progress=show_progress) if preds else None
         for name in names:
@@ -250,14 +250,14 @@ def evaluate(scorer: ScorerSource, data: str | Path | Sequence[str | Path], *, l
         print(f"SummEdits from {', '.join(str(f.path) for f in files)}: "
               f"{', '.join(f'{d} {len(r)}' for d, r in domains.items())} rows"
               f"{f' (--limit {limit})' if limit else ''}; reference {', '.join(modes)}; model "
-              f"{scorers.nash.config['model']} ({scorers.nash.config['backend']})", file=sys.stderr)
+              f"{scorers.nash.echo['model']} ({scorers.nash.echo['backend']})", file=sys.stderr)
     results = run_summedits(scorers, domains, modes, given, show_progress)
     if source is not None:
         results["threshold_source"] = source
     config = {
-        **scorers.nash.config, "hashcode": scorers.nash.hashcode,
+        **scorers.nash.echo, "hashcode": scorers.nash.hashcode,
         "sentence_hashcode": scorers.sentence.hashcode, "token_hashcode": scorers.token.hashcode,
-        "sentence_config": scorers.sentence.config, "token_config": scorers.token.config,
+        "sentence_config": scorers.sentence.echo, "token_config": scorers.token.echo,
         "data": [{"domain": f.domain, "path": str(f.path), "sha256": f.sha256, "rows_in_file": f.rows_in_file,
                   "rows_used": len(domains[f.domain])} for f in files],
         "limit": limit, "reference": list(modes), "thresholds": None if thresholds is None else str(thresholds),

@@ -1,0 +1,192 @@
+"""The method, top to bottom (DESIGN §1): `score_chunk(fitted, predictions, references) -> ScoredCall`.
+
+0. reading               `read_texts`                   (pool.py; other scripts' digits as ASCII, full reader)
+1. modal separation      `TextPool.build`               (pool.py; numbers/ finds and masks the numbers)
+2. encoding              `Encoder.encode`               (backbone/encoders.py; one forward pass per distinct text)
+3. mention vectors       `TextPool.mention_table`       (mean sub-token state of each number)
+4. text channel          `text_similarity`              (backbone/similarity.py; S_text without numbers, the
+                                                         backbone score on the originals)
+5. alignment             `align_numbers`                (alignment.py; directional argmax)
+6. tau gate, magnitude   `Matches.accepted`, `value_similarity` (magnitude; calendar distance for periods)
+7. S_num                 `numeric_similarity`           (per direction: the mean over that side's numbers)
+7b. numeric support      `support_fields`               (support.py; a verdict per number of the prediction)
+8. weights and alpha     `pair_alphas`                  (weighting.py; every token 1, or an IDF table)
+9. mixing                `mixed`                        (mixing.py: F, precision and recall)
+9b. blank texts          `zero_blank_pairs`             (blank.py; a blank prediction or reference scores 0)
+10. rescaling (optional) `RescaleBaseline.apply`        (calibration/rescale.py; (s - b) / (1 - b), as bert-score)
+
+One forward pass per distinct text (originals and text-channel forms pooled and deduplicated) yields both the
+backbone score and the contextual number vectors, so every result carries its own side-by-side comparison. With
+`text_channel="one-pass"` the text-channel forms are not encoded: S_text is read from the originals' pass
+without the numbers' tokens (encoders.channel_view), one forward pass per text in all.
+
+A chunk's encodings die with its call, so memory stays flat. What a whole corpus decides is fixed in `Fitted`
+before the first chunk (`fitted.fit_corpus`); everything else is a function of the pair alone, so a chunk, a
+shard or a process scores each pair exactly as one call over the whole corpus would.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from ..backbone.encoders import Encoding, channel_view
+from ..backbone.similarity import PRF, text_similarity
+from ..common.memory import release_freed_memory
+from ..common.validation import check_pairs
+from .alignment import Alignment, MentionTable, NumberScores, align_numbers
+from .blank import BlankCount, blank_pairs, count_blank, zero_blank_pairs
+from .echo import echo, hashcode
+from .fitted import Fitted
+from .mixing import mixed
+from .output import NASHOutput
+from .pool import TextPool, read_texts
+from .support import support_fields, support_keys
+from .weighting import IDF, pair_alphas
+
+Block = tuple[list[str], list[str]]  # predictions and references of one chunk, read
+
+
+@dataclass(frozen=True)
+class ScoredCall:
+    """What one chunk's scoring computed: its output, and what `explain` reads (nothing is computed twice)."""
+
+    pool: TextPool
+    encodings: list[Encoding]
+    tau: float
+    idf: IDF
+    output: NASHOutput  # what `score` returns (rescaled when the scorer rescales)
+    raw: NASHOutput  # before rescaling: nash = alpha text + (1 - alpha) numeric holds here
+    number_scores: NumberScores  # per input pair
+    comparisons: bool
+    backbone_name: str
+    mentions: MentionTable  # the call's scorable mentions, stacked (alignment input)
+
+
+def score_chunk(
+    fitted: Fitted, preds: list[str], refs: list[str], show_progress: bool = False, keep_cosines: bool = False
+) -> ScoredCall:
+    """One chunk of read pairs, under a `Fitted` whose corpus decisions are fixed; its encodings die with it."""
+    assert fitted.corpus_fixed, "fix what the corpus decides with fit_corpus first"
+    config = fitted.config
+    # 1-3. Modal separation, one forward pass per distinct text, the context vector of every number.
+    # With text_channel='one-pass' the text channel is read from the originals' pass (no second one).
+    pool = TextPool.build([*preds, *refs], config.numbers, one_pass=config.one_pass)
+    encodings = fitted.encoder.encode(pool.texts, pool.spans(), show_progress=show_progress,
+                                      left_out=pool.left_out_spans())
+    mentions = pool.mention_table(encodings)
+    mentions.support = support_keys(pool, mentions)
+
+    # 4. Text channel on the pairs without their numbers, and the backbone score on the originals (P, R, F1).
+    backbone = _text_similarity(fitted, encodings, pool, pool.original_ids(preds), pool.original_ids(refs), False)
+    channel = [channel_view(e) for e in encodings] if pool.one_pass else encodings
+    s_text = _text_similarity(fitted, channel, pool, pool.channel_ids(preds), pool.channel_ids(refs), True)
+
+    # 5-7. Number channel: each distinct pair aligned once, gated at tau, scored by magnitude.
+    pairs, pair_index = np.unique(
+        np.stack([pool.original_ids(preds), pool.original_ids(refs)], 1), axis=0, return_inverse=True
+    )
+    pair_index = pair_index.reshape(-1)
+    conditions = _condition_scores(pool, pairs) if config.comparisons else None
+    alignment = align_numbers(mentions, pairs[:, 0], pairs[:, 1], conditions, keep_cosines=keep_cosines)
+    number_scores = alignment.numeric_similarity(fitted.tau).map(lambda s: s[pair_index])
+
+    # 8. alpha from the weights of words and [NUM] tokens.
+    alpha = pair_alphas(fitted.idf, [pool.masked[t] for t in preds], [pool.masked[t] for t in refs])
+    raw = _mixed_output(fitted, alpha, s_text, backbone, number_scores, alignment, pair_index, pool, preds, refs)
+    if raw.blank is not None and raw.blank.any():
+        number_scores = number_scores.map(lambda s: np.where(raw.blank, 0.0, s))  # what `explain` shows
+    # 10. Optional: rescale with a random-pair baseline, (s - b) / (1 - b), as bert-score does (a blank
+    # pair's raw 0 too, as bert-score rescales an empty candidate's 0).
+    output = fitted.rescale.apply(raw) if fitted.rescale is not None else raw
+    return ScoredCall(pool, encodings, fitted.tau, fitted.idf, output, raw, number_scores, config.comparisons,
+                      fitted.backbone_name, mentions)
+
+
+def _mixed_output(fitted: Fitted, alpha: np.ndarray, s_text: PRF, backbone: PRF, number_scores: NumberScores,
+                  alignment: Alignment, pair_index: np.ndarray, pool: TextPool, preds: list[str],
+                  refs: list[str]) -> NASHOutput:
+    """7b, 9, 9b: the support verdicts, NASH = alpha S_text + (1 - alpha) S_num (and likewise its precision and
+    recall from the channels'), every field in one output; a blank prediction or reference scores 0 on every
+    channel, alpha 1, as bert-score (blank.py)."""
+    config, blank = echo(fitted), blank_pairs(preds, refs)
+    raw = NASHOutput(
+        **mixed(alpha, s_text.f1, s_text.precision, s_text.recall, number_scores),
+        **support_fields(alignment, fitted.tau, pair_index),
+        text=s_text.f1, text_precision=s_text.precision, text_recall=s_text.recall, alpha=alpha,
+        baseline=backbone.f1, baseline_precision=backbone.precision, baseline_recall=backbone.recall,
+        config=config, hashcode=hashcode(config), unscored=pool.unscored(preds, refs), alignment=alignment,
+        pair_index=pair_index, blank=blank,
+    )
+    return zero_blank_pairs(raw, blank)
+
+
+def _text_similarity(
+    fitted: Fitted, encodings: list[Encoding], pool: TextPool, xs: np.ndarray, ys: np.ndarray, channel: bool
+) -> PRF:
+    """The backbone metric of text pairs (xs[k], ys[k]): the text channel's forms or the originals."""
+    weights = fitted.bertscore_idf[channel].weights(encodings) if fitted.config.bertscore_idf else None
+    return text_similarity(
+        encodings,
+        xs,
+        ys,
+        fitted.backend,
+        empty=np.array([not t.strip() or (channel and e.channel_empty) for t, e in zip(pool.texts, encodings)]),
+        token_weights=weights,
+        device=fitted.device,
+        batch_size=max(1, fitted.config.batch_size * 4),
+    )
+
+
+def _condition_scores(pool: TextPool, pairs: np.ndarray) -> dict[int, np.ndarray]:
+    """Comparison-aware mode: per aligned pair, how each number satisfies a condition the other text states."""
+    from ..numbers.comparisons import constraint_matrix
+
+    out = {}
+    for k, (x, y) in enumerate(pairs):
+        a, b = pool.texts[x], pool.texts[y]
+        ma = [pool.mentions[a][i] for i in pool.scorable[a]]
+        mb = [pool.mentions[b][i] for i in pool.scorable[b]]
+        if ma and mb:
+            scores = constraint_matrix(a, ma, b, mb)
+            if not np.isnan(scores).all():
+                out[k] = scores
+    return out
+
+
+# -- chunks and streams -------------------------------------------------------------------------------------
+
+
+def score_blocks(fitted: Fitted, blocks: Iterable[Block], show_progress: bool, total: int | None
+                 ) -> Iterator[NASHOutput]:
+    """`score_chunk` each block of read pairs in turn, freeing its encodings; unscored indices count from the start."""
+    seen = 0
+    one_chunk = total is not None and total <= fitted.config.chunk_size  # then the encoder's own bar is the one
+    with tqdm(total=total, desc="NASH", unit="pair", disable=not show_progress or one_chunk) as bar:
+        for preds, refs in blocks:
+            out = score_chunk(fitted, preds, refs, show_progress and one_chunk).output
+            release_freed_memory()
+            if seen:
+                out = replace(out, unscored=[{**u, "index": u["index"] + seen} for u in out.unscored])
+            seen += len(preds)
+            bar.update(len(preds))
+            yield out
+
+
+def stream_blocks(pairs: Iterable[tuple[str, str]], chunk_size: int, reader: str
+                  ) -> Iterator[tuple[Block, BlankCount]]:
+    """A stream of (prediction, reference) pairs as checked, read blocks of `chunk_size`, each with its blank count
+    (pair indices from the start of the stream)."""
+    iterator, seen = iter(pairs), 0
+    while block := list(itertools.islice(iterator, chunk_size)):
+        for k, pair in enumerate(block):
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                raise TypeError(f"pairs[{seen + k}] must be a (prediction, reference) pair, got {pair!r:.80}")
+        preds, refs = check_pairs([a for a, _ in block], [b for _, b in block])
+        preds, refs = read_texts(preds, reader), read_texts(refs, reader)
+        yield (preds, refs), count_blank(preds, refs, offset=seen)
+        seen += len(block)

@@ -9,19 +9,18 @@ from __future__ import annotations
 
 import functools
 import inspect
-import itertools
 import os
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .common.blank import BlankCount, count_blank
 from .config import Backend, Dtype, NASHConfig, NumberReader, TextChannel, model_bound_options, with_option_signature
 from .pipeline import fitted as fitting
-from .pipeline.blank import BlankCount, count_blank
-from .pipeline.echo import echo, hashcode
+from .pipeline.echo import ConfigAndEcho, echo, hashcode
 from .pipeline.output import NASHOutput
 from .pipeline.pool import read_pairs
-from .pipeline.steps import score_blocks, score_chunk, stream_blocks
+from .pipeline.steps import score_chunk, score_pairs, score_stream
 
 if TYPE_CHECKING:
     import numpy as np
@@ -85,15 +84,18 @@ class NASH:
     device = _fitted_property("device", "The torch device.")
     encoder = _fitted_property("encoder", "The loaded backbone.")
     backbone_name = _fitted_property("backbone_name", "What the backbone score is: 'BERTScore F1' or 'cosine'.")
+    idf = _fitted_property("idf", "The mixing `IDF`; None while each corpus fits its own (idf='references').")
+    bertscore_idf = _fitted_property("bertscore_idf", "bert-score's IDF (originals, text channel), once fitted.")
+    rescale = _fitted_property("rescale", "The `RescaleBaseline` scores are rescaled by, if any.")
     corpus_fixed = _fitted_property("corpus_fixed", "Whether tau, the IDF and bert-score's IDF are all fixed.")
 
     @property
     def config(self) -> NASHConfig:
         """The options (`NASHConfig`). Until 0.4, reading it as a dict reads the echo, with a DeprecationWarning."""
-        return _ConfigAndEcho.of(self._fitted)
+        return ConfigAndEcho.of(self._fitted)
 
     @property
-    def options(self) -> NASHConfig:
+    def options(self) -> NASHConfig:  # 0.2.0's name of NASH.config
         warnings.warn("NASH.options is NASH.config since 0.3; the old name goes in 0.4", DeprecationWarning, 2)
         return self._fitted.config
 
@@ -117,13 +119,9 @@ class NASH:
     def for_corpus(self, predictions: Sequence[str] | fitting.Chunks,
                    references: Sequence[str] | Sequence[Sequence[str]] | None = None,
                    show_progress: bool = False) -> NASH:
-        """This scorer with what a corpus decides fixed: tau for threshold='auto', the table for idf='references',
-        bert-score's IDF for bertscore_idf (`pipeline.fitted.fit_corpus`).
-
-        Called once per corpus (`score` does it), so the chunks, shards and processes of one corpus share one tau
-        and one IDF. A corpus too large to hold is passed as a function returning its (predictions, references)
-        chunks (`PairSource.chunks`) in place of the two lists: one pass over them gathers what the options need.
-        """
+        """This scorer with what a corpus decides fixed (tau for 'auto', the IDF for 'references', bert-score's IDF),
+        once per corpus, so its chunks, shards and processes share them (`pipeline.fitted.fit_corpus`). A corpus too
+        large to hold is passed as a function returning its (predictions, references) chunks."""
         if callable(predictions) != (references is None):
             raise TypeError("for_corpus takes predictions and references, or one function returning their chunks")
         chunks = predictions if callable(predictions) else functools.partial(iter, [(predictions, references)])
@@ -135,43 +133,25 @@ class NASH:
               show_progress: bool = False) -> NASHOutput:
         """NASH of each (prediction, reference) pair, with S_text, S_num, alpha and the backbone score.
 
-        `references` holds one str per prediction, or one list of str per prediction: then every pair is scored
-        and the reference with the highest NASH is kept (`best_reference` says which). Pairs are scored in chunks
-        of `chunk_size` whose encodings are dropped as they finish, so memory stays flat; a pair scores the same
-        alone or inside any larger call. A blank prediction or reference scores 0 on every channel, as in
-        bert-score, with one `BlankTextWarning` per call giving the count (`pipeline/blank.py`).
+        `references` holds one str, or one list of str, per prediction: with lists the reference with the highest
+        NASH is kept (`best_reference`). Scored in chunks of `chunk_size`, so memory stays flat and a pair scores
+        the same alone or in any larger call. A blank text scores 0, as in bert-score, with one `BlankTextWarning`.
         """
         preds, refs, groups = read_pairs(predictions, references, self._fitted.config.numbers)
         if not preds:
             return NASHOutput.empty(self.echo)
-        fitted = self.for_corpus(preds, refs, show_progress=show_progress)._fitted
-        size = fitted.config.chunk_size
-        blocks = ((preds[i : i + size], refs[i : i + size]) for i in range(0, len(preds), size))
-        out = NASHOutput.concat(list(score_blocks(fitted, blocks, show_progress, total=len(preds))))
+        out = score_pairs(self.for_corpus(preds, refs, show_progress=show_progress)._fitted, preds, refs, show_progress)
         count_blank(preds, refs, groups).warn(stacklevel=2)
         return out.best_of(groups) if groups is not None else out
 
     def iter_score(self, pairs: Iterable[tuple[str, str]], show_progress: bool = False,
                    total: int | None = None) -> Iterator[NASHOutput]:
-        """Score a stream of (prediction, reference) pairs, yielding one `NASHOutput` per `chunk_size` pairs.
-
-        Only one chunk is held at a time, and `unscored` indices count from the start of the stream. What a corpus
-        decides (threshold='auto', idf='references') cannot be fixed from a stream: fix it first with `for_corpus`
-        on the whole corpus (or a sample), or pass a tau and an IDF file. Blank texts score 0, with one
-        `BlankTextWarning` for the whole stream when it ends or is closed.
-        """
-        if not self.corpus_fixed:
-            raise ValueError(
-                "iter_score needs a fixed tau and IDF, but threshold='auto', idf='references' and bertscore_idf "
-                "are decided by the whole corpus: call scorer.for_corpus(predictions, references) first, or pass "
-                "a number as threshold and an IDF file from `nash fit-idf` as idf"
-            )
-        config, blank = self._fitted.config, BlankCount()
-        # One output per block, in order: each block's blank count is taken as its output is yielded.
-        blocks, counts = itertools.tee(stream_blocks(pairs, config.chunk_size, config.numbers))
+        """Score a stream of (prediction, reference) pairs, one `NASHOutput` per `chunk_size` pairs, one chunk held
+        at a time (`unscored` indices count from the stream's start). What a corpus decides must be fixed first
+        (`for_corpus`, or a tau and an IDF file). One `BlankTextWarning` for the whole stream."""
+        blank = BlankCount()
         try:
-            outputs = score_blocks(self._fitted, (block for block, _ in blocks), show_progress, total)
-            for out, (_, count) in zip(outputs, counts):
+            for out, count in score_stream(self._fitted, pairs, show_progress, total):
                 blank += count
                 yield out
         finally:
@@ -196,54 +176,10 @@ class NASH:
         """The alignment heat map of one pair (the Space's figure), written to `path` (.png, .svg, .pdf) if given:
         the context cosine between the numbers of a (rows) and b (columns), accepted matches boxed, best matches
         below tau crossed, each number of a marked with its support verdict (`reports/plot.py`)."""
-        from .reports.plot import check_figure_path, explanation_figure, save_figure
+        from .reports.plot import pair_figure
 
-        if path is not None:
-            check_figure_path(path)  # before scoring: a bad path should not cost a forward pass
-        figure = explanation_figure(self.explain(a, b))
-        if path is not None:
-            save_figure(figure, path)
-        return figure
+        return pair_figure(self.explain, a, b, path)
 
     def mention_vectors(self, texts: Sequence[str], show_progress: bool = False) -> list[np.ndarray]:
         """Context vectors [M, H] of the scorable numbers of each text (as used for alignment)."""
         return fitting.mention_vectors(self._fitted, texts, show_progress)
-
-
-class _ConfigAndEcho(NASHConfig):
-    """`NASH.config` until 0.4: the `NASHConfig`, whose dict reads (0.2.0's `NASH.config` was the echo) still
-    return the echo, with a DeprecationWarning. Equal to, and hashed as, the plain `NASHConfig`."""
-
-    @classmethod
-    def of(cls, fitted: fitting.Fitted) -> _ConfigAndEcho:
-        config = cls(**fitted.config.to_kwargs())
-        object.__setattr__(config, "_fitted", fitted)
-        return config
-
-    def _echo(self) -> dict[str, Any]:
-        warnings.warn("NASH.config is the NASHConfig since 0.3; read the echo as NASH.echo (dict reads of "
-                      "NASH.config go in 0.4)", DeprecationWarning, stacklevel=3)
-        return echo(self._fitted)
-
-    def __getitem__(self, key: str) -> Any:
-        return self._echo()[key]
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self._echo().get(key, default)
-
-    def keys(self) -> Any:
-        return self._echo().keys()
-
-    def items(self) -> Any:
-        return self._echo().items()
-
-    def values(self) -> Any:
-        return self._echo().values()
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._echo())
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, NASHConfig) and self.to_kwargs() == other.to_kwargs()
-
-    __hash__ = NASHConfig.__hash__

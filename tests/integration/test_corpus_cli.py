@@ -138,7 +138,7 @@ def test_blank_cell_is_scored_zero_and_named_by_line(tmp_path, tiny_model_dir):
 
 
 def test_blank_line_of_a_candidates_file_is_kept_and_scored_zero(capsys, tmp_path, tiny_model_dir):
-    from nash_metric.pipeline.blank import BlankTextWarning
+    from nash_metric.common.blank import BlankTextWarning
 
     cands, refs = tmp_path / "c.txt", tmp_path / "r.txt"
     cands.write_text("Revenue rose 4%.\n\nCosts fell 2%.\n")

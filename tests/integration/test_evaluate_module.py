@@ -19,9 +19,9 @@ from evaluate.loading import get_imports
 from packaging.requirements import Requirement
 
 from nash_metric import NASH
+from nash_metric.common.blank import BlankCount, BlankTextWarning
 from nash_metric.common.validation import check_reference_lists
 from nash_metric.config import NASHConfig, model_bound_options, option_default, option_names, scorer_options
-from nash_metric.pipeline.blank import BlankCount, BlankTextWarning
 from nash_metric.pipeline.fitted import Fitted
 from nash_metric.pipeline.output import PUBLIC_FIELDS, SCORE_FIELDS
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from nash_metric.pipeline.blank import BlankTextWarning
+from nash_metric.common.blank import BlankTextWarning
 from nash_metric.pipeline.echo import hashcode
 from nash_metric.pipeline.output import PUBLIC_FIELDS
 

@@ -122,7 +122,7 @@ def test_a_blank_cell_is_a_text_scored_zero(tmp_path, tiny_model_dir):
     assert parse_pairs(path).pairs == [("Revenue rose 4%.", ""), ("  ", "Revenue rose 4%."),
                                        ("Revenue rose 4%.", "Revenue rose 40%.")]
     model = str(tiny_model_dir)
-    from nash_metric.pipeline.blank import BlankTextWarning
+    from nash_metric.common.blank import BlankTextWarning
 
     with pytest.warns(BlankTextWarning, match=r"2 blank texts \(1 prediction, 1 reference\)"):  # in the server log
         summary, rows, _ = _handlers(model).batch(str(path), model, "token", False, 0.5)

@@ -32,7 +32,8 @@ def test_nash_score_equals_the_class_and_reuses_the_scorer(tiny_options, fresh_m
     np.testing.assert_array_equal(again.nash, out.nash)
     config = NASHConfig(**tiny_options)
     loaded = cached_scorer(config)
-    assert cached_scorer(config) is loaded and fresh_model_cache.loaded() == [f"{config.model} [{config.model_digest()}]"]
+    assert cached_scorer(config) is loaded
+    assert fresh_model_cache.loaded() == [f"{config.model} [{config.model_digest()}]"]
     # options that leave the model alone derive a scorer on the same loaded model; a model-bound one loads anew
     derived = cached_scorer(config.replace(threshold=0.5))
     assert derived.encoder is loaded.encoder and derived.threshold == 0.5 and len(fresh_model_cache.loaded()) == 1

@@ -76,6 +76,77 @@ def test_no_import_cycle_in_the_package():
     assert find_cycle(import_graph()) is None, " -> ".join(find_cycle(import_graph()))
 
 
+# The rooms from the bottom up: a module imports its own room and the rooms below it, never one above
+# (function-level and TYPE_CHECKING imports included). docs/ARCHITECTURE.md draws the same stack.
+LAYERS = (
+    ("_version", "common"),
+    ("config",),
+    ("numbers",),
+    ("backbone",),
+    ("calibration", "pipeline"),
+    ("reports",),
+    ("scorer", "functional"),
+    ("corpus",),
+    ("benchmarks",),
+    ("cli", "space", "ecosystem", "__main__", ""),  # "": the package's own __init__ (lazy public names)
+)
+
+
+def _room(module: str) -> str:
+    return module.removeprefix("nash_metric").lstrip(".").split(".")[0]
+
+
+def _layer(module: str) -> int:
+    room = _room(module)
+    return next(k for k, rooms in enumerate(LAYERS) if room in rooms)
+
+
+def test_every_room_has_a_layer():
+    rooms = {_room(module) for module in import_graph()}
+    assert rooms == {room for layer in LAYERS for room in layer}
+
+
+def test_imports_run_down_the_layers():
+    upward = sorted(f"{source} -> {target}" for source, targets in import_graph().items() for target in targets
+                    if _layer(target) > _layer(source))
+    assert upward == []
+
+
+def test_the_layer_check_sees_an_upward_import():
+    assert _layer("nash_metric.backbone.models") < _layer("nash_metric.pipeline.steps") < _layer("nash_metric.scorer")
+
+
+def test_the_top_level_is_the_public_face():
+    modules = {p.stem for p in PACKAGE.glob("*.py")}
+    assert modules == {"__init__", "__main__", "_version", "config", "scorer", "functional"}
+
+
+def test_fitted_is_frozen_and_nothing_changes_a_scorer_after_init():
+    from nash_metric.pipeline.fitted import Fitted
+
+    assert Fitted.__dataclass_params__.frozen
+    tree = ast.parse((PACKAGE / "scorer.py").read_text(encoding="utf-8"))
+    nash = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "NASH")
+    writes = []
+    for function in (node for node in ast.walk(nash) if isinstance(node, ast.FunctionDef)):
+        for node in ast.walk(function):
+            targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+            for target in targets:
+                if isinstance(target, ast.Attribute) and function.name != "__init__":
+                    writes.append(f"{function.name}: {ast.unparse(target)}")
+            if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("setattr"):
+                writes.append(f"{function.name}: {ast.unparse(node)}")
+    assert writes == []
+
+
+def test_nothing_is_copied_on_the_scoring_path():
+    paths = [PACKAGE / "scorer.py", PACKAGE / "functional.py", *(PACKAGE / "pipeline").glob("*.py")]
+    users = [p.name for p in paths if "copy" in {a.name for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+                                                  if isinstance(node, ast.Import) for a in node.names}
+             or "from copy import" in p.read_text(encoding="utf-8")]
+    assert users == []
+
+
 def test_the_cycle_finder_finds_a_cycle():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"p": {"p.x"}, "p.x": {"p"}}) is None  # re-export through the package __init__
@@ -108,12 +179,13 @@ def test_cli_functions_are_short():
 
 
 # Declarative templates (a dataset card's text with its fields filled in) may run long; no logic may.
-CARD_TEMPLATES = {"benchmarks/numfine/card.py:render_card", "benchmarks/embednum/card.py:card_text"}
+CARD_TEMPLATES = {"benchmarks/numfine/card.py:render_card", "benchmarks/embednum/card.py:card_text",
+                  "benchmarks/nquad/card.py:card_text"}
 
 
-def test_no_function_is_over_80_lines():
+def test_no_function_is_over_60_lines():
     long = {f"{path.relative_to(PACKAGE).as_posix()}:{fn.name}": fn.end_lineno - fn.lineno + 1
-            for path in PACKAGE.rglob("*.py") for fn in _functions(path) if fn.end_lineno - fn.lineno >= 80}
+            for path in PACKAGE.rglob("*.py") for fn in _functions(path) if fn.end_lineno - fn.lineno >= 60}
     assert set(long) <= CARD_TEMPLATES, long
 
 

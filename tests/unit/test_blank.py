@@ -10,8 +10,7 @@ import pytest
 
 from nash_metric import NASH
 from nash_metric.calibration.rescale import RESCALED_FIELDS, fit_rescale_baseline
-from nash_metric.functional import nash_score
-from nash_metric.pipeline.blank import (
+from nash_metric.common.blank import (
     ZEROED_FIELDS,
     BlankCount,
     BlankTextWarning,
@@ -20,6 +19,7 @@ from nash_metric.pipeline.blank import (
     count_blank_corpus,
     zero_blank_pairs,
 )
+from nash_metric.functional import nash_score
 from nash_metric.pipeline.output import SCORE_FIELDS, NASHOutput
 from nash_metric.pipeline.weighting import IDF, fit_idf, pair_alphas
 from nash_metric.reports.explain_text import render_explanation

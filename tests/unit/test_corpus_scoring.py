@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 from nash_metric import NASH
+from nash_metric.calibration.threshold import calibration_sample
 from nash_metric.corpus.pair_files import PairCorpus
 from nash_metric.corpus.scoring import SHOWN_UNSCORED, Unscored
 from nash_metric.numbers.extract import masked_for_scoring
 from nash_metric.pipeline.output import PUBLIC_FIELDS, SCORE_FIELDS, NASHOutput
 from nash_metric.pipeline.weighting import IDF, fit_idf
-from nash_metric.calibration.threshold import calibration_sample
 
 PAIRS = [
     ("Revenue increased by 4%.", "Revenue increased by 3.56%."),

@@ -75,7 +75,7 @@ def test_every_option_is_echoed_resolved_or_as_given_or_is_declared_score_neutra
             resolver = RESOLVERS[spec.name]
             expected |= {resolver.key, *([resolver.key + PROVENANCE] if resolver.source else [])}
         elif spec.scores:
-            assert echo[spec.name] == getattr(tiny_scorer.echo, spec.name), spec.name
+            assert echo[spec.name] == getattr(tiny_scorer.config, spec.name), spec.name
             expected.add(spec.name)
         else:
             assert spec.name not in echo, spec.name

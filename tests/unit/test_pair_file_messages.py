@@ -10,9 +10,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from nash_metric import pair_files
+from nash_metric.common.blank import BlankTextWarning
 from nash_metric.common.io import InputFileError
 from nash_metric.corpus.pair_files import PairCorpus, read_candidates_references, read_pairs
-from nash_metric.pipeline.blank import BlankTextWarning
 
 PREDICTIONS = ["Revenue rose 5%.", "  Net loss was $2m, wider \"than\" expected"]
 REFERENCES = ["Revenue grew by 5 percent.", "Net loss: $2 million\t(wider)"]

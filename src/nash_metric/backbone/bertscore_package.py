@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..pipeline.blank import blank_pairs
+from ..common.blank import blank_pairs
 from . import cache
 from .models import ResolvedModel, default_num_layers
 

@@ -36,9 +36,9 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
+from ..common.blank import is_blank
 from ..common.defaults import BASELINE_PAIRS
 from ..common.validation import check_texts
-from ..pipeline.blank import is_blank
 from .threshold import check_n_pairs, check_seed, random_pairs
 
 Output = TypeVar("Output")  # a NASHOutput (not imported: output.py imports this module)

@@ -3,6 +3,7 @@
     defaults     the numbers other rooms and the option docs quote (each stated once)
     io           sentence-file readers with file:line errors
     validation   input checks with index-precise errors
+    blank        blank texts score 0 on every channel, as bert-score (the pipeline, rescaling, bert-score runs)
     batching     variable-size blocks cut into padded batches on a cell budget
     bootstrap    the one seeded percentile bootstrap
     protocols    evaluation protocols (triplets, Kendall tau_b, P@k, ...)

@@ -19,12 +19,12 @@ REMOVED_IN = "0.4"
 # old module (under nash_metric) -> its place since 0.3
 MOVED = {
     **{name: f"common.{name}" for name in ("io", "validation", "bootstrap", "protocols", "reporting", "citations",
-                                           "batching")},
+                                           "batching", "blank")},
     "comparisons": "numbers.comparisons",
     "models": "backbone.models", "encoders": "backbone.encoders", "similarity": "backbone.similarity",
     "baselines": "backbone.bertscore_package", "space.registry": "backbone.cache",
     "rescale": "calibration.rescale",
-    **{name: f"pipeline.{name}" for name in ("pool", "alignment", "support", "blank", "weighting", "output")},
+    **{name: f"pipeline.{name}" for name in ("pool", "alignment", "support", "weighting", "output")},
     **{name: f"reports.{name}" for name in ("explanation", "explain_text", "plot", "method")},
     "pair_files": "corpus.pair_files", "textfile": "corpus.textfile", "rows": "corpus.rows",
     "corpus_summary": "corpus.summary", "distributed": "corpus.distributed",

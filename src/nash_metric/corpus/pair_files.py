@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..common.blank import BlankCount, BlankTextWarning, count_blank_corpus, is_blank
 from ..common.io import InputFileError, csv_rows, jsonl_record
-from ..pipeline.blank import BlankCount, BlankTextWarning, count_blank_corpus, is_blank
 from .textfile import TextFile, file_stamp, open_text
 
 INPUT_FORMATS = (".csv", ".tsv", ".jsonl", ".parquet")

@@ -29,7 +29,7 @@ from typing import IO, Any
 import numpy as np
 from tqdm.auto import tqdm
 
-from ..pipeline.blank import BlankTextWarning
+from ..common.blank import BlankTextWarning
 from ..pipeline.echo import hashcode
 from ..pipeline.output import PUBLIC_FIELDS
 from ..scorer import NASH
@@ -53,13 +53,10 @@ def score_corpus(
 ) -> dict[str, Any] | None:
     """Score every pair of `corpus`, write one row per pair to `output`, return the summary (rank 0; else None).
 
-    Rows: index, every score field (`output.PUBLIC_FIELDS`: nash, text_similarity, numeric_similarity, alpha,
-    baseline, with the precision and recall of each, and numeric_support), best_reference (with several
-    references per prediction), unsupported (the count of the prediction's figures the reference does not
-    support), unsupported_numbers (those figures with their spans and verdicts, as a JSON list in every format)
-    and unscored (mentions of the pair left out of the number channel). The summary adds the share of pairs
-    with any unsupported figure, with its bootstrap interval. Blank texts score 0 (`blank.py`), with
-    one `BlankTextWarning` for the whole corpus.
+    Rows: index, every score field (`PUBLIC_FIELDS`), best_reference (with several references per prediction),
+    unsupported (the count of the prediction's figures the reference does not support), unsupported_numbers
+    (those figures with their spans and verdicts, a JSON list in every format) and unscored (mentions left out
+    of the number channel). Blank texts score 0, with one `BlankTextWarning` for the whole corpus.
     """
     chunk = scorer.config.chunk_size
     fixed = scorer.for_corpus(functools.partial(corpus.chunks, chunk), show_progress=show_progress)
@@ -79,16 +76,7 @@ def score_corpus(
             starts = range(shard.start, shard.stop, chunk)
             for start, (preds, refs) in zip(starts, corpus.chunks(chunk, shard.start, shard.stop)):
                 stop = start + len(preds)
-                with warnings.catch_warnings():  # one warning for the whole corpus below, not one per chunk
-                    warnings.simplefilter("ignore", BlankTextWarning)
-                    out = fixed.score(preds, refs)
-                items = [{**u, "index": u["index"] + start} for u in out.unscored]
-                rows = {
-                    "index": np.arange(start, stop, dtype=np.int64),
-                    **out.columns(),
-                    **support_columns(out.unsupported_numbers),
-                    "unscored": np.bincount([u["index"] - start for u in items], minlength=stop - start),
-                }
+                rows, items = _chunk_rows(fixed, preds, refs, start)
                 if sink is not None:
                     sink.write(rows)
                 summary_values[:, start - shard.start : stop - shard.start] = _summary_columns(rows)
@@ -112,12 +100,24 @@ def score_corpus(
     corpus.blank.warn(stacklevel=2)
     summary = corpus_summary(dict(zip(SUMMARY_FIELDS, summary_values)), n_unscored=unscored.count,
                              hashcode=hashcode(fixed.echo), seed=seed)
-    summary["config"] = fixed.echo
-    summary["processes"] = launch.world_size if launch else 1
-    summary["inputs"] = corpus.sources
-    if output is not None:
-        summary["output"] = str(output)
-    return summary
+    return {**summary, "config": fixed.echo, "processes": launch.world_size if launch else 1,
+            "inputs": corpus.sources, **({"output": str(output)} if output is not None else {})}
+
+
+def _chunk_rows(scorer: NASH, preds: list[str], refs: list[str], start: int
+                ) -> tuple[dict[str, np.ndarray], list[dict[str, Any]]]:
+    """One chunk's rows (pair indices from `start`) and its unscored mentions."""
+    with warnings.catch_warnings():  # one warning for the whole corpus (score_corpus), not one per chunk
+        warnings.simplefilter("ignore", BlankTextWarning)
+        out = scorer.score(preds, refs)
+    items = [{**u, "index": u["index"] + start} for u in out.unscored]
+    rows = {
+        "index": np.arange(start, start + len(preds), dtype=np.int64),
+        **out.columns(),
+        **support_columns(out.unsupported_numbers),
+        "unscored": np.bincount([u["index"] - start for u in items], minlength=len(preds)),
+    }
+    return rows, items
 
 
 def support_columns(unsupported: Sequence[Sequence[dict[str, Any]]]) -> dict[str, np.ndarray]:

@@ -7,7 +7,7 @@
     pool       modal separation: distinct texts, their numbers, masked and text-channel forms
     alignment  directional argmax alignment, the tau gate, magnitude similarity, S_num
     support    the support verdict of each number of the prediction
-    weighting  IDF and alpha, NASH = alpha S_text + (1 - alpha) S_num
-    blank      blank texts score 0, as bert-score
+    weighting  IDF and alpha
+    mixing     NASH = alpha S_text + (1 - alpha) S_num, and its precision and recall
     output     `NASHOutput` and its public field names
 """

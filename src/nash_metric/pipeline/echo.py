@@ -8,15 +8,26 @@ table digest, ...), then the versions. `hashcode` digests it without its provena
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
+import warnings
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from ..config import score_options
+from ..config import NASHConfig, score_options
 from .weighting import REFERENCES
 
-if TYPE_CHECKING:
-    from .fitted import Fitted
+
+class Fitted(Protocol):
+    """What the echo reads of a `fitted.Fitted` (declared here: `fitted` imports this module)."""
+
+    config: NASHConfig
+    model: Any  # ResolvedModel
+    backend: str
+    num_layers: int
+    tau: float | None
+    tau_source: str
+    idf: Any  # IDF | None
+    rescale: Any  # RescaleBaseline | None
 
 # Echo keys ending so say where a value came from (a hub id or the embedded copy, a file or the corpus it was
 # fitted on), not what it is: two results scored alike share a hashcode however their options were spelled.
@@ -86,3 +97,42 @@ def echo(fitted: Fitted) -> dict[str, Any]:
         resolver = RESOLVERS.get(name)
         entries.update(resolver.entries(fitted) if resolver else {name: getattr(fitted.config, name)})
     return {**entries, "nash_metric": __version__, "transformers": transformers.__version__}
+
+
+class ConfigAndEcho(NASHConfig):
+    """`NASH.config` until 0.4: the `NASHConfig`, whose dict reads (0.2.0's `NASH.config` was the echo) still
+    return the echo, with a DeprecationWarning. Equal to, and hashed as, the plain `NASHConfig`."""
+
+    @classmethod
+    def of(cls, fitted: Fitted) -> ConfigAndEcho:
+        config = cls(**fitted.config.to_kwargs())
+        object.__setattr__(config, "_fitted", fitted)
+        return config
+
+    def _echo(self) -> dict[str, Any]:
+        warnings.warn("NASH.config is the NASHConfig since 0.3; read the echo as NASH.echo (dict reads of "
+                      "NASH.config go in 0.4)", DeprecationWarning, stacklevel=3)
+        return echo(self._fitted)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._echo()[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._echo().get(key, default)
+
+    def keys(self) -> Any:
+        return self._echo().keys()
+
+    def items(self) -> Any:
+        return self._echo().items()
+
+    def values(self) -> Any:
+        return self._echo().values()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._echo())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, NASHConfig) and self.to_kwargs() == other.to_kwargs()
+
+    __hash__ = NASHConfig.__hash__

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..common.blank import zero_blank_pairs
 from ..config import check_threshold
 from .alignment import Alignment, NumberScores
-from .blank import zero_blank_pairs
 from .echo import hashcode
 from .mixing import mixed
 from .support import support_fields

@@ -36,10 +36,10 @@ from tqdm.auto import tqdm
 
 from ..backbone.encoders import Encoding, channel_view
 from ..backbone.similarity import PRF, text_similarity
+from ..common.blank import BlankCount, blank_pairs, count_blank, zero_blank_pairs
 from ..common.memory import release_freed_memory
 from ..common.validation import check_pairs
 from .alignment import Alignment, MentionTable, NumberScores, align_numbers
-from .blank import BlankCount, blank_pairs, count_blank, zero_blank_pairs
 from .echo import echo, hashcode
 from .fitted import Fitted
 from .mixing import mixed
@@ -175,6 +175,29 @@ def score_blocks(fitted: Fitted, blocks: Iterable[Block], show_progress: bool, t
             seen += len(preds)
             bar.update(len(preds))
             yield out
+
+
+def score_pairs(fitted: Fitted, preds: list[str], refs: list[str], show_progress: bool) -> NASHOutput:
+    """Read pairs scored in chunks of `chunk_size`, as one output."""
+    size = fitted.config.chunk_size
+    blocks = ((preds[i : i + size], refs[i : i + size]) for i in range(0, len(preds), size))
+    return NASHOutput.concat(list(score_blocks(fitted, blocks, show_progress, total=len(preds))))
+
+
+def score_stream(fitted: Fitted, pairs: Iterable[tuple[str, str]], show_progress: bool, total: int | None
+                 ) -> Iterator[tuple[NASHOutput, BlankCount]]:
+    """A stream of pairs scored chunk by chunk: each chunk's output with its blank texts' count."""
+    if not fitted.corpus_fixed:
+        raise ValueError(
+            "iter_score needs a fixed tau and IDF, but threshold='auto', idf='references' and bertscore_idf "
+            "are decided by the whole corpus: call scorer.for_corpus(predictions, references) first, or pass "
+            "a number as threshold and an IDF file from `nash fit-idf` as idf"
+        )
+    # One output per block, in order: tee holds at most the block being scored.
+    blocks, counts = itertools.tee(stream_blocks(pairs, fitted.config.chunk_size, fitted.config.numbers))
+    outputs = score_blocks(fitted, (block for block, _ in blocks), show_progress, total)
+    for out, (_, count) in zip(outputs, counts):
+        yield out, count
 
 
 def stream_blocks(pairs: Iterable[tuple[str, str]], chunk_size: int, reader: str

@@ -113,30 +113,7 @@ def render_explanation(info: dict[str, Any]) -> str:
         )
         lines.append(f"numbers in {side.upper()}: {found or 'none'}")
     lines.append("")
-    mentions = info["mentions"]
-    for key, src, dst in (("a_to_b", "a", "b"), ("b_to_a", "b", "a")):
-        rows = []
-        for r in info["alignments"][key]:
-            target = mentions[dst][r["target"]] if r["target"] is not None else None
-            rows.append(
-                [
-                    _value(mentions[src][r["source"]]),
-                    _value(target),
-                    r["cosine"],
-                    r["status"],
-                    r["magnitude_similarity"],
-                    r["contribution"],
-                ]
-            )
-        if rows:
-            lines.append(f"alignment {src.upper()} -> {dst.upper()} (tau = {info['threshold']:.4f})")
-            lines.append(
-                markdown_table(
-                    ["number", "aligned to", "cosine", "status", "magnitude / calendar sim", "contribution"], rows,
-                    digits=4
-                )
-            )
-            lines.append("")
+    lines += _alignment_tables(info)
     if figure_verdicts(info):
         lines += [support_summary(info), support_table(info), _legend(), ""]
     elif "numeric_support" in s:
@@ -162,6 +139,24 @@ def render_explanation(info: dict[str, Any]) -> str:
     for u in info["unscored"]:
         lines.append(f"unscored: {u['text']!r} in the {u['side']} ({u['reason']})")
     return "\n".join(lines)
+
+
+def _alignment_tables(info: dict[str, Any]) -> list[str]:
+    """Each direction's alignment as a table: every number, its match, cosine, gate and contribution."""
+    lines, mentions = [], info["mentions"]
+    for key, src, dst in (("a_to_b", "a", "b"), ("b_to_a", "b", "a")):
+        rows = []
+        for r in info["alignments"][key]:
+            target = mentions[dst][r["target"]] if r["target"] is not None else None
+            rows.append([_value(mentions[src][r["source"]]), _value(target), r["cosine"], r["status"],
+                         r["magnitude_similarity"], r["contribution"]])
+        if rows:
+            lines.append(f"alignment {src.upper()} -> {dst.upper()} (tau = {info['threshold']:.4f})")
+            lines.append(markdown_table(
+                ["number", "aligned to", "cosine", "status", "magnitude / calendar sim", "contribution"], rows,
+                digits=4))
+            lines.append("")
+    return lines
 
 
 def score_table(s: dict[str, Any]) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import os
 import textwrap
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -110,19 +110,7 @@ def alignment_heatmap(
         for j in range(n_b):
             ax.text(j, i, f"{sim[i, j]:.3f}", ha="center", va="center", fontsize=9,
                     color="white" if abs(float(norm(sim[i, j])) - 0.5) > 0.3 else "black")
-    # Accepted matches: solid box for A→B, dashed inner box for B→A.
-    for i, j in accepted_ab:
-        ax.add_patch(Rectangle((j - 0.48, i - 0.48), 0.96, 0.96, fill=False, edgecolor="#111", linewidth=2.5))
-    for j, i in accepted_ba:
-        ax.add_patch(Rectangle((j - 0.38, i - 0.38), 0.76, 0.76, fill=False, edgecolor="#f59e0b",
-                               linewidth=2, linestyle="--"))
-    for i, j in rejected:
-        ax.text(j + 0.36, i - 0.3, "×", ha="center", va="center", fontsize=13, color="#7f1d1d")
-    # The number of B that supports (✓) or contradicts (✗) a number of A, in the cell's lower left corner.
-    for i, j, verdict in references:
-        ax.text(j - 0.34, i + 0.3, MARKS[verdict], ha="center", va="center", fontsize=11, fontweight="bold",
-                color=VERDICT_COLOURS[verdict],
-                bbox={"boxstyle": "circle,pad=0.12", "facecolor": "white", "edgecolor": "none", "alpha": 0.85})
+    _mark_matches(ax, accepted_ab, accepted_ba, rejected, references)
     fonts = list(label_fonts())
     marks = [f" {MARKS[v]}" if v in MARKS else "" for v in verdicts] + [""] * (n_a - len(verdicts))
     ax.set_xticks(range(n_b), list(labels_b), parse_math=False,
@@ -140,6 +128,24 @@ def alignment_heatmap(
     if title:
         fig.suptitle(title, fontsize=10)
     return fig
+
+
+def _mark_matches(ax: Any, accepted_ab: Iterable[Cell], accepted_ba: Iterable[Cell], rejected: Iterable[Cell],
+                  references: Iterable[tuple[int, int, str]]) -> None:
+    """Boxes on the accepted matches, crosses on rejected best matches, and each support verdict's mark."""
+    # Accepted matches: solid box for A→B, dashed inner box for B→A.
+    for i, j in accepted_ab:
+        ax.add_patch(Rectangle((j - 0.48, i - 0.48), 0.96, 0.96, fill=False, edgecolor="#111", linewidth=2.5))
+    for j, i in accepted_ba:
+        ax.add_patch(Rectangle((j - 0.38, i - 0.38), 0.76, 0.76, fill=False, edgecolor="#f59e0b",
+                               linewidth=2, linestyle="--"))
+    for i, j in rejected:
+        ax.text(j + 0.36, i - 0.3, "×", ha="center", va="center", fontsize=13, color="#7f1d1d")
+    # The number of B that supports (✓) or contradicts (✗) a number of A, in the cell's lower left corner.
+    for i, j, verdict in references:
+        ax.text(j - 0.34, i + 0.3, MARKS[verdict], ha="center", va="center", fontsize=11, fontweight="bold",
+                color=VERDICT_COLOURS[verdict],
+                bbox={"boxstyle": "circle,pad=0.12", "facecolor": "white", "edgecolor": "none", "alpha": 0.85})
 
 
 # -- the heat map from a `NASH.explain` dict ------------------------------------------------------------
@@ -277,3 +283,15 @@ def save_figure(figure: Figure, path: str | os.PathLike[str]) -> Path:
     # bbox "tight" keeps long labels and the no-alignment text inside the saved image.
     figure.savefig(out, format=out.suffix.lower()[1:], dpi=PNG_DPI, bbox_inches="tight", pad_inches=0.1)
     return out
+
+
+def pair_figure(explain: Callable[[str, str], dict[str, Any]], a: str, b: str,
+                path: str | os.PathLike[str] | None = None) -> Figure:
+    """`NASH.plot`: the heat map of `explain(a, b)`, written to `path` when given (checked before scoring: a bad
+    path should not cost a forward pass)."""
+    if path is not None:
+        check_figure_path(path)
+    figure = explanation_figure(explain(a, b))
+    if path is not None:
+        save_figure(figure, path)
+    return figure

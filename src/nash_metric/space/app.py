@@ -113,27 +113,35 @@ def build_demo(limits: SpaceLimits | None = None) -> gr.Blocks:
             gr.Examples(EXAMPLES, [text_a, text_b], label="Cases")
             compare_btn.click(h.compare, [text_a, text_b, *scoring], [cards, panels, heatmap, table],
                               api_name="compare")
-        with gr.Tab("Rank"):
-            anchor = gr.Textbox(ANCHOR, label="Anchor", elem_id="rank-anchor", max_length=MAX_CHARS)
-            candidates = gr.Textbox("\n".join(CANDIDATES), label=f"Candidates (one per line, at most {MAX_CANDIDATES})",
-                                    lines=5, elem_id="rank-candidates")
-            rank_btn = gr.Button("Rank", variant="primary", elem_id="rank-button")
-            ranking = gr.HTML(elem_id="rank-output")
-            rank_btn.click(h.rank, [anchor, candidates, *scoring], ranking, api_name="rank")
-        with gr.Tab("Batch"):
-            gr.Markdown(f"Upload pairs to score. {limits_text(limits.max_file_bytes)} A request stops after "
-                        f"{limits.request_seconds:g} s and returns the pairs scored so far.")
-            upload = gr.File(label="Pairs file", file_types=[".csv", ".tsv", ".jsonl", ".json"])
-            batch_btn = gr.Button("Score file", variant="primary")
-            summary = gr.HTML(elem_id="batch-summary")
-            results = gr.Dataframe(headers=BATCH_HEADER, label="Scores", interactive=False, wrap=True)
-            download = gr.File(label="Download scores (CSV)")
-            batch_btn.click(h.batch, [upload, *scoring], [summary, results, download], api_name="batch")
+        _rank_tab(h, scoring)
+        _batch_tab(h, scoring, limits)
         with gr.Tab("About"):
             gr.Markdown(ABOUT + _options_markdown() + "\n### Limits of this Space\n\n" + _limits_markdown(limits),
                         latex_delimiters=[{"left": "$", "right": "$", "display": False}])
     # Per-event concurrency, and a bounded queue: a crowd gets "queue full" instead of unbounded waits.
     return demo.queue(default_concurrency_limit=limits.concurrency, max_size=limits.max_queue)
+
+
+def _rank_tab(h: SpaceHandlers, scoring: list[Any]) -> None:
+    with gr.Tab("Rank"):
+        anchor = gr.Textbox(ANCHOR, label="Anchor", elem_id="rank-anchor", max_length=MAX_CHARS)
+        candidates = gr.Textbox("\n".join(CANDIDATES), label=f"Candidates (one per line, at most {MAX_CANDIDATES})",
+                                lines=5, elem_id="rank-candidates")
+        rank_btn = gr.Button("Rank", variant="primary", elem_id="rank-button")
+        ranking = gr.HTML(elem_id="rank-output")
+        rank_btn.click(h.rank, [anchor, candidates, *scoring], ranking, api_name="rank")
+
+
+def _batch_tab(h: SpaceHandlers, scoring: list[Any], limits: SpaceLimits) -> None:
+    with gr.Tab("Batch"):
+        gr.Markdown(f"Upload pairs to score. {limits_text(limits.max_file_bytes)} A request stops after "
+                    f"{limits.request_seconds:g} s and returns the pairs scored so far.")
+        upload = gr.File(label="Pairs file", file_types=[".csv", ".tsv", ".jsonl", ".json"])
+        batch_btn = gr.Button("Score file", variant="primary")
+        summary = gr.HTML(elem_id="batch-summary")
+        results = gr.Dataframe(headers=BATCH_HEADER, label="Scores", interactive=False, wrap=True)
+        download = gr.File(label="Download scores (CSV)")
+        batch_btn.click(h.batch, [upload, *scoring], [summary, results, download], api_name="batch")
 
 
 def serve(limits: SpaceLimits | None = None, host: str | None = "127.0.0.1", port: int | None = 7860,

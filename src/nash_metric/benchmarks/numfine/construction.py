@@ -83,10 +83,8 @@ def generate_variants(target: Target, rng: random.Random, k: int = K_DEFAULT) ->
 
 def make_units(sentences: Iterable[tuple[int, str]] | Sequence[str], seed: int = 0, k: int = K_DEFAULT,
                show_progress: bool = False) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Units (one per kept target) and the construction part of the build report.
-
-    ``sentences`` are strings or (source line, string) pairs; a repeated sentence is used once and counted.
-    """
+    """Units (one per kept target) and the construction part of the build report. ``sentences`` are strings or
+    (source line, string) pairs; a repeated sentence is used once and counted."""
     from tqdm.auto import tqdm
 
     from ...numbers import extract_numbers
@@ -113,10 +111,9 @@ def make_units(sentences: Iterable[tuple[int, str]] | Sequence[str], seed: int =
         mentions_total += len(mentions)
         absorbed += len(mentions) - len(skipped) - sum(t.form == "number" for t in targets)
         with_numbers += bool(mentions)
-        for s in skipped:
-            skipped_reasons[s.kind] += 1
-            if len(skipped_examples) < 20:
-                skipped_examples.append({"line": line, "text": s.text, "reason": s.reason})
+        skipped_reasons.update(s.kind for s in skipped)
+        skipped_examples += [{"line": line, "text": s.text, "reason": s.reason} for s in skipped
+                             ][: max(0, 20 - len(skipped_examples))]
         sid = sentence_id(sentence)
         for t in targets:
             unit_id = f"{sid}-{t.start}"
@@ -141,13 +138,16 @@ def make_units(sentences: Iterable[tuple[int, str]] | Sequence[str], seed: int =
                       "with_numbers": with_numbers, "without_numbers": len(seen) - with_numbers},
         "mentions": {"found": mentions_total, "in_dates_or_times": absorbed, "unusable": sum(skipped_reasons.values()),
                      "unusable_by_reason": dict(skipped_reasons), "unusable_examples": skipped_examples},
-        "categories": cats,
-        "totals": {"targets": sum(c["targets"] for c in cats.values()),
-                   "kept": sum(c["kept"] for c in cats.values()),
-                   "dropped": {r: sum(c["dropped"][r] for c in cats.values()) for r in DROP_REASONS}},
-        "dropped_examples": dict(drop_examples),
+        **_category_totals(cats), "dropped_examples": dict(drop_examples),
     }
     return units, report
+
+
+def _category_totals(cats: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    return {"categories": cats,
+            "totals": {"targets": sum(c["targets"] for c in cats.values()),
+                       "kept": sum(c["kept"] for c in cats.values()),
+                       "dropped": {r: sum(c["dropped"][r] for c in cats.values()) for r in DROP_REASONS}}}
 
 
 def _unit_row(unit_id: str, sid: str, line: int, sentence: str, t: Target, variants: list[Variant],

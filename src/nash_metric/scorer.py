@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .common.blank import BlankCount, count_blank
+from .common.moved import moved_name
 from .config import Backend, Dtype, NASHConfig, NumberReader, TextChannel, model_bound_options, with_option_signature
 from .pipeline import fitted as fitting
 from .pipeline.echo import ConfigAndEcho, echo, hashcode
@@ -183,3 +184,7 @@ class NASH:
     def mention_vectors(self, texts: Sequence[str], show_progress: bool = False) -> list[np.ndarray]:
         """Context vectors [M, H] of the scorable numbers of each text (as used for alignment)."""
         return fitting.mention_vectors(self._fitted, texts, show_progress)
+
+
+def __getattr__(name: str) -> Any:  # 0.2.0's names that moved to other modules, until 0.4
+    return moved_name(__name__, name)

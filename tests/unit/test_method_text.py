@@ -49,3 +49,13 @@ def test_the_text_states_the_defaults() -> None:
     """The drift this guards against: the defaults mix with uniform weights and leave numbers out."""
     assert "every token weighs 1" in METHOD_SUMMARY and "IDF weights" not in METHOD_SUMMARY
     assert 'idf="uniform"' in METHOD_STEPS and 'numbers="full"' in METHOD_STEPS
+
+
+def test_a_lost_block_is_named_and_fails(tmp_path, capsys) -> None:
+    from nash_metric.reports.method import main
+
+    for relative in QUOTED_IN:
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text("no blocks here\n", encoding="utf-8")
+    assert main(str(tmp_path)) == 1
+    assert "README.md: no <!-- method: steps --> ... <!-- /method --> block" in capsys.readouterr().err

@@ -37,5 +37,12 @@ def test_uncached_hub_id_fails_fast_offline(monkeypatch):
     assert time.perf_counter() - start < 5
 
 
-def test_local_models_need_no_probe(sentence_model):
-    check_available(sentence_model)  # no network, no error
+def test_local_models_need_no_probe(sentence_model, monkeypatch):
+    from huggingface_hub import constants, utils
+
+    def no_network():
+        raise AssertionError("a local model must not probe the hub")
+
+    monkeypatch.setattr(utils, "get_session", no_network)
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)  # a hub id would now fail: a local one must not
+    assert sentence_model.source != "hub" and check_available(sentence_model) is None

@@ -12,7 +12,7 @@ import pytest
 from nash_metric import pair_files
 from nash_metric.common.blank import BlankTextWarning
 from nash_metric.common.io import InputFileError
-from nash_metric.corpus.pair_files import PairCorpus, read_candidates_references, read_pairs
+from nash_metric.corpus.pair_files import PairCorpus, open_candidates_references, open_pairs
 
 PREDICTIONS = ["Revenue rose 5%.", "  Net loss was $2m, wider \"than\" expected"]
 REFERENCES = ["Revenue grew by 5 percent.", "Net loss: $2 million\t(wider)"]
@@ -26,7 +26,7 @@ def _parquet(path, columns: dict) -> None:
     pq.write_table(pa.table(columns), path)
 
 
-# ------------------------------------------------------------------------------------------------ read_pairs
+# ------------------------------------------------------------------------------------------ open_pairs().read()
 
 
 def test_csv_round_trip_keeps_texts_as_given(tmp_path):
@@ -34,7 +34,7 @@ def test_csv_round_trip_keeps_texts_as_given(tmp_path):
     path.write_text('id,prediction,reference\n1,Revenue rose 5%.,Revenue grew by 5 percent.\n'
                     '2,"  Net loss was $2m, wider ""than"" expected","Net loss: $2 million\t(wider)"\n',
                     encoding="utf-8")
-    corpus = read_pairs(path)
+    corpus = open_pairs(path).read()
     assert corpus == PairCorpus(PREDICTIONS, REFERENCES, [str(path)])
     assert len(corpus) == 2 and not corpus.multi_reference
 
@@ -42,27 +42,27 @@ def test_csv_round_trip_keeps_texts_as_given(tmp_path):
 def test_tsv_with_renamed_columns_and_no_quote_processing(tmp_path):
     path = tmp_path / "pairs.TSV"
     path.write_text('hyp\tref\n"quoted" hyp\tref one\nhyp two\tref two\n', encoding="utf-8")
-    corpus = read_pairs(path, prediction_column="hyp", reference_column="ref")
+    corpus = open_pairs(path, prediction_column="hyp", reference_column="ref").read()
     assert corpus.predictions == ['"quoted" hyp', "hyp two"] and corpus.references == ["ref one", "ref two"]
 
 
 def test_jsonl_single_and_multi_reference(tmp_path):
     path = tmp_path / "pairs.jsonl"
     _jsonl(path, [{"prediction": p, "reference": r, "extra": 1} for p, r in zip(PREDICTIONS, REFERENCES)])
-    assert read_pairs(path) == PairCorpus(PREDICTIONS, REFERENCES, [str(path)])
+    assert open_pairs(path).read() == PairCorpus(PREDICTIONS, REFERENCES, [str(path)])
     multi = tmp_path / "multi.jsonl"
     _jsonl(multi, [{"out": "a", "refs": ["r1", "r2"]}, {"out": "b", "refs": ["r3"]}])
-    corpus = read_pairs(multi, prediction_column="out", reference_column="refs")
+    corpus = open_pairs(multi, prediction_column="out", reference_column="refs").read()
     assert corpus.references == [["r1", "r2"], ["r3"]] and corpus.multi_reference
 
 
 def test_parquet_single_and_multi_reference(tmp_path):
     path = tmp_path / "pairs.parquet"
     _parquet(path, {"prediction": PREDICTIONS, "reference": REFERENCES})
-    assert read_pairs(path) == PairCorpus(PREDICTIONS, REFERENCES, [str(path)])
+    assert open_pairs(path).read() == PairCorpus(PREDICTIONS, REFERENCES, [str(path)])
     multi = tmp_path / "multi.parquet"
     _parquet(multi, {"p": ["a", "b"], "r": [["r1", "r2"], ["r3"]]})
-    corpus = read_pairs(multi, prediction_column="p", reference_column="r")
+    corpus = open_pairs(multi, prediction_column="p", reference_column="r").read()
     assert corpus.references == [["r1", "r2"], ["r3"]] and corpus.multi_reference
 
 
@@ -70,7 +70,7 @@ def test_latin1_file_is_read_with_a_warning(tmp_path):
     path = tmp_path / "pairs.csv"
     path.write_bytes("prediction,reference\ncaf\xe9,caf\xe9\n".encode("latin-1"))
     with pytest.warns(UnicodeWarning, match="Latin-1"):
-        assert read_pairs(path).predictions == ["café"]
+        assert open_pairs(path).read().predictions == ["café"]
 
 
 @pytest.mark.parametrize(("content", "match"), [
@@ -85,7 +85,7 @@ def test_csv_errors_name_file_line_and_field(tmp_path, content, match):
     path = tmp_path / "pairs.csv"
     path.write_text(content, encoding="utf-8")
     with pytest.raises(InputFileError, match=match):
-        read_pairs(path)
+        open_pairs(path).read()
 
 
 @pytest.mark.parametrize(("records", "match"), [
@@ -106,14 +106,14 @@ def test_jsonl_errors_name_file_line_and_field(tmp_path, records, match):
     path = tmp_path / "pairs.jsonl"
     _jsonl(path, records)
     with pytest.raises(InputFileError, match=match):
-        read_pairs(path)
+        open_pairs(path).read()
 
 
 def test_jsonl_invalid_line_is_located(tmp_path):
     path = tmp_path / "pairs.jsonl"
     path.write_text('{"prediction": "a", "reference": "b"}\n{oops\n', encoding="utf-8")
     with pytest.raises(InputFileError, match=r"pairs\.jsonl:2: invalid JSON"):
-        read_pairs(path)
+        open_pairs(path).read()
 
 
 PQ = r"pairs\.parquet: "
@@ -131,7 +131,7 @@ def test_parquet_errors_name_file_row_and_field(tmp_path, columns, match):
     path = tmp_path / "pairs.parquet"
     _parquet(path, columns)
     with pytest.raises(InputFileError, match=match) as info:
-        read_pairs(path)
+        open_pairs(path).read()
     row = re.search(r"row (\d+)", str(info.value))
     assert info.value.line == (int(row.group(1)) if row else None)
 
@@ -139,18 +139,18 @@ def test_parquet_errors_name_file_row_and_field(tmp_path, columns, match):
 def test_unsupported_and_unreadable_inputs(tmp_path):
     with pytest.raises(InputFileError, match=r"pairs\.xlsx: unsupported format '\.xlsx': use one of .csv, .tsv, "
                                              r"\.jsonl, \.parquet"):
-        read_pairs(tmp_path / "pairs.xlsx")
+        open_pairs(tmp_path / "pairs.xlsx").read()
     with pytest.raises(FileNotFoundError):
-        read_pairs(tmp_path / "missing.csv")
+        open_pairs(tmp_path / "missing.csv").read()
     bad = tmp_path / "bad.parquet"
     bad.write_text("not parquet", encoding="utf-8")
     with pytest.raises(InputFileError, match=r"bad\.parquet: not a readable Parquet file"):
-        read_pairs(bad)
+        open_pairs(bad).read()
     with pytest.raises(ValueError, match="both 'x'"):
-        read_pairs(tmp_path / "pairs.csv", prediction_column="x", reference_column="x")
+        open_pairs(tmp_path / "pairs.csv", prediction_column="x", reference_column="x").read()
 
 
-# ------------------------------------------------------------------------------- read_candidates_references
+# ------------------------------------------------------------------------- open_candidates_references().read()
 
 
 def test_candidates_and_one_references_file(tmp_path):
@@ -158,7 +158,7 @@ def test_candidates_and_one_references_file(tmp_path):
     cands.write_bytes(b"first  cand\r\nsecond cand\r\n")
     refs.write_text("first ref\nsecond ref", encoding="utf-8")  # no final newline
     for references in (refs, [refs], str(refs)):
-        corpus = read_candidates_references(cands, references)
+        corpus = open_candidates_references(cands, references).read()
         assert corpus.predictions == ["first  cand", "second cand"]
         assert corpus.references == ["first ref", "second ref"] and not corpus.multi_reference
         assert corpus.sources == [str(cands), str(refs)]
@@ -169,7 +169,7 @@ def test_candidates_and_two_references_files(tmp_path):
     cands.write_text("a\nb\n", encoding="utf-8")
     r1.write_text("a1\nb1\n", encoding="utf-8")
     r2.write_text("a2\nb2\n", encoding="utf-8")
-    corpus = read_candidates_references(cands, [r1, r2])
+    corpus = open_candidates_references(cands, [r1, r2]).read()
     assert corpus.references == [["a1", "a2"], ["b1", "b2"]] and corpus.multi_reference and len(corpus) == 2
 
 
@@ -180,17 +180,17 @@ def test_candidates_references_errors(tmp_path):
     r2.write_text("a2\nb2\n", encoding="utf-8")
     with pytest.raises(InputFileError, match=r"r2\.txt: line counts differ \(.*cands\.txt has 3, .*r1\.txt has 3, "
                                              r".*r2\.txt has 2\)"):
-        read_candidates_references(cands, [r1, r2])
+        open_candidates_references(cands, [r1, r2]).read()
     r2.write_text("a2\nb2\nc2\n\n", encoding="utf-8")  # one newline too many is a blank 4th line: 4 texts
     with (pytest.raises(InputFileError, match=r"line counts differ \(.*r2\.txt has 4 \(its last 1 blank\)\)"),
           pytest.warns(BlankTextWarning, match=r"r2\.txt:4: blank line")):
-        read_candidates_references(cands, [r1, r2])
+        open_candidates_references(cands, [r1, r2]).read()
     cands.write_text("", encoding="utf-8")
     r1.write_text("", encoding="utf-8")
     with pytest.raises(InputFileError, match=r"cands\.txt: no pairs"):
-        read_candidates_references(cands, r1)
+        open_candidates_references(cands, r1).read()
     with pytest.raises(ValueError, match="no references"):
-        read_candidates_references(cands, [])
+        open_candidates_references(cands, []).read()
 
 
 # ------------------------------------------------------------------------------- blank texts: kept, warned
@@ -212,7 +212,7 @@ def test_blank_csv_cell_is_a_text_with_a_warning(tmp_path, content, expected, wa
     path = tmp_path / "pairs.csv"
     path.write_text(content, encoding="utf-8")
     with pytest.warns(BlankTextWarning) as caught:
-        corpus = read_pairs(path)
+        corpus = open_pairs(path).read()
     assert (corpus.predictions, corpus.references) == expected
     messages = _blank_warnings(caught)
     assert len(messages) == len(warned)
@@ -224,7 +224,7 @@ def test_blank_jsonl_and_parquet_cells_are_texts(tmp_path):
     jsonl = tmp_path / "pairs.jsonl"
     _jsonl(jsonl, [{"prediction": "a", "reference": " \t"}, {"prediction": "", "reference": "b"}])
     with pytest.warns(BlankTextWarning) as caught:
-        corpus = read_pairs(jsonl)
+        corpus = open_pairs(jsonl).read()
     assert (corpus.predictions, corpus.references) == (["a", ""], [" \t", "b"])
     assert _blank_warnings(caught) == [
         f"{jsonl}:1: blank 'reference' field, scored 0 as bert-score does",
@@ -233,21 +233,21 @@ def test_blank_jsonl_and_parquet_cells_are_texts(tmp_path):
     multi = tmp_path / "multi.jsonl"
     _jsonl(multi, [{"prediction": "a", "reference": ["x", "y", " "]}])
     with pytest.warns(BlankTextWarning, match=r"multi\.jsonl:1: blank 'reference'\[2\] field"):
-        assert read_pairs(multi).references == [["x", "y", " "]]
+        assert open_pairs(multi).read().references == [["x", "y", " "]]
     parquet = tmp_path / "pairs.parquet"
     _parquet(parquet, {"prediction": ["a", "b"], "reference": [["x"], ["y", ""]]})
     with pytest.warns(BlankTextWarning, match=r"pairs\.parquet: row 2: blank 'reference'\[1\] field"):
-        assert read_pairs(parquet).references == [["x"], ["y", ""]]
+        assert open_pairs(parquet).read().references == [["x"], ["y", ""]]
 
 
 def test_null_and_missing_fields_are_still_errors(tmp_path):
     path = tmp_path / "pairs.jsonl"
     _jsonl(path, [{"prediction": "", "reference": None}])
     with pytest.raises(InputFileError, match=r"pairs\.jsonl:1: field 'reference' is null"):
-        read_pairs(path)
+        open_pairs(path).read()
     _jsonl(path, [{"prediction": ""}])
     with pytest.raises(InputFileError, match=r"pairs\.jsonl:1: missing field 'reference'"):
-        read_pairs(path)
+        open_pairs(path).read()
 
 
 def test_many_blank_cells_name_the_first_few_and_count_the_rest(tmp_path):
@@ -255,7 +255,7 @@ def test_many_blank_cells_name_the_first_few_and_count_the_rest(tmp_path):
     path.write_text("prediction,reference\n" + "".join(f",r{k}\n" for k in range(pair_files.SHOWN_BLANK + 5)),
                     encoding="utf-8")
     with pytest.warns(BlankTextWarning) as caught:
-        assert len(read_pairs(path)) == pair_files.SHOWN_BLANK + 5
+        assert len(open_pairs(path).read()) == pair_files.SHOWN_BLANK + 5
     messages = _blank_warnings(caught)
     assert len(messages) == pair_files.SHOWN_BLANK + 1
     assert messages[0].endswith("pairs.csv:2: blank 'prediction' field, scored 0 as bert-score does")
@@ -268,7 +268,7 @@ def test_blank_line_of_a_candidates_file_is_a_blank_text(tmp_path):
     cands.write_text("a\n \nc\n", encoding="utf-8")
     refs.write_text("a1\nb1\n\n", encoding="utf-8")  # a blank last line, then the final newline
     with pytest.warns(BlankTextWarning) as caught:
-        corpus = read_candidates_references(cands, refs)
+        corpus = open_candidates_references(cands, refs).read()
     assert corpus.predictions == ["a", " ", "c"] and corpus.references == ["a1", "b1", ""]  # still aligned
     messages = _blank_warnings(caught)
     assert len(messages) == 2

@@ -39,6 +39,15 @@ BECAME_PACKAGES = {
 }
 
 
+# names that left a module which kept its name: module -> {name: its module since 0.3}
+NAMES_MOVED = {
+    "nash_metric.scorer": {"RESOLVERS": "pipeline.echo", "Resolver": "pipeline.echo",
+                           "calibration_sample": "calibration.threshold", "AUTO_CALIBRATION_TEXTS": "common.defaults",
+                           "release_freed_memory": "common.memory", "torch_device": "backbone.encoders"},
+    "nash_metric.pipeline.weighting": {"mix": "pipeline.mixing"},
+}
+
+
 def _warn(old: str, new: str) -> None:
     warnings.warn(f"nash_metric.{old} moved to nash_metric.{new}; the old name goes in {REMOVED_IN}",
                   DeprecationWarning, stacklevel=3)
@@ -81,3 +90,12 @@ def forward(package: str, name: str) -> Any:
                 _warn(f"{old}.{name}", f"{new}.{name}")
                 return getattr(module, name)
     raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+
+def moved_name(module: str, name: str) -> Any:
+    """`module.name` for a name `module` held in 0.2.0 and another module holds now (a module's PEP 562 hook)."""
+    new = NAMES_MOVED.get(module, {}).get(name)
+    if new is None:
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+    _warn(f"{module.partition('nash_metric.')[2]}.{name}", f"{new}.{name}")
+    return getattr(importlib.import_module(f"nash_metric.{new}"), name)

@@ -17,7 +17,7 @@ scored 0 as bert-score scores it (``blank.py``), and named with its file and lin
 first `SHOWN_BLANK` of a file, then a count); a missing field or a null is still an error. A file changed after it
 was opened is refused when read again, never misread.
 
-`read_pairs` and `read_candidates_references` give the pairs as lists (`PairCorpus`), for inputs that fit in memory.
+`PairSource.read()` gives the pairs as lists (`PairCorpus`), for inputs that fit in memory.
 pyarrow is imported where it is used, so importing this module stays cheap (``nash --help``).
 """
 
@@ -140,18 +140,6 @@ def open_candidates_references(candidates: str | Path, references: str | Path | 
     if not reference_paths:
         raise ValueError("no references file given")
     return LinePairs([Path(candidates), *(Path(p) for p in reference_paths)], encoding)
-
-
-def read_pairs(path: str | Path, prediction_column: str = "prediction", reference_column: str = "reference",
-               encoding: str | None = None) -> PairCorpus:
-    """The pairs of `open_pairs`, in lists."""
-    return open_pairs(path, prediction_column, reference_column, encoding).read()
-
-
-def read_candidates_references(candidates: str | Path, references: str | Path | Sequence[str | Path],
-                               encoding: str | None = None) -> PairCorpus:
-    """The pairs of `open_candidates_references`, in lists."""
-    return open_candidates_references(candidates, references, encoding).read()
 
 
 # ------------------------------------------------------------------------------------------------------ checks

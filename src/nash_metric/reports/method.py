@@ -63,19 +63,25 @@ def quote_blocks(markdown: str, texts: dict[str, str]) -> str:
 
 
 def quoted_names(markdown: str) -> list[str]:
+    """The names of the method blocks a Markdown file quotes."""
     return [m.group(2) for m in _BLOCK.finditer(markdown)]
 
 
 def main(root: str = ".") -> int:
-    """Rewrite the quoted blocks under `root`; print the files that changed."""
+    """Rewrite the quoted blocks under `root`; print the files that changed. A file that lost one of its blocks
+    cannot be rewritten: it is named, with the marker to put back, and the exit status is 1."""
+    status = 0
     for relative, texts in QUOTED_IN.items():
         path = Path(root) / relative
         before = path.read_text(encoding="utf-8")
+        for name in sorted(set(texts) - set(quoted_names(before))):
+            print(f"{path}: no <!-- method: {name} --> ... <!-- /method --> block to rewrite", file=sys.stderr)
+            status = 1
         after = quote_blocks(before, texts)
         if after != before:
             path.write_text(after, encoding="utf-8")
             print(f"rewrote {path}")
-    return 0
+    return status
 
 
 if __name__ == "__main__":

@@ -33,6 +33,28 @@ DTYPES: tuple[Dtype, ...] = get_args(Dtype)
 TEXT_CHANNELS: tuple[TextChannel, ...] = get_args(TextChannel)
 
 
+@dataclass(frozen=True)
+class _Name:
+    name: str
+
+
+class OptionError(ValueError):
+    """A bad option value, whose message names the options it concerns, so that each front end spells them its
+    way: `str()` gives the library's names (`batch_size`), `spelled(flag_name)` the command line's (`--batch-size`)."""
+
+    def __init__(self, *parts: str | _Name) -> None:
+        self.parts = parts
+        self.options = tuple(part.name for part in parts if isinstance(part, _Name))
+        super().__init__(self.spelled(lambda name: name))
+
+    def spelled(self, spell: Callable[[str], str]) -> str:
+        return "".join(spell(part.name) if isinstance(part, _Name) else part for part in self.parts)
+
+
+class OptionTypeError(OptionError, TypeError):
+    """An option value of the wrong type (a TypeError, as Python's own)."""
+
+
 def option(
     default: Any, doc: str, *, scores: bool, model_bound: bool = False, cli: Mapping[str, Any] | None = None
 ) -> Any:
@@ -170,41 +192,38 @@ class NASHConfig:
         if isinstance(self.model, os.PathLike):
             object.__setattr__(self, "model", os.fspath(self.model))
         if not isinstance(self.model, str) or not self.model.strip():
-            raise ValueError(f"model must be a hub id or a local path, got {self.model!r}")
-        if self.backend not in BACKENDS:
-            raise ValueError(f"unknown backend {self.backend!r}; expected one of {', '.join(BACKENDS)}")
-        if self.numbers not in NUMBER_READERS:
-            raise ValueError(f"unknown number reader {self.numbers!r}; expected one of {', '.join(NUMBER_READERS)}")
+            raise OptionError(_Name("model"), f" must be a hub id or a local path, got {self.model!r}")
+        _check_choice("backend", self.backend, BACKENDS)
+        _check_choice("numbers", self.numbers, NUMBER_READERS, "number reader")
         if self.num_layers is not None and not _is_int(self.num_layers):
-            raise TypeError(f"num_layers must be an integer or None, got {self.num_layers!r}")
+            raise OptionTypeError(_Name("num_layers"), f" must be an integer or None, got {self.num_layers!r}")
         if self.threshold is not None and self.threshold != "auto":
             object.__setattr__(self, "threshold", check_threshold(self.threshold))
         if self.device is not None and not isinstance(self.device, str):
             object.__setattr__(self, "device", str(self.device))  # a torch.device
         for name in ("batch_size", "chunk_size"):
             if not _is_int(getattr(self, name)) or getattr(self, name) < 1:
-                raise ValueError(f"{name} must be a positive integer, got {getattr(self, name)!r}")
-        if self.text_channel not in TEXT_CHANNELS:
-            raise ValueError(f"unknown text_channel {self.text_channel!r}; expected one of {', '.join(TEXT_CHANNELS)}")
+                raise OptionError(_Name(name), f" must be a positive integer, got {getattr(self, name)!r}")
+        _check_choice("text_channel", self.text_channel, TEXT_CHANNELS)
         if self.numbers == "paper" and self.text_channel == "one-pass":
-            raise ValueError("numbers='paper' reproduces the paper's masked second pass: text_channel='one-pass' is "
-                             "for the full reader (numbers='full')")
-        if self.dtype not in DTYPES:
-            raise ValueError(f"unknown dtype {self.dtype!r}; expected one of {', '.join(DTYPES)}")
+            raise OptionError(_Name("numbers"), "='paper' reproduces the paper's masked second pass: ",
+                              _Name("text_channel"), "='one-pass' is for the full reader (", _Name("numbers"),
+                              "='full')")
+        _check_choice("dtype", self.dtype, DTYPES)
         if self.idf is None:  # the default, however it is spelled: the digest and hashcode do not change
             object.__setattr__(self, "idf", "uniform")
         for name in ("comparisons", "bertscore_idf", "rescale_with_baseline"):
             if not isinstance(getattr(self, name), bool):
-                raise TypeError(f"{name} must be True or False, got {getattr(self, name)!r}")
+                raise OptionTypeError(_Name(name), f" must be True or False, got {getattr(self, name)!r}")
         if isinstance(self.baseline_path, os.PathLike):
             object.__setattr__(self, "baseline_path", os.fspath(self.baseline_path))
         if self.baseline_path is not None:
             if not isinstance(self.baseline_path, str) or not self.baseline_path.strip():
-                raise TypeError(f"baseline_path must be the path of a baseline JSON or None, got "
-                                f"{self.baseline_path!r}")
+                raise OptionTypeError(_Name("baseline_path"), " must be the path of a baseline JSON or None, got "
+                                      f"{self.baseline_path!r}")
             if not self.rescale_with_baseline:
-                raise ValueError(f"baseline_path={self.baseline_path!r} given but rescale_with_baseline is off; pass "
-                                 "rescale_with_baseline=True (--rescale-with-baseline) to rescale with it")
+                raise OptionError(_Name("baseline_path"), f"={self.baseline_path!r} given but ",
+                                  _Name("rescale_with_baseline"), " is off: turn it on to rescale with it")
 
     # -- derived configurations -----------------------------------------------------------------------
     @classmethod
@@ -240,6 +259,13 @@ class NASHConfig:
         return hash(self.digest())
 
 
+def _check_choice(name: str, value: Any, choices: Sequence[str], what: str | None = None) -> None:
+    if value not in choices:
+        named = ("unknown ", _Name(name), f" {value!r}") if what is None else (
+            f"unknown {what} {value!r} (", _Name(name), ")")
+        raise OptionError(*named, f"; expected one of {', '.join(choices)}")
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -247,7 +273,7 @@ def _is_int(value: Any) -> bool:
 def check_threshold(tau: Any) -> float:
     """tau as a float, or a ValueError: a cosine threshold is a finite number in [-1, 1]."""
     if isinstance(tau, bool) or not isinstance(tau, (int, float)) or not math.isfinite(tau) or not -1 <= tau <= 1:
-        raise ValueError(f"threshold must be a cosine in [-1, 1], 'auto' or None, got {tau!r}")
+        raise OptionError(_Name("threshold"), f" must be a cosine in [-1, 1], 'auto' or None, got {tau!r}")
     return float(tau)
 
 

@@ -55,7 +55,7 @@ def test_fit_baseline_then_score_rescaled(capsys, tmp_path, tiny_model_dir):
 def test_rescaling_errors_are_one_line_before_any_model_loads(capsys, tmp_path, tiny_model_dir):
     with pytest.raises(SystemExit) as exited:  # a usage error: the options contradict each other
         main(["score", "a", "b", "--model", str(tiny_model_dir), "--baseline-path", "b.json"])
-    assert exited.value.code == 2 and "rescale_with_baseline is off" in capsys.readouterr().err
+    assert exited.value.code == 2 and "--rescale-with-baseline is off" in capsys.readouterr().err
     code, _, err = run(capsys, "score", "a", "b", "--model", str(tiny_model_dir), "--backend", "token",
                        "--rescale-with-baseline")
     assert code == 2 and "no baseline ships" in err and "nash fit-baseline" in err

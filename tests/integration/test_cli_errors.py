@@ -64,7 +64,9 @@ def test_unknown_model_fails_fast_with_one_line(offline):
         (["score", "a 1", "a 2", "--threshold", "7"], ["argument --threshold", "cosine in [-1, 1] or 'auto'", "'7'"]),
         (["score", "a", "b", "--batch-size", "0"], ["--batch-size must be a positive integer"]),
         (["score", "a", "b", "--rescale-with-baseline", "--no-rescale-with-baseline", "--baseline-path", "b.json"],
-         ["rescale_with_baseline is off"]),
+         ["--baseline-path='b.json' given but --rescale-with-baseline is off"]),
+        (["score", "a", "b", "--numbers", "paper", "--text-channel", "one-pass"],  # every option the message names
+         ["--numbers='paper' reproduces", "--text-channel='one-pass' is for the full reader (--numbers='full')"]),
         (["score", "only one"], ["only one text given ('only one')", "give two texts"]),
         (["score", "a", "b", "--model", "   "], ["got '   '"]),  # a blank text echoed as typed
         (["fit-idf", "--corpus", "c.txt", "--output", "idf.json", "--numbers", "digits"],

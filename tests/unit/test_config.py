@@ -84,3 +84,17 @@ def test_docstring_lists_every_option():
     for name in option_names():
         if name != "model":
             assert f"{name} (default" in text
+
+
+def test_an_option_error_names_its_options_for_each_front_end():
+    from nash_metric.config import OptionError, OptionTypeError
+
+    with pytest.raises(OptionError) as bad:
+        NASHConfig(numbers="paper", text_channel="one-pass")
+    assert bad.value.options == ("numbers", "text_channel", "numbers")
+    assert str(bad.value).startswith("numbers='paper' reproduces") and "text_channel='one-pass'" in str(bad.value)
+    spelled = bad.value.spelled(lambda name: "--" + name.replace("_", "-"))
+    assert spelled.startswith("--numbers='paper'") and "--text-channel='one-pass'" in spelled
+    with pytest.raises(OptionTypeError, match="num_layers must be an integer") as typed:
+        NASHConfig(num_layers="six")
+    assert isinstance(typed.value, TypeError) and isinstance(typed.value, ValueError)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..config import NASHConfig, OptionSpec, check_threshold, option_names, scorer_options
+from ..config import NASHConfig, OptionError, OptionSpec, check_threshold, option_names, scorer_options
 from .parser import one_line
 
 if TYPE_CHECKING:
@@ -74,13 +73,12 @@ def check_scorer_options(args: argparse.Namespace) -> None:
         try:
             config_from_args(args)
         except (ValueError, TypeError) as exc:
-            args.command_parser.error(_as_flags(one_line(exc)))
+            args.command_parser.error(_as_flags(exc))
 
 
-def _as_flags(message: str) -> str:
-    """The library's message with the option it opens with spelled as the flag the user typed (--batch-size)."""
-    name = re.match(r"\w+", message)
-    return flag_name(name[0]) + message[name.end():] if name and name[0] in option_names() else message
+def _as_flags(exc: Exception) -> str:
+    """The library's message with the options it names spelled as the flags the user typed (--batch-size)."""
+    return one_line(exc.spelled(flag_name) if isinstance(exc, OptionError) else str(exc))
 
 
 def scorer_from_args(args: argparse.Namespace, **overrides: Any) -> NASH:

@@ -60,7 +60,7 @@ def option(
 ) -> Any:
     """A config field with its documentation.
 
-    `scores` says whether the option can change a score: such options are echoed in `NASH.config` and so named
+    `scores` says whether the option can change a score: such options are echoed in `NASH.echo` and so named
     by the hashcode; the others (where, in what batches) must leave every score as it is, and `test_hashcode`
     checks both. Required, so that no option is added without saying which it is.
     `model_bound` options change what is loaded (a scorer that differs only in the others shares its model);

@@ -36,7 +36,7 @@ PROVENANCE = "_source"
 
 def score_determinants(config: Mapping[str, Any]) -> dict[str, Any]:
     """What determines the scores: the config echo (each score-changing option, resolved, and the versions;
-    `NASH.config`) without its provenance entries."""
+    `NASH.echo`) without its provenance entries."""
     return {key: value for key, value in config.items() if not key.endswith(PROVENANCE)}
 
 

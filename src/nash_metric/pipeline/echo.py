@@ -17,8 +17,8 @@ from ..config import NASHConfig, score_options
 from .weighting import REFERENCES
 
 
-class Fitted(Protocol):
-    """What the echo reads of a `fitted.Fitted` (declared here: `fitted` imports this module)."""
+class Resolvable(Protocol):
+    """What the echo reads of a `fitted.Fitted` (a protocol, not the class: `fitted` imports this module)."""
 
     config: NASHConfig
     model: Any  # ResolvedModel
@@ -64,10 +64,10 @@ class Resolver:
     """How the echo states an option whose resolved form, not its spelling, decides the scores."""
 
     key: str  # its key in the echo
-    value: Callable[[Fitted], Any]  # what decides the scores (the hashcode digests it)
-    source: Callable[[Fitted], Any] | None = None  # where that came from, echoed as `<key>_source` (not digested)
+    value: Callable[[Resolvable], Any]  # what decides the scores (the hashcode digests it)
+    source: Callable[[Resolvable], Any] | None = None  # where that came from, echoed as `<key>_source` (not digested)
 
-    def entries(self, fitted: Fitted) -> dict[str, Any]:
+    def entries(self, fitted: Resolvable) -> dict[str, Any]:
         provenance = {self.key + PROVENANCE: self.source(fitted)} if self.source else {}
         return {self.key: self.value(fitted), **provenance}
 
@@ -86,7 +86,7 @@ RESOLVERS: dict[str, Resolver] = {
 }
 
 
-def echo(fitted: Fitted) -> dict[str, Any]:
+def echo(fitted: Resolvable) -> dict[str, Any]:
     """Every option that can change a score, resolved as `RESOLVERS` says or as given, then the versions."""
     import transformers
 
@@ -104,7 +104,7 @@ class ConfigAndEcho(NASHConfig):
     return the echo, with a DeprecationWarning. Equal to, and hashed as, the plain `NASHConfig`."""
 
     @classmethod
-    def of(cls, fitted: Fitted) -> ConfigAndEcho:
+    def of(cls, fitted: Resolvable) -> ConfigAndEcho:
         config = cls(**fitted.config.to_kwargs())
         object.__setattr__(config, "_fitted", fitted)
         return config

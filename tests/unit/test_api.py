@@ -108,3 +108,28 @@ def test_with_options_shares_the_model_unless_a_model_option_changes(tiny_option
     other = scorer.with_options(batch_size=3)
     assert other.encoder is not scorer.encoder and other.options.batch_size == 3
     np.testing.assert_allclose(other.score(A, B).nash, scorer.score(A, B).nash, atol=1e-6)
+
+
+def test_deep_imports_of_0_2_0_still_work_with_a_warning():
+    import importlib
+    import sys
+
+    from nash_metric.common.moved import MOVED
+
+    for old, new in MOVED.items():
+        sys.modules.pop(f"nash_metric.{old}", None)
+        with pytest.warns(DeprecationWarning, match=f"nash_metric.{old} moved to nash_metric.{new}"):
+            module = importlib.import_module(f"nash_metric.{old}")
+        assert module is importlib.import_module(f"nash_metric.{new}")  # one module: a patch through either is seen
+    with pytest.warns(DeprecationWarning, match="calibration.threshold.calibrate_threshold"):
+        from nash_metric.calibration import calibrate_threshold
+    with pytest.warns(DeprecationWarning, match="pipeline.echo.RESOLVERS"):
+        from nash_metric.scorer import RESOLVERS
+    from nash_metric.calibration.threshold import calibrate_threshold as new_calibrate
+    from nash_metric.pipeline.echo import RESOLVERS as new_resolvers
+
+    assert calibrate_threshold is new_calibrate and RESOLVERS is new_resolvers
+    import nash_metric.corpus
+
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        nash_metric.corpus.no_such_name  # noqa: B018

@@ -31,7 +31,7 @@ MOVED = {
     "export": "ecosystem.export",
     "benchmarks.summedits_defaults": "benchmarks.summedits.defaults",
 }
-# old modules whose name is now a package: their names are read from the package (`forward`)
+# old modules whose name is now a package: their names are read from the package (`moved_name`)
 BECAME_PACKAGES = {
     "calibration": ("calibration.threshold",), "corpus": ("corpus.scoring",),
     "benchmarks.summedits": tuple(f"benchmarks.summedits.{name}" for name in ("data", "metrics", "evaluation",
@@ -80,22 +80,18 @@ def install() -> None:
         sys.meta_path.append(MovedFinder())
 
 
-def forward(package: str, name: str) -> Any:
-    """`package.name` for a name that module `package` held in 0.2.0 and its submodule holds now (PEP 562)."""
-    old = package.partition("nash_metric.")[2]
-    if not name.startswith("__"):
-        for new in BECAME_PACKAGES[old]:
-            module = importlib.import_module(f"nash_metric.{new}")
-            if hasattr(module, name):
-                _warn(f"{old}.{name}", f"{new}.{name}")
-                return getattr(module, name)
-    raise AttributeError(f"module {package!r} has no attribute {name!r}")
-
-
 def moved_name(module: str, name: str) -> Any:
-    """`module.name` for a name `module` held in 0.2.0 and another module holds now (a module's PEP 562 hook)."""
-    new = NAMES_MOVED.get(module, {}).get(name)
-    if new is None:
-        raise AttributeError(f"module {module!r} has no attribute {name!r}")
-    _warn(f"{module.partition('nash_metric.')[2]}.{name}", f"{new}.{name}")
-    return getattr(importlib.import_module(f"nash_metric.{new}"), name)
+    """`module.name` for a name `module` held in 0.2.0 and another module holds now: a kept module's name listed in
+    `NAMES_MOVED`, or any name of a module that became a package (`BECAME_PACKAGES`). Each kept module's and new
+    package's PEP 562 `__getattr__` calls this."""
+    old = module.partition("nash_metric.")[2]
+    if name in NAMES_MOVED.get(module, {}):
+        candidates: tuple[str, ...] = (NAMES_MOVED[module][name],)
+    else:  # never a dunder: `hasattr(package, "__all__")` and the like must not import the submodules
+        candidates = () if name.startswith("__") else BECAME_PACKAGES.get(old, ())
+    for new in candidates:
+        holder = importlib.import_module(f"nash_metric.{new}")
+        if hasattr(holder, name):
+            _warn(f"{old}.{name}", f"{new}.{name}")
+            return getattr(holder, name)
+    raise AttributeError(f"module {module!r} has no attribute {name!r}")

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..common.moved import forward
+from ..common.moved import moved_name
 
 
 def __getattr__(name: str) -> Any:
-    return forward(__name__, name)
+    return moved_name(__name__, name)

@@ -21,7 +21,7 @@ def cached_scorer(config: NASHConfig) -> NASH:
 
     model = f"{config.model} [{config.model_digest()}]"  # one loaded model: evicted with every scorer on it
     base = cache.MODELS.get((model, "nash"), lambda: NASH(config), background=False)
-    if base.config == config:
+    if base.fitted.config == config:
         return base
     return cache.MODELS.get((model, f"nash {config.digest()}"), lambda: base.with_options(**config.to_kwargs()),
                             background=False)

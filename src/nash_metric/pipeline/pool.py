@@ -163,8 +163,13 @@ def read_pairs(
         preds = [p for p, refs in zip(predictions, grouped) for _ in refs]
         refs = [r for refs in grouped for r in refs]
         return read_texts(preds, reader), read_texts(refs, reader), [len(refs) for refs in grouped]
+    return *read_flat_pairs(predictions, references, reader), None
+
+
+def read_flat_pairs(predictions: Sequence[str], references: Sequence[str], reader: str) -> tuple[list[str], list[str]]:
+    """One reference per prediction, checked (index-precise errors) and in the reader's view."""
     preds, refs = check_pairs(predictions, references)
-    return read_texts(preds, reader), read_texts(refs, reader), None
+    return read_texts(preds, reader), read_texts(refs, reader)
 
 
 def valued(mentions: Sequence[NumericMention]) -> list[int]:

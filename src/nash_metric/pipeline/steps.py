@@ -38,13 +38,12 @@ from ..backbone.encoders import Encoding, channel_view
 from ..backbone.similarity import PRF, text_similarity
 from ..common.blank import BlankCount, blank_pairs, count_blank, zero_blank_pairs
 from ..common.memory import release_freed_memory
-from ..common.validation import check_pairs
 from .alignment import Alignment, MentionTable, NumberScores, align_numbers
 from .echo import echo, hashcode
 from .fitted import Fitted
 from .mixing import mixed
 from .output import NASHOutput
-from .pool import TextPool, read_texts
+from .pool import TextPool, read_flat_pairs
 from .support import support_fields, support_keys
 from .weighting import IDF, pair_alphas
 
@@ -209,7 +208,6 @@ def stream_blocks(pairs: Iterable[tuple[str, str]], chunk_size: int, reader: str
         for k, pair in enumerate(block):
             if not isinstance(pair, (tuple, list)) or len(pair) != 2:
                 raise TypeError(f"pairs[{seen + k}] must be a (prediction, reference) pair, got {pair!r:.80}")
-        preds, refs = check_pairs([a for a, _ in block], [b for _, b in block])
-        preds, refs = read_texts(preds, reader), read_texts(refs, reader)
+        preds, refs = read_flat_pairs([a for a, _ in block], [b for _, b in block], reader)
         yield (preds, refs), count_blank(preds, refs, offset=seen)
         seen += len(block)

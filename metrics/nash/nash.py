@@ -77,12 +77,13 @@ Returns:
     numeric_precision, numeric_recall (list of float): as bert-score's P and R: the mean over the prediction's
         numbers of their match's magnitude similarity (falls when the prediction states figures the reference
         lacks or contradicts), and the mean over the reference's numbers (falls when figures are left out).
-    numeric_support (list of float): the share of the prediction's numbers that the reference supports at the
-        precision they were written with (same value after rounding, scale, unit, period); 1.0 when the
-        prediction states no number.
-    unsupported_numbers (list of list of dict): per prediction, its numbers that are not supported, each with
-        text, start, end, value, verdict ('unsupported': aligned but another value; 'unmatched': nothing in
-        the reference aligns), the reference number it was compared with (or None) and their cosine.
+    numeric_support (list of float): the share of the prediction's figures that the reference supports (its
+        value stated at the precision written, in a context that fits); 1.0 when the prediction states none.
+    figure_verdicts (list of list of dict): per prediction, every figure with text, start, end, value, verdict
+        ('supported', 'misplaced': its value is stated only where it means something else, 'unsupported':
+        stated nowhere), found (where its value is stated, or None), reference (the number it is compared
+        with, or None) and cosine.
+    unsupported_numbers (list of list of dict): per prediction, the figure_verdicts entries not supported.
     alpha (list of float): text weight alpha = W_text / (W_text + W_num); 1.0 when there are no numbers.
     baseline (list of float): the backbone score on the original (unmasked) pair (BERTScore F1 or cosine).
     baseline_precision, baseline_recall (list of float): its P and R, as bert_score.score returns them.
@@ -191,6 +192,7 @@ class Nash(evaluate.Metric):
         # With lists of references the engine scores every pair in one batch and keeps the best per prediction.
         out = scorer.score(predictions, references, show_progress=verbose)
         result: dict[str, Any] = {name: np.asarray(v).tolist() for name, v in out.columns().items()}
+        result["figure_verdicts"] = out.figure_verdicts
         result["unsupported_numbers"] = out.unsupported_numbers
         result["hashcode"] = str(out.hashcode)
         return result

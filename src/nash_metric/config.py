@@ -27,10 +27,12 @@ Backend = Literal["auto", "token", "sentence"]
 NumberReader = Literal["full", "paper"]
 Dtype = Literal["float32", "float16", "bfloat16"]
 TextChannel = Literal["auto", "one-pass", "two-pass"]
+Verdict = Literal["context", "argmax"]
 BACKENDS: tuple[Backend, ...] = get_args(Backend)
 NUMBER_READERS: tuple[NumberReader, ...] = get_args(NumberReader)
 DTYPES: tuple[Dtype, ...] = get_args(Dtype)
 TEXT_CHANNELS: tuple[TextChannel, ...] = get_args(TextChannel)
+VERDICT_RULES: tuple[Verdict, ...] = get_args(Verdict)
 
 
 @dataclass(frozen=True)
@@ -166,6 +168,15 @@ class NASHConfig:
         scores=True,
         cli={"choices": TEXT_CHANNELS},
     )
+    verdict: Verdict = option(
+        "context",
+        "How each figure of the prediction is judged against its reference or source: 'context' (its value "
+        "first: stated nowhere -> unsupported; then its context: stated only where it means something else -> "
+        "misplaced) or 'argmax' (earlier versions: only the number its context aligns with decides; unmatched "
+        "below tau).",
+        scores=True,
+        cli={"choices": VERDICT_RULES},
+    )
     bertscore_idf: bool = option(
         False,
         "Token backend only: IDF-weighted BERTScore in the text channel and the baseline, as "
@@ -210,6 +221,7 @@ class NASHConfig:
                               _Name("text_channel"), "='one-pass' is for the full reader (", _Name("numbers"),
                               "='full')")
         _check_choice("dtype", self.dtype, DTYPES)
+        _check_choice("verdict", self.verdict, VERDICT_RULES, "verdict rule")
         if self.idf is None:  # the default, however it is spelled: the digest and hashcode do not change
             object.__setattr__(self, "idf", "uniform")
         for name in ("comparisons", "bertscore_idf", "rescale_with_baseline"):

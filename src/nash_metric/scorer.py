@@ -16,7 +16,16 @@ from typing import TYPE_CHECKING, Any
 
 from .common.blank import BlankCount, count_blank
 from .common.moved import moved_name
-from .config import Backend, Dtype, NASHConfig, NumberReader, TextChannel, model_bound_options, with_option_signature
+from .config import (
+    Backend,
+    Dtype,
+    NASHConfig,
+    NumberReader,
+    TextChannel,
+    Verdict,
+    model_bound_options,
+    with_option_signature,
+)
 from .pipeline import fitted as fitting
 from .pipeline.echo import ConfigAndEcho, echo, hashcode
 from .pipeline.output import NASHOutput
@@ -60,6 +69,7 @@ class NASH:
             comparisons: bool = False,
             numbers: NumberReader = "full",
             text_channel: TextChannel = "auto",
+            verdict: Verdict = "context",
             bertscore_idf: bool = False,
             rescale_with_baseline: bool = False,
             baseline_path: str | None = None,

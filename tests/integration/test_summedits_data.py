@@ -34,4 +34,8 @@ def test_real_summedits_with_the_default_scorer(data_paths, minilm_sentence):
                     for value in cell.values():
                         assert value is None or 0.0 <= value <= 1.0, (mode, subset, cell)
     assert res["metrics"]["original"]["all_edits"]["overall"]["nash"]["auc"] is not None
+    for mode in ("original", "doc"):  # every flagged figure is counted under its verdict class
+        for cell in res["verdict_classes"][mode]["all_edits"]["overall"].values():
+            assert sum(c["figures"] for c in cell["classes"].values()) == cell["figures_flagged"]
+            assert all(c["rows"] <= cell["rows_flagged"] <= cell["rows"] for c in cell["classes"].values())
     assert re.search(r"^\| overall +\| \d+/\d+ +\| ", markdown(result), flags=re.MULTILINE)

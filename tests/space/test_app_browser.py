@@ -1,6 +1,6 @@
 """The Space in real headless Chromium: the model's tau on the slider, the paper's case on the page, user
-markup staying inert, an unsupported figure highlighted, and Chinese drawn with real glyphs (a CJK font is
-installed by install_browser.sh)."""
+markup staying inert, an unsupported figure highlighted, the Check figures tab opening on its scored example,
+and Chinese drawn with real glyphs (a CJK font is installed by install_browser.sh)."""
 
 from __future__ import annotations
 
@@ -109,6 +109,25 @@ def test_an_unsupported_figure_of_the_prediction_is_highlighted(page, data_paths
     expect(page.locator('[data-metric="Numeric support"]')).to_contain_text("0.5000")
     data_paths.artifacts.mkdir(exist_ok=True)
     page.screenshot(path=str(data_paths.artifacts / "space_compare_support.png"), full_page=True)
+
+
+def test_check_tab_opens_on_its_scored_example(page, data_paths):
+    from playwright.sync_api import expect
+
+    page.get_by_role("tab", name="Check figures").click()
+    summary = page.get_by_test_id("check-summary")  # scored when the page loaded, nothing clicked
+    expect(summary).to_contain_text("2 supported, 1 misplaced, 1 unsupported (4 figures)", timeout=120_000)
+    marked = page.locator("#check-marked .highlighted")
+    expect(marked).to_have_count(4)
+    colours = {m.inner_text().strip(): m.evaluate("e => getComputedStyle(e).backgroundColor") for m in marked.all()}
+    assert colours == {"2019": "rgba(34, 197, 94, 0.5)", "$1,452.4 million": "rgba(34, 197, 94, 0.5)",  # green
+                       "$790.3 million": "rgba(249, 115, 22, 0.5)",  # orange: the 2018 column's value
+                       "$0.55": "rgba(239, 68, 68, 0.5)"}  # red: stated nowhere
+    table = page.locator("#check-table")
+    expect(table).to_contain_text("line 10 (Consumer · 2018): | Consumer | 812.7 | [790.3] |")
+    expect(table).to_contain_text("812.7 · line 10 (Consumer · 2019)")
+    data_paths.artifacts.mkdir(exist_ok=True)
+    page.screenshot(path=str(data_paths.artifacts / "space_check.png"), full_page=True)
 
 
 def shot_of(page, text: str) -> bytes:

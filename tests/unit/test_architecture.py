@@ -82,6 +82,7 @@ LAYERS = (
     ("_version", "common"),
     ("config",),
     ("numbers",),
+    ("context",),
     ("backbone",),
     ("calibration", "pipeline"),
     ("reports",),

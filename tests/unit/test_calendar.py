@@ -113,6 +113,7 @@ CASES = [
     ("Held on April 23, 2010 at 10:00 ; paid 5 May ; Q3 2010 and FY19 .",
      [("April 23, 2010", "2010-04-23"), ("10:00", "T10:00"), ("5 May", "--05-05"), ("Q3 2010", "2010-Q3"),
       ("FY19", "FY2019")]),
+    ("Q3 results", [("Q3", "--Q3")]),  # a quarter without a year (issue 29; was not read)
 ]
 
 NOT_CALENDAR = [
@@ -132,7 +133,7 @@ NOT_CALENDAR = [
     "10.30 and 2:1 and 25:00 and 13 pm and 0 am",
     "shares closed at 22.70 eur and at 9.30 today",  # a dotted time needs am/pm, or a date before "at"
     "5 amendments at 9 amps",
-    "Q3 results",  # no year
+    "H1N1 and H2O and H1-B and the first half of the game and a half-hour",  # no calendar halves (issue 29)
 ]
 
 

@@ -19,8 +19,10 @@ from nash_metric.pipeline.echo import PROVENANCE, RESOLVERS, hashcode, score_det
 from nash_metric.pipeline.output import SCORE_FIELDS
 
 VERSIONS = {"nash_metric", "transformers"}
-A = ["Revenue increased by 4% in 2019.", "No numbers here.", "Costs fell 1.2 million.", "Shares above 200 rose."]
-B = ["Revenue increased by 40% in 2019.", "Nothing numeric.", "Costs fell.", "Shares of ABC at 180 rose."]
+A = ["Revenue increased by 4% in 2019.", "No numbers here.", "Costs fell 1.2 million.", "Shares above 200 rose.",
+     "Two friends met."]  # a count in words: judged only by verdict="argmax"
+B = ["Revenue increased by 40% in 2019.", "Nothing numeric.", "Costs fell.", "Shares of ABC at 180 rose.",
+     "Friends met."]
 
 
 def _perturbed_copy(source: Path, target: Path) -> Path:
@@ -61,6 +63,7 @@ def changes(tiny_model_dir, tiny_scorer, tmp_path_factory) -> dict[str, tuple[di
         "comparisons": ({}, {"comparisons": True}),
         "numbers": ({}, {"numbers": "paper"}),
         "text_channel": ({}, {"text_channel": "one-pass"}),
+        "verdict": ({}, {"verdict": "argmax"}),
         "bertscore_idf": ({}, {"bertscore_idf": True}),
         "rescale_with_baseline": ({}, rescaled),
         "baseline_path": (rescaled, {**rescaled, "baseline_path": paths[1]}),

@@ -12,30 +12,46 @@ from nash_metric.numbers import extract_numbers
 from nash_metric.numbers.precision import written_precision
 from nash_metric.pipeline.alignment import align_numbers
 from nash_metric.pipeline.pool import TextPool
-from nash_metric.pipeline.support import numeric_support, support_keys, unsupported_numbers
+from nash_metric.pipeline.support import argmax_verdicts, context_verdicts, support_fields, support_keys
 
 
-def _verdicts(prediction: str, reference: str, tau: float = 0.5, cosine: float = 1.0):
-    """numeric_support and unsupported numbers of one pair whose k-th numbers align with each other, at cosine
-    `cosine`, and with nothing else (cosine 0)."""
+def _table(prediction: str, reference: str, cosine: float = 1.0):
+    """The mention table of one pair whose k-th numbers align with each other at cosine `cosine`, and with
+    nothing else (cosine 0): the verdict is decided by values and words, not by a model."""
     pool = TextPool.build([prediction, reference])
     sine = np.sqrt(1 - cosine**2)
 
     def vector(text: str, k: int) -> np.ndarray:
-        out = np.zeros(16, np.float32)
+        out = np.zeros(64, np.float32)
         if text == reference:
-            out[k], out[8 + k] = cosine, sine
+            out[k % 32], out[32 + k % 32] = cosine, sine
         else:
-            out[k] = 1.0
+            out[k % 32] = 1.0
         return out
 
     encodings = [SimpleNamespace(mention_has_tokens=np.ones(len(spans), bool),
-                                 mention_vectors=np.array([vector(text, k) for k in range(len(spans))]).reshape(-1, 16))
+                                 mention_vectors=np.array([vector(text, k) for k in range(len(spans))]).reshape(-1, 64))
                  for text, spans in zip(pool.texts, pool.spans())]
     table = pool.mention_table(encodings)
     table.support = support_keys(pool, table)
-    alignment = align_numbers(table, pool.original_ids([prediction]), pool.original_ids([reference]))
-    return float(numeric_support(alignment, tau)[0]), unsupported_numbers(alignment, tau)[0]
+    return pool, table
+
+
+def _verdicts(prediction: str, reference: str, tau: float = 0.5, cosine: float = 1.0, rule: str = "context"):
+    """numeric_support and the entries not supported of one pair (`_table`), under `rule`."""
+    pool, table = _table(prediction, reference, cosine)
+    ids = pool.original_ids([prediction])[0], pool.original_ids([reference])[0]
+    if rule == "context":
+        verdicts = context_verdicts(table, [ids])
+    else:
+        verdicts = argmax_verdicts(align_numbers(table, np.array([ids[0]]), np.array([ids[1]])), tau)
+    fields = support_fields(verdicts, np.array([0]))
+    return float(fields["numeric_support"][0]), fields["unsupported_numbers"][0]
+
+
+def _all(prediction: str, reference: str) -> list[dict]:
+    pool, table = _table(prediction, reference)
+    return context_verdicts(table, [(pool.original_ids([prediction])[0], pool.original_ids([reference])[0])])[0]
 
 
 def _supported(prediction: str, reference: str) -> bool:
@@ -73,19 +89,28 @@ def test_supported(prediction, reference):
     ("They met at 8 pm.", "They met at 7 pm."),
 ])
 def test_unsupported(prediction, reference):
-    support, entries = _verdicts(prediction, reference)
-    assert support == 0.0
-    assert [e["verdict"] for e in entries] == ["unsupported"]
-    ref = entries[0]["reference"]
-    assert reference[ref["start"]:ref["end"]] == ref["text"]  # the reference number it was compared with
+    for rule in ("context", "argmax"):
+        support, entries = _verdicts(prediction, reference, rule=rule)
+        assert support == 0.0
+        assert [e["verdict"] for e in entries] == ["unsupported"]
+        ref = entries[0]["reference"]
+        assert reference[ref["start"]:ref["end"]] == ref["text"]  # the reference number it was compared with
 
 
-def test_unmatched_when_no_reference_number_aligns_or_there_is_none():
-    support, entries = _verdicts("Profit was 5 million.", "Profit reached 5 million.", tau=0.5, cosine=0.2)
+def test_argmax_rule_unmatched_when_no_reference_number_aligns_or_there_is_none():
+    support, entries = _verdicts("Profit was 5 million.", "Profit reached 5 million.", cosine=0.2, rule="argmax")
     assert support == 0.0 and entries[0]["verdict"] == "unmatched" and entries[0]["reference"] is None
-    support, entries = _verdicts("Profit was 5 million.", "Profit rose.")
+    support, entries = _verdicts("Profit was 5 million.", "Profit rose.", rule="argmax")
     assert support == 0.0 and [e["verdict"] for e in entries] == ["unmatched"]
     assert entries[0]["text"] == "5 million" and (entries[0]["start"], entries[0]["end"]) == (11, 20)
+
+
+def test_stated_nowhere_is_unsupported_whatever_the_cosine():
+    # No candidate: unsupported, naming nothing when the reference holds no number at all.
+    support, entries = _verdicts("Profit was 5 million.", "Profit rose.")
+    assert support == 0.0 and entries[0]["verdict"] == "unsupported" and entries[0]["reference"] is None
+    # tau gates nothing: a value stated verbatim is supported at a low cosine.
+    assert _verdicts("Profit was 5 million.", "Profit reached 5 million.", cosine=0.2) == (1.0, [])
 
 
 def test_support_is_the_share_of_supported_numbers_and_one_without_any():
@@ -94,9 +119,10 @@ def test_support_is_the_share_of_supported_numbers_and_one_without_any():
     assert _verdicts("No figures here.", "Revenue was $3 million.") == (1.0, [])
 
 
-def test_only_the_aligned_number_decides_not_an_equal_value_elsewhere():
+def test_argmax_rule_only_the_aligned_number_decides():
     # The prediction's 2024 aligns by context with the reference's 2023; the reference's 2024 elsewhere has a
-    # lower cosine: the figure is unsupported, and the entry names 2023 as what it was compared with.
+    # lower cosine: under the argmax rule the figure is unsupported, compared with 2023. The default rule finds
+    # 2024 stated and, no other figure's words fitting better, supports it.
     prediction, reference = "Sales guided for 2024.", "Sales guided for 2023; a loan is due in 2024."
     pool = TextPool.build([prediction, reference])
     vectors = {prediction: [[1.0, 0.0]], reference: [[1.0, 0.0], [0.6, 0.8]]}
@@ -105,10 +131,11 @@ def test_only_the_aligned_number_decides_not_an_equal_value_elsewhere():
                  for text, spans in zip(pool.texts, pool.spans())]
     table = pool.mention_table(encodings)
     table.support = support_keys(pool, table)
-    alignment = align_numbers(table, pool.original_ids([prediction]), pool.original_ids([reference]))
-    [entry] = unsupported_numbers(alignment, 0.5)[0]
+    ids = pool.original_ids([prediction]), pool.original_ids([reference])
+    [[entry]] = argmax_verdicts(align_numbers(table, *ids), 0.5)
     assert entry["verdict"] == "unsupported" and entry["reference"]["text"] == "2023"
-    assert numeric_support(alignment, 0.5)[0] == 0.0
+    [[entry]] = context_verdicts(table, [(ids[0][0], ids[1][0])])
+    assert entry["verdict"] == "supported" and entry["found"]["text"] == "2024"
 
 
 def test_written_precision_of_scaled_and_written_numbers():
@@ -121,3 +148,72 @@ def test_written_precision_of_scaled_and_written_numbers():
     assert tolerance("EUR74 .8 m") == pytest.approx(0.05e6)  # Financial PhraseBank's split decimal
     assert tolerance("three million") == pytest.approx(0.05 * 3e6)  # half a million, capped at 5%
     assert tolerance("roughly 25 billion") == pytest.approx(1e9)
+
+
+# -- the two steps: value, then context (cosines all 0 here: words and years decide) ----------------------------
+
+TABLE = ("Net sales by contract type ($ in millions):\n| | 2019 | 2018 |\n|---|---|---|\n"
+         "| Fixed Price | 1,452.4 | 1,146.2 |\n| Cost Plus | 800.1 | 700.2 |")
+
+
+def _verdict_of(prediction: str, reference: str, figure: str) -> dict:
+    pool, table = _table(prediction, reference, cosine=0.0)
+    ids = pool.original_ids([prediction])[0], pool.original_ids([reference])[0]
+    return next(e for e in context_verdicts(table, [ids])[0] if e["text"] == figure)
+
+
+def test_another_years_value_in_a_table_is_misplaced():
+    entry = _verdict_of("Fixed Price sales were 1,146.2 in 2019.", TABLE, "1,146.2")
+    assert entry["verdict"] == "misplaced"
+    assert entry["found"]["text"] == "1,146.2" and entry["reference"]["text"] == "1,452.4"
+    assert _verdict_of("Fixed Price sales were 1,452.4 in 2019.", TABLE, "1,452.4")["verdict"] == "supported"
+    assert _verdict_of("Fixed Price sales were 1,146.2 in 2018.", TABLE, "1,146.2")["verdict"] == "supported"
+
+
+def test_another_rows_value_in_a_table_is_misplaced():
+    entry = _verdict_of("Cost Plus sales were 1,452.4 in 2019.", TABLE, "1,452.4")
+    assert entry["verdict"] == "misplaced" and entry["reference"]["text"] == "800.1"
+
+
+def test_another_items_value_in_prose_is_misplaced():
+    source = "Product revenue was $40 million. Services revenue was $25 million."
+    entry = _verdict_of("Services revenue was $40 million.", source, "$40 million")
+    assert entry["verdict"] == "misplaced" and entry["reference"]["text"] == "$25 million"
+    assert _verdict_of("Product revenue was $40 million.", source, "$40 million")["verdict"] == "supported"
+
+
+def test_a_value_stated_nowhere_is_unsupported_even_in_its_right_cell():
+    entry = _verdict_of("Fixed Price sales were 1,462.4 in 2019.", TABLE, "1,462.4")
+    assert entry["verdict"] == "unsupported" and entry["found"] is None
+
+
+@pytest.mark.parametrize(("prediction", "reference"), [
+    ("Fixed Price sales were $1.4524 billion in 2019.", TABLE),  # the caption's scale applies to the cells
+    ("Fixed Price sales were $1,452.4 million in 2019.", TABLE),
+    ("The fine was $5 million.", "A fine of 5 was paid, in millions."),  # a bare number at a stated scale
+    ("Interest paid was (502) million.", "| | 2019 |\n|---|---|\n| Interest paid | 502 |"),  # magnitudes
+    ("Margin was 13.2%.", "| | Change (%) |\n|---|---|\n| Margin | 13.2 |"),  # the header gives the percent
+    ("Margin was 13.2%.", "| | 2019 | |\n|---|---|---|\n| Margin | 13.2 | % |"),  # so does a cell of its own
+    ("They agreed to meet at 7 pm.", "Jacob: 7? 8? Alex: Let's make it 7."),  # a plain number as the hour
+    ("Sales fell in Q3 2020.", "Sales fell in the third quarter."),  # a year-less period supports a dated one
+    ("Sales fell in Q3 2020.", "Sales fell in the three months ended September 30, 2020."),
+])
+def test_supported_by_value_across_forms(prediction, reference):
+    assert _supported(prediction, reference)
+
+
+@pytest.mark.parametrize(("prediction", "reference"), [
+    ("Sales fell in 2020.", "Sales fell in the third quarter."),  # a period without a year says nothing of one
+    ("Sales fell in Q2 2020.", "Sales fell in the third quarter."),
+    ("Margin was 13.2%.", "| | 2019 |\n|---|---|\n| Margin | 13.2 |"),  # nothing says percent
+    ("The fine was $5 billion.", "The fine was 5 million."),  # a stated scale is not a bare number
+])
+def test_not_supported_by_value_across_forms(prediction, reference):
+    assert not _supported(prediction, reference)
+
+
+def test_a_count_in_words_is_not_judged_and_a_period_is_never_misplaced():
+    assert _verdicts("Two friends met.", "Friends met.") == (1.0, [])
+    assert _verdicts("Two friends met.", "Friends met.", rule="argmax")[0] == 0.0
+    # "2019" is stated (a header) though another year's cells fit the sentence's words as well.
+    assert _verdict_of("Fixed Price sales were 1,146.2 in 2019.", TABLE, "2019")["verdict"] == "supported"

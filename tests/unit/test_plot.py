@@ -10,6 +10,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from nash_metric.reports.plot import (
+    CELL_MARKS,
+    MATCH_LEGEND,
     NO_ALIGNMENT,
     VERDICT_COLOURS,
     check_figure_path,
@@ -137,19 +139,17 @@ def test_save_figure_refuses_a_missing_folder(pair_info, tmp_path):
     assert check_figure_path(tmp_path / "ok.SVG") == tmp_path / "ok.SVG"
 
 
-def _verdict(row: dict, verdict: str, supported_by: int | None = None) -> dict:
-    return dict(row, verdict=verdict, supported_by=supported_by)
+def _judged(mention: dict, verdict: str, found: int | None = None, match: int | None = None) -> dict:
+    """`mention` with its verdict as explain writes it: `found` and `match` index B's mentions."""
+    return dict(mention, verdict=verdict, found=None if found is None else {"index": found},
+                context_match=None if match is None else {"index": match, "cosine": 0.5})
 
 
-@pytest.fixture
-def verdict_info(pair_info) -> dict:
-    """`pair_info` as explain now writes it: A1 = 4% supported by B1, A3 = 30 mn unmatched (its best match, B2, is
-    below tau); then A3 flipped to unsupported (compared with B2) to test both marks."""
-    a_to_b = [_verdict(pair_info["alignments"]["a_to_b"][0], "supported", 0),
-              _verdict(pair_info["alignments"]["a_to_b"][1], "unmatched")]
-    info = dict(pair_info, alignments={"a_to_b": a_to_b, "b_to_a": pair_info["alignments"]["b_to_a"]})
-    info["scores"] = dict(pair_info["scores"], numeric_support=0.5)
-    return info
+def _with_verdicts(info: dict, rule: str, *verdicts: tuple) -> dict:
+    """`info` with A's mentions judged: one (verdict, found, match) per mention (None: not judged)."""
+    a = [m if v is None else _judged(m, *v) for m, v in zip(info["mentions"]["a"], verdicts)]
+    scores = dict(info["scores"], numeric_support=0.5)
+    return dict(info, mentions={"a": a, "b": info["mentions"]["b"]}, scores=scores, config={"verdict": rule})
 
 
 def _rows(fig: Figure) -> list[tuple[str, str]]:
@@ -157,43 +157,104 @@ def _rows(fig: Figure) -> list[tuple[str, str]]:
     return [(t.get_text(), t.get_color()) for t in ax.get_yticklabels()]
 
 
-def test_each_row_of_a_carries_its_verdict(verdict_info):
-    fig = explanation_figure(verdict_info)
+def _cell_marks(fig: Figure) -> list[tuple[str, int, int]]:
+    """The verdict marks drawn in cells: (mark, column, row)."""
+    (ax,) = _image_axes(fig)
+    return sorted((t.get_text(), round(t.get_position()[0]), round(t.get_position()[1])) for t in ax.texts
+                  if t.get_text() in CELL_MARKS.values())
+
+
+def test_each_row_of_a_carries_its_verdict_argmax_rule(pair_info):
+    """A1 = 4% supported by B1; A3 = 30 mn unmatched (its best match, B2, is below tau), then unsupported."""
+    info = _with_verdicts(pair_info, "argmax", ("supported", 0, 0), None, ("unmatched",))
+    fig = explanation_figure(info)
     assert _rows(fig) == [("A1: 4% ✓", VERDICT_COLOURS["supported"]), ("A3: 30 mn ∅", VERDICT_COLOURS["unmatched"])]
     assert "numeric support 0.50: 1 of 2 figures of A supported by B (1 unmatched)" in fig.get_suptitle()
-    assert "✗ unsupported" in fig.get_supxlabel() and "∅ unmatched" in fig.get_supxlabel()
-    (ax,) = _image_axes(fig)
+    legend = fig.get_supxlabel().replace("\n", " ")
+    assert "✗ unsupported (B's aligned number states another value)" in legend and "∅ unmatched" in legend
+    assert "misplaced" not in legend
     # The supporting number of B is marked in its cell (row A1, column B1); an unmatched row marks no cell.
-    assert [(t.get_text(), round(t.get_position()[1])) for t in ax.texts if t.get_text() in ("✓", "✗")] == [("✓", 0)]
-    unsupported = dict(verdict_info)
-    unsupported["alignments"] = dict(verdict_info["alignments"], a_to_b=[
-        verdict_info["alignments"]["a_to_b"][0], _verdict(_row(2, 1, True), "unsupported")])
-    (ax,) = _image_axes(explanation_figure(unsupported))
-    assert [t.get_text() for t in ax.get_yticklabels()] == ["A1: 4% ✓", "A3: 30 mn ✗"]
-    assert ax.get_yticklabels()[1].get_color() == VERDICT_COLOURS["unsupported"]
-    marked = sorted((t.get_text(), round(t.get_position()[0]), round(t.get_position()[1])) for t in ax.texts
-                    if t.get_text() in ("✓", "✗"))
-    assert marked == [("✓", 0, 0), ("✗", 1, 1)]  # B2 (column 1) is what A3 (row 1) contradicts
+    assert _cell_marks(fig) == [("✓", 0, 0)]
+    unsupported = _with_verdicts(pair_info, "argmax", ("supported", 0, 0), None, ("unsupported", None, 1))
+    fig = explanation_figure(unsupported)
+    assert [t for t, _ in _rows(fig)] == ["A1: 4% ✓", "A3: 30 mn ✗"]
+    assert _rows(fig)[1][1] == VERDICT_COLOURS["unsupported"]
+    assert _cell_marks(fig) == [("✓", 0, 0), ("✗", 1, 1)]  # B2 (column 1) is what A3 (row 1) is compared with
+
+
+def test_a_misplaced_figure_marks_where_its_value_is_and_what_its_context_fits(pair_info):
+    """A3 = 30 mn misplaced: its value is B2's (column 1), its context fits B3's (column 2)."""
+    info = _with_verdicts(pair_info, "context", ("supported", 0, 0), None, ("misplaced", 1, 2))
+    fig = explanation_figure(info)
+    assert _rows(fig) == [("A1: 4% ✓", VERDICT_COLOURS["supported"]), ("A3: 30 mn ↷", VERDICT_COLOURS["misplaced"])]
+    assert "numeric support 0.50: 1 of 2 figures of A supported by B (1 misplaced)" in fig.get_suptitle()
+    assert _cell_marks(fig) == [("↷", 1, 1), ("◎", 2, 1), ("✓", 0, 0)]
+    (ax,) = _image_axes(fig)
+    colours = {t.get_text(): t.get_color() for t in ax.texts if t.get_text() in ("↷", "◎")}
+    assert colours == {"↷": VERDICT_COLOURS["misplaced"], "◎": VERDICT_COLOURS["misplaced"]}
+    legend = fig.get_supxlabel().replace("\n", " ")
+    for words in ("↷ misplaced (B states its value, but only where it means something else)",
+                  "✗ unsupported (B states its value nowhere)", "↷ where B states a misplaced figure's value",
+                  "◎ the number its context fits"):
+        assert words in legend
+    assert "∅" not in legend
+    # Unsupported under this rule: ✗ on the number of B closest in context; none when B has none of its kind.
+    info = _with_verdicts(pair_info, "context", ("unsupported", None, 2), None, ("unsupported",))
+    assert _cell_marks(explanation_figure(info)) == [("✗", 2, 0)]
 
 
 def test_an_explanation_without_verdicts_draws_no_marks(pair_info):
     fig = explanation_figure(pair_info)  # an explain dict from before the verdicts: labels as they were
     assert [text for text, _ in _rows(fig)] == ["A1: 4%", "A3: 30 mn"]
-    assert "numeric support" not in fig.get_suptitle() and not fig.get_supxlabel()
+    assert "numeric support" not in fig.get_suptitle() and "A's figures" not in fig.get_supxlabel()
+    assert fig.get_supxlabel().replace("\n", " ") == MATCH_LEGEND
 
 
-def test_numbers_of_a_against_none_in_b_are_all_unmatched():
+@pytest.mark.parametrize(("rule", "verdict", "help_text"), [
+    ("argmax", "unmatched", "∅ = no number of B aligns"), ("context", "unsupported", "✗ = B states its value nowhere")])
+def test_numbers_of_a_against_none_in_b(rule, verdict, help_text):
     a = [_mention("4%", 5), _mention("2019", 12)]
-    info = _info(a, [], [], [_verdict({"source": 0, "target": None, "valid": False}, "unmatched"),
-                             _verdict({"source": 1, "target": None, "valid": False}, "unmatched")], numeric=0.0)
+    rows = [{"source": 0, "target": None, "valid": False}, {"source": 1, "target": None, "valid": False}]
+    info = _with_verdicts(_info(a, [], [], rows, numeric=0.0), rule, (verdict,), (verdict,))
     info["scores"]["numeric_support"] = 0.0
-    text = "\n".join(t.get_text() for t in explanation_figure(info).texts)
-    assert "numeric support 0.00: 0 of 2 figures of A supported by B (2 unmatched)" in text
-    assert "A1: 4% ∅ · A2: 2019 ∅" in text and "Text B: no numbers" in text
+    text = " ".join(" ".join(t.get_text() for t in explanation_figure(info).texts).split())
+    assert f"numeric support 0.00: 0 of 2 figures of A supported by B (2 {verdict}); {help_text}" in text
+    mark = "∅" if verdict == "unmatched" else "✗"
+    assert f"A1: 4% {mark} · A2: 2019 {mark}" in text and "Text B: no numbers" in text
     info = _info([], [_mention("3", 0)], [], numeric=0.0)
     info["scores"]["numeric_support"] = 1.0
     text = "\n".join(t.get_text() for t in explanation_figure(info).texts)
     assert "numeric support 1.00: A states no figures" in text
+
+
+def _outside(fig: Figure) -> list[str]:
+    """The texts of `fig` that reach past its left or right edge when drawn as the Space shows it (no bbox
+    "tight")."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)
+    texts = [fig._suptitle, fig._supxlabel, *fig.texts]
+    for ax in fig.axes:
+        texts += [*ax.get_yticklabels(), *ax.get_xticklabels(), ax.title, ax.yaxis.label]
+    width = fig.bbox.width
+    boxes = {t.get_text(): t.get_window_extent(renderer) for t in texts if t is not None and t.get_text()}
+    return [text for text, box in boxes.items() if box.x0 < -1 or box.x1 > width + 1]
+
+
+@pytest.mark.parametrize("n_b", [1, 2, 6])
+def test_titles_and_legend_fit_the_figure_width(n_b):
+    """The Space's Compare tab cut a one-column map's title on the left ("ımeric support 0.00: 0 of 1 figure…")."""
+    b = [_mention(f"{k + 1}.5 mn", 10 * k) for k in range(n_b)]
+    info = _with_verdicts(_info([_mention("4%", 0)], b, [[0.2] * n_b], [_row(0, 0, True)]), "context",
+                          ("misplaced", 0, n_b - 1))
+    info["scores"]["numeric_support"] = 0.0
+    fig = explanation_figure(info)
+    assert "0 of 1 figure of A supported by B" in fig.get_suptitle().replace("\n", " ")
+    assert _outside(fig) == []
+    long_lists = _info([_mention(f"{k}.25 million euros", 30 * k) for k in range(20)], [], [], numeric=0.0)
+    long_lists["scores"]["numeric_support"] = 1.0
+    assert _outside(explanation_figure(long_lists)) == []
 
 
 def test_matplotlib_is_loaded_only_for_plotting():

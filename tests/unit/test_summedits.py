@@ -83,10 +83,15 @@ def data_dir(tmp_path) -> Path:
 
 
 class FakeScorer:
-    """The scorer protocol on hand-set scores (`SCORES`), logging every call; for unit tests only."""
+    """The scorer protocol on hand-set scores (`SCORES`), logging every call; for unit tests only.
 
-    def __init__(self, backend: str = "sentence", calls: list | None = None, overrides: dict | None = None):
+    ``flags``: summary -> the verdicts of its flagged figures; without it, one "unsupported" figure below 0.5.
+    """
+
+    def __init__(self, backend: str = "sentence", calls: list | None = None, overrides: dict | None = None,
+                 flags: dict | None = None):
         self.backend, self.calls, self.overrides = backend, [] if calls is None else calls, overrides or {}
+        self.flags = flags
 
     @property
     def echo(self) -> dict:
@@ -97,14 +102,19 @@ class FakeScorer:
         return f"fake_{self.backend}"
 
     def with_options(self, **overrides):
-        return FakeScorer(overrides.get("backend", self.backend), self.calls, overrides)
+        return FakeScorer(overrides.get("backend", self.backend), self.calls, overrides, self.flags)
+
+    def _flagged(self, prediction: str, score: float) -> list[dict]:
+        if self.flags is None:
+            return [{"text": "x", "verdict": "unsupported"}] if score < 0.5 else []
+        return [{"text": "x", "verdict": v} for v in self.flags.get(prediction, ())]
 
     def score(self, predictions, references, show_progress=False):
         self.calls.append((self.backend, list(predictions), list(references)))
         s = np.array([SCORES[p] for p in predictions])
         return SimpleNamespace(
             nash=s, numeric=s, numeric_precision=s, numeric_support=np.ones(len(s)),
-            unsupported_numbers=[[{"text": "x", "verdict": "unsupported"}] if v < 0.5 else [] for v in s],
+            unsupported_numbers=[self._flagged(p, v) for p, v in zip(predictions, s)],
             baseline=s if self.backend == "sentence" else 1.0 - s, config=self.echo, unscored=[],
         )
 
@@ -179,6 +189,16 @@ def test_numerals_are_digit_tokens_without_thousands_commas():
     assert new_numerals("5 and 5 more", "5 in all") == {"5": 1}  # a multiset: stated twice, once in the original
     assert new_numerals("from 7 to 5", "from 5 to 7") == {}  # swapped figures state nothing new
     assert new_numerals("3,035 units", "3035 units") == {}
+
+
+def test_a_list_label_opening_the_text_or_a_line_is_not_a_figure():
+    assert numerals("5) The email asks for 3 demos.\n2. Then 4 calls\n  (3) and 12) items") == {"3": 1, "4": 1, "12": 1}
+    assert numerals("See item 5) below; 2.5 million in 2019. Then") == {"5": 1, "2.5": 1, "2019": 1}
+    assert numerals("2019. A year") == {"2019": 1}  # three digits and more: no label
+    assert numerals("2.5 million") == {"2.5": 1}  # a decimal, not "2. "
+    # the dev row that changed subset with this rule (qmsumm 246): a numbered summary of an unnumbered one
+    row = SummEditsRow("d", 0, "0", "doc", "The document discusses the decision.", "4) The document analyzes it.", 0)
+    assert not row.is_figure_edit and new_numerals(row.summary, row.original_summary) == {}
 
 
 def _rows(*specs) -> list[SummEditsRow]:
@@ -317,7 +337,9 @@ def test_bad_options_are_refused_before_scoring(data_dir):
 def test_markdown_has_one_table_per_reference_and_subset(data_dir, tmp_path):
     result = evaluate(FakeScorer(), data_dir, show_progress=False)
     text = markdown(result)
-    assert text.count("### ") == 5  # 2 references x 2 subsets + thresholds
+    assert text.count("### ") == 7  # 2 references x 2 subsets + thresholds + verdict classes per reference
+    # the fake flags one "unsupported" figure below 0.5: 0 of 3 consistent edits, 2 of 3 figure edits, 3 of 6 edits
+    assert "### Verdict classes · summary vs source document · overall" in text
     assert "### summary vs original summary · figure_edits_vs_consistent" in text
     assert "### summary vs source document · all_edits" in text
     rows = [[c.strip() for c in line.strip("|").split("|")] for line in text.splitlines() if line.startswith("|")]
@@ -326,6 +348,10 @@ def test_markdown_has_one_table_per_reference_and_subset(data_dir, tmp_path):
     overall = [r for r in rows if r[0] == "overall" and r[1] == "3/3"]
     assert len(overall) == 2 and overall[0][2:5] == ["1.000 / 1.000", "0.000 / 0.500", "1.000 / 1.000"]
     assert "maximise BA on all rows of this run pooled" in text
+    classes = [r for r in rows if r[0].startswith("figure_edits_vs_consistent · ")]
+    assert classes[:2] == [["figure_edits_vs_consistent · consistent", "3", "0", "0", "0 / –"],
+                           ["figure_edits_vs_consistent · inconsistent", "3", "2", "2", "2 / 1.000"]]
+    assert next(r for r in rows if r[0] == "subset · label")[4] == "unsupported: rows / share of figures"
     path = registry["summedits"].plot(result, tmp_path / "summedits.png")
     assert path.is_file() and path.stat().st_size > 0
 
@@ -338,3 +364,80 @@ def test_the_cli_lists_the_command():
     assert (args.data, args.reference, args.limit, args.thresholds, args.backend) == \
         (["a", "b.json"], "doc", 3, "r.json", "token")
     assert build_parser().parse_args(["bench", "summedits", "--data", "a"]).reference == "both"
+
+
+# -- verdict classes and the value-anywhere check -----------------------------------------------------------------
+
+# summary -> the verdicts of its flagged figures; the classes come from these entries, none is hard-coded
+FLAGS = {
+    "Revenue reached 5 million in 2020.": ["misplaced"],  # consistent, twice in alpha
+    "Revenue was 5 million in 2021.": ["unsupported", "unsupported"],  # figure edit
+    "Revenue was 7 million in 2020.": ["misplaced", "unsupported"],  # figure edit
+    "The team met on Monday at 9.": ["unmatched"],  # figure edit
+}
+
+
+def test_flagged_figures_are_counted_by_verdict_class(data_dir):
+    res = evaluate(FakeScorer(flags=FLAGS), data_dir, reference="doc", show_progress=False)["results"]
+    figure = res["verdict_classes"]["doc"]["figure_edits_vs_consistent"]["overall"]
+    share = lambda n, d: pytest.approx(n / d)  # noqa: E731
+    assert figure["consistent"] == {"rows": 3, "rows_flagged": 2, "figures_flagged": 2, "classes": {
+        "misplaced": {"rows": 2, "figures": 2, "share_of_flagged": 1.0},
+        "unmatched": {"rows": 0, "figures": 0, "share_of_flagged": 0.0},
+        "unsupported": {"rows": 0, "figures": 0, "share_of_flagged": 0.0}}}
+    assert figure["inconsistent"] == {"rows": 3, "rows_flagged": 3, "figures_flagged": 5, "classes": {
+        "misplaced": {"rows": 1, "figures": 1, "share_of_flagged": share(1, 5)},
+        "unmatched": {"rows": 1, "figures": 1, "share_of_flagged": share(1, 5)},
+        "unsupported": {"rows": 2, "figures": 3, "share_of_flagged": share(3, 5)}}}
+    every = res["verdict_classes"]["doc"]["all_edits"]
+    assert (every["overall"]["inconsistent"]["rows"], every["overall"]["inconsistent"]["rows_flagged"]) == (6, 3)
+    assert every["beta"]["inconsistent"]["classes"]["unmatched"]["rows"] == 1
+    none = {"rows": 0, "figures": 0, "share_of_flagged": None}
+    assert every["beta"]["consistent"] == {"rows": 1, "rows_flagged": 0, "figures_flagged": 0, "classes": {
+        "misplaced": none, "unmatched": none, "unsupported": none}}
+
+    cells = res["metrics"]["doc"]["figure_edits_vs_consistent"]["overall"]
+    # consistent edits 0, 0, 1 (two flagged misplaced) against figure edits 0, 0, 0
+    assert cells["verdict"] == {"auc": pytest.approx(2 / 3), "balanced_accuracy": pytest.approx(2 / 3)}
+    # unsupported: consistent 1, 1, 1 against 0, 0, 1 (the unmatched one is not "unsupported")
+    assert cells["verdict_unsupported"] == {"auc": share(5, 6), "balanced_accuracy": share(5, 6)}
+    # misplaced: consistent 0, 0, 1 against 1, 0, 1
+    assert cells["verdict_misplaced"] == {"auc": share(1, 3), "balanced_accuracy": share(1, 3)}
+    assert "verdict_misplaced" not in res["thresholds"]["doc"]["figure_edits_vs_consistent"]
+
+
+def test_the_value_anywhere_check_reads_the_texts_against_each_reference(data_dir):
+    res = evaluate(FakeScorer(), data_dir, show_progress=False)["results"]
+    for mode in ("original", "doc"):  # the doc is "Source of: " + the original summary: the same digit strings
+        figure = res["metrics"][mode]["figure_edits_vs_consistent"]["overall"]
+        # consistent edits state only the original's figures (1.0); figure edits 0.5 (5 of 5, 2021), 0.5, 0.0 (9)
+        assert figure["value_anywhere"] == {"auc": 1.0, "balanced_accuracy": 1.0}
+        assert figure["value_anywhere_share"] == {"auc": 1.0, "balanced_accuracy": 1.0}
+        assert res["thresholds"][mode]["figure_edits_vs_consistent"]["value_anywhere_share"] == pytest.approx(0.75)
+        # all edits: 3 more inconsistent edits that state no new value (1.0)
+        assert res["metrics"][mode]["all_edits"]["overall"]["value_anywhere"] == {"auc": pytest.approx(0.75),
+                                                                                  "balanced_accuracy": 0.75}
+
+
+def test_an_older_thresholds_file_without_the_new_fields_still_applies(tmp_path, data_dir):
+    earlier = evaluate(FakeScorer(), data_dir, reference="doc", show_progress=False)
+    for subset in earlier["results"]["thresholds"]["doc"].values():
+        del subset["value_anywhere_share"]
+    path = write_json(tmp_path / "old.json", earlier)
+    fixed = evaluate(FakeScorer(), data_dir, reference="doc", thresholds=path, show_progress=False)
+    res = fixed["results"]
+    assert res["threshold_source"]["missing"] == ["doc/figure_edits_vs_consistent/value_anywhere_share",
+                                                  "doc/all_edits/value_anywhere_share"]
+    cell = res["metrics"]["doc"]["figure_edits_vs_consistent"]["overall"]["value_anywhere_share"]
+    assert cell == {"auc": 1.0, "balanced_accuracy": None}  # no threshold recorded: no BA, the AUC stays
+    assert res["metrics"]["doc"]["figure_edits_vs_consistent"]["overall"]["value_anywhere"]["balanced_accuracy"] == 1.0
+    assert "none recorded there for doc/figure_edits_vs_consistent/value_anywhere_share" in markdown(fixed)
+
+
+def test_an_entry_without_a_verdict_is_refused(data_dir):
+    class NoVerdict(FakeScorer):
+        def _flagged(self, prediction, score):
+            return [{"text": "x"}] if score < 0.5 else []
+
+    with pytest.raises(ValueError, match=r"unsupported_numbers\[\d+\]\[0\] has no verdict"):
+        evaluate(NoVerdict(), data_dir, reference="original", show_progress=False)

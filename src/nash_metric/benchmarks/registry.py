@@ -161,6 +161,20 @@ registry = BenchmarkRegistry([
         markdown_ref="summedits.report:markdown",
         plot_ref="summedits.report:plot",
     ),
+    Benchmark(
+        name="claims",
+        summary="labelled {source, claim, label} JSONL: figure verdict vs the value-anywhere check (AUC / BA)",
+        evaluate_ref="claims:evaluate",
+        markdown_ref="claims:markdown",
+    ),
+    Benchmark(
+        name="filing-claims",
+        summary="FilingClaims: claims about TAT-QA table cells (supported, misplaced, unsupported) in three forms",
+        build_ref="filing_claims.build:build",
+        build_markdown_ref="filing_claims.build:build_markdown",
+        evaluate_ref="filing_claims.evaluation:evaluate",
+        markdown_ref="filing_claims.evaluation:markdown",
+    ),
 ])
 
 

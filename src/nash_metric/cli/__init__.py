@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from .._version import __version__
 from .bench import BENCH, BUILD_DATA
+from .check import CHECK
 from .command import add_commands
 from .explain import EXPLAIN
 from .fitting import CALIBRATE, FIT_BASELINE, FIT_IDF
@@ -21,7 +22,7 @@ from .running import run
 from .score import SCORE
 from .serve import APP, EXPORT
 
-COMMANDS = (SCORE, FIT_IDF, FIT_BASELINE, EXPLAIN, CALIBRATE, APP, EXPORT, BUILD_DATA, BENCH)
+COMMANDS = (SCORE, CHECK, FIT_IDF, FIT_BASELINE, EXPLAIN, CALIBRATE, APP, EXPORT, BUILD_DATA, BENCH)
 
 __all__ = ["COMMANDS", "add_config_arguments", "build_parser", "config_from_args", "main", "scorer_from_args"]
 

@@ -89,12 +89,25 @@ def _settings_line(scorer: NASH, out: NASHOutput) -> str:
 
 
 def support_line(support: float, unsupported: list[dict]) -> str:
-    """"numeric support 0.50; not supported: $0.15 (B says $0.13)" for one pair."""
+    """"numeric support 0.50; not supported: 10% (B says 4%)" for one pair: each figure of A that is not supported
+    (`unsupported_numbers`, support.FigureVerdict entries) with what B says about it."""
     if not unsupported:
         return f"numeric support {support:.2f}: every figure of A is supported by B"
-    named = [f"{u['text']} ({'B says ' + u['reference']['text'] if u['reference'] else 'nothing in B aligns'})"
-             for u in unsupported]
+    named = [f"{u['text']} ({_not_supported_note(u)})" for u in unsupported]
     return f"numeric support {support:.2f}; not supported: {'; '.join(named)}"
+
+
+def _not_supported_note(entry: dict) -> str:
+    """"B says 4%" (unsupported: the number of B closest in context, or its aligned number under the argmax rule),
+    "misplaced: found at 1,146.2, but its context fits 1,452.4", "stated nowhere in B", "nothing in B aligns"."""
+    from ..reports.explain_text import MISPLACED, UNMATCHED, figure_note
+
+    found, reference = (entry[key]["text"] if entry.get(key) else None for key in ("found", "reference"))
+    if entry["verdict"] == MISPLACED:
+        return f"misplaced: {figure_note(MISPLACED, found, reference)}"
+    if entry["verdict"] == UNMATCHED:
+        return "nothing in B aligns"
+    return f"B says {reference}" if reference else "stated nowhere in B"
 
 
 def _open_corpus(args: argparse.Namespace) -> PairSource:

@@ -31,9 +31,10 @@ import itertools
 import json
 import re
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 DEFAULT_COLUMNS = ("sentence", "text", "content")
 # Financial PhraseBank rows are "label,sentence" without a header.
@@ -284,11 +285,17 @@ def _open_jsonl(path: Path, text: str, column: str | None) -> tuple[str | None, 
 
 def _jsonl_values(path: Path, records: Iterator[tuple[int, dict]], name: str) -> Iterator[tuple[int, str]]:
     for number, record in records:
-        if name not in record:
-            raise InputFileError(path, number, f"missing field {name!r}; fields are {list(record)}")
-        value = record[name]
-        if not isinstance(value, str):
-            raise InputFileError(path, number, f"field {name!r} must be a string, got {type(value).__name__}")
-        if not value.strip():
-            raise InputFileError(path, number, f"empty {name!r} field")
-        yield number, value.strip()
+        yield number, string_field(path, number, record, name).strip()
+
+
+def string_field(path: str | Path, number: int, record: Mapping[str, Any], name: str, why: str = "") -> str:
+    """`record[name]` of line `number` of a JSONL file, a non-blank string, or an `InputFileError` saying what is
+    wrong there (`why` is added to the empty-field message)."""
+    if name not in record:
+        raise InputFileError(path, number, f"missing field {name!r}; fields are {list(record)}")
+    value = record[name]
+    if not isinstance(value, str):
+        raise InputFileError(path, number, f"field {name!r} must be a string, got {type(value).__name__}")
+    if not value.strip():
+        raise InputFileError(path, number, f"empty {name!r} field{why}")
+    return value

@@ -24,9 +24,23 @@ Forms (period of the example in brackets):
 * Fiscal quarters and halves: ``Q4 FY2019``, ``Q4 FY19``, ``Q4 fiscal 2019``, ``fourth quarter of fiscal
   2019``, ``third quarter of fiscal year 2019``, ``H1 FY23`` are read as the quarter (half) of the year
   named (``2019-Q4``): fiscal calendars differ by company, and a consistent reading is what distances need.
-* Fiscal years: ``fiscal 2019``, ``Fiscal Year 2019``, ``fiscal year 2019``, ``FY2019``, ``FY 2019``,
-  ``FY19``, ``FY'19`` (``FY2019``). Plural ``fiscal years 2019 and 2018`` is not one fiscal year (each year
-  is a bare year); ``FY2019/20`` and ``fiscal 2019-20`` (split years) are not read.
+* Quarters and halves without a year: ``Q3``, ``third quarter``, ``third-quarter``, ``3rd quarter``, ``H1``,
+  ``first half`` (``--Q3``, ``--H1``; ``numbers.periods``: the year is usually stated elsewhere). Not
+  when glued to a word or hyphen (``H1N1``, ``H2O``, ``H1-B``, ``half-hour``), before a 4-digit number
+  (``Q4 2101``: an unread year), or before "of" that names no year (``first half of the game``; ``first half
+  of the year``, ``of last year`` are read, as ``first half``).
+* Intervals ended on a day: ``three months ended September 30, 2020`` (``P3M/2020-09-30``, named
+  ``2020-Q3``), ``six months ended June 30, 2020`` (``P6M/...``, ``2020-H1``), ``nine months ended ...``
+  (``P9M/...``, the year to date), ``twelve months``/``year``/``fiscal year ended December 31, 2019``
+  (``P12M/...``, the year); also ``3``/``12``, ``three-month period``, ``quarter`` and ``second quarter``,
+  ``13``/``26``/``39``/``52``/``53 weeks`` (as 3, 6, 9, 12 months), ``ending``, ``ended on``, day-first
+  dates and dates without a year (``P3M/--03-31``). One mention: the number of months is no quantity.
+  Plurals (``years ended December 31, 2019 and 2018``) and lists (``three and nine months ended``) name
+  several periods and are left to the date and numbers inside them. The date is the field a shift moves.
+* Fiscal years: ``fiscal 2019``, ``Fiscal Year 2019``, ``fiscal year 2019``, ``fiscal-year 2019``,
+  ``FY2019``, ``FY 2019``, ``FY19``, ``FY'19``, ``F2019`` (``FY2019``; ``F19`` is not read: a model name).
+  Plural ``fiscal years 2019 and 2018`` is not one fiscal year (each year is a bare year); ``FY2019/20``
+  and ``fiscal 2019-20`` (split years) are not read.
 * Clock times: ``10:30`` (``T10:30``), ``10:30:15`` (seconds dropped: ``T10:30``), ``9 am``, ``9 a.m.``
   (``T09:00``), ``9:45 p.m.``, ``9.45 pm`` (``T21:45``), ``12 am`` (``T00:00``), and a dotted time after a
   date's year and "at" (PhraseBank's ``RELEASE 28.02.2008 AT 09.30``). A bare number is no time: ``hh:mm``
@@ -34,7 +48,7 @@ Forms (period of the example in brackets):
   does; 24-hour times are 0-23, 12-hour 1-12.
 
 Not read here as one expression: bare years (``in 2019``; ``numbers.english`` marks them temporal and
-``numbers.extract`` gives them the period ``"2019"``), quarters and halves without a year (``Q3``), decades,
+``numbers.extract`` gives them the period ``"2019"``), ``3Q``/``1H`` without a year, decades,
 ``2017/18``, year-month ``2016-02`` (often an identifier such as ``ASU 2016-02``), two-digit numeric years
 (``12/31/19``), year-first quarters (``fiscal 2019 second quarter`` reads ``fiscal 2019``), weekdays,
 seasons.
@@ -107,7 +121,7 @@ _BL = r"(?<![A-Za-z0-9])"
 _BN = r"(?<![\w.,/-])"  # numeric forms: not inside a longer numeric token
 _E = r"(?![\w]|[.,/][0-9])"  # nothing glued after
 _EN = r"(?![\w]|[.,/-][0-9])"
-_FISCAL = r"(?i:fiscal)\s(?:(?i:year)\s)?"
+_FISCAL = r"(?i:fiscal)(?:[\s-](?i:year))?\s"  # "fiscal ", "fiscal year ", "fiscal-year "
 # the year of a quarter or half: "2019", "FY2019", "fiscal 2019", "fiscal year 2019", "FY19", "'19"
 _PERIOD_YEAR = rf"(?:(?:FY\s?|{_FISCAL})?{_YEAR}|FY\s?'?(?P<yy>[0-9]{{2}})|'(?P<ay>[0-9]{{2}}))"
 _PERIOD_SEP = r"(?:\s?,\s?|\s(?:(?i:of)\s)?(?:(?i:the)\s)?|[-/]|(?=FY|'))"
@@ -116,6 +130,24 @@ _HWORD = r"(?P<hw>(?i:first|second)|1st|2nd)"
 _ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 # a year-less date is not the head of a dated one: "February 29, 2019" is invalid, not "February 29"
 _NO_YEAR_AFTER = r"(?!" + _COMMA + r"[0-9]{4}(?![0-9]))"
+# A year-less quarter or half in words is a calendar one unless "of" names something else ("first half of the
+# game"): "of" may be followed only by a year ("of the year", "of last year", "of fiscal 2019" read whole).
+_OF_A_YEAR = (r"(?!\s(?i:of)\s(?!(?i:(?:(?:the|this|that|last|next|its|our|their|the\scurrent|the\sprevious)\s)?"
+              r"(?:fiscal\s)?(?:year|fiscal)\b)|[0-9']))")
+_NOT_A_WORD_AFTER = r"(?![\w-])"  # "half-hour", "quarter-final", "H1N1", "H1-B"
+# nor the head of a quarter whose year is out of range or unread ("Q4 2101")
+_NO_PERIOD_YEAR_AFTER = r"(?!\s?,?\s(?:(?i:of)\s)?'?[0-9]{4}(?![0-9]))"
+# An interval ended on a day ("three months ended September 30, 2020"): its length in months by the words that
+# say it (module doc). Plural periods ("years ended", "quarters ended") name several and are left alone.
+_SPAN_WORDS = {"three": 3, "six": 6, "nine": 9, "twelve": 12, "3": 3, "6": 6, "9": 9, "12": 12,
+               "thirteen": 3, "13": 3, "twenty-six": 6, "26": 6, "thirty-nine": 9, "39": 9,
+               "fifty-two": 12, "52": 12, "fifty-three": 12, "53": 12}
+_SPAN = (r"(?P<span>(?i:(?P<n>three|six|nine|twelve|3|6|9|12)(?:\smonths|-month\speriod)"
+         r"|(?P<w>thirteen|twenty-six|thirty-nine|fifty-two|fifty-three|13|26|39|52|53)(?:\sweeks|-week\speriod)"
+         r"|(?:(?:first|second|third|fourth|1st|2nd|3rd|4th)[\s-])?(?:fiscal\s)?(?P<unit>year|quarter)))\s(?i:ended|ending)\s(?:(?i:on)\s)?")
+_ENDED = r"(?<![A-Za-z-])" + _SPAN
+_ALONE_END = _NOT_A_WORD_AFTER + r"(?![.,/][0-9])" + _NO_PERIOD_YEAR_AFTER  # "Q3" alone: not "Q3.5", "Q4 2101"
+_SPAN_LIST_BEFORE = re.compile(r"(?i:three|six|nine|twelve|thirteen|[0-9]+)\s(?:and|or|&)\s\Z")
 
 # (form, granularity, pattern); the list order breaks ties between equally long overlapping matches.
 _PATTERNS: list[tuple[str, str, re.Pattern[str]]] = [
@@ -128,6 +160,10 @@ _PATTERNS: list[tuple[str, str, re.Pattern[str]]] = [
     ("half_words", "half", re.compile(r"(?<![A-Za-z])" + _HWORD + r"[\s-](?i:half)" + _PERIOD_SEP + _PERIOD_YEAR + _E)),
     ("quarter", "quarter", re.compile(_BL + r"Q(?P<q>[1-4])" + _PERIOD_SEP + _PERIOD_YEAR + _E)),
     ("half", "half", re.compile(_BL + r"H(?P<h>[12])" + _PERIOD_SEP + _PERIOD_YEAR + _E)),
+    ("ended_mdy", "day", re.compile(_ENDED + _MON_DOT + r"\s" + _DAY + _COMMA + _YEAR + _E)),
+    ("ended_dmy", "day", re.compile(_ENDED + _DAY + r"\s(?:of\s)?" + _MON_DOT + _COMMA + _YEAR + _E)),
+    ("ended_md", "day", re.compile(_ENDED + _MON_DOT + r"\s" + _DAY + _E + _NO_YEAR_AFTER)),
+    ("ended_dm", "day", re.compile(_ENDED + _DAY + r"\s(?:of\s)?" + _MON + _NO_YEAR_AFTER)),
     ("quarter_compact", "quarter", re.compile(
         _B + r"(?P<q>[1-4])Q(?:\s?" + _YEAR + r"|(?P<yy>[0-9]{2})|\s?'(?P<ay>[0-9]{2}))" + _E)),
     ("half_compact", "half", re.compile(
@@ -136,6 +172,15 @@ _PATTERNS: list[tuple[str, str, re.Pattern[str]]] = [
     ("mnum_y", "month", re.compile(_BN + r"(?P<mnum>[0-9]{1,2})/" + _YEAR + _EN)),
     ("fiscal", "year", re.compile(r"(?<![A-Za-z])" + _FISCAL + _YEAR + _EN)),
     ("fy", "year", re.compile(_BL + r"FY\s?(?:" + _YEAR + r"|'?(?P<yy>[0-9]{2}))" + _EN)),
+    ("f", "year", re.compile(_BL + r"F" + _YEAR + _EN)),  # "F2020" (four digits only: "F20" is a model name)
+    ("quarter_words_alone", "quarter", re.compile(
+        r"(?<![A-Za-z])" + _QWORD + r"[\s-](?i:quarter)" + _NOT_A_WORD_AFTER + _OF_A_YEAR
+        + _NO_PERIOD_YEAR_AFTER)),
+    ("half_words_alone", "half", re.compile(
+        r"(?<![A-Za-z])" + _HWORD + r"[\s-](?i:half)" + _NOT_A_WORD_AFTER + _OF_A_YEAR
+        + _NO_PERIOD_YEAR_AFTER)),
+    ("quarter_alone", "quarter", re.compile(_BL + r"Q(?P<q>[1-4])" + _ALONE_END)),
+    ("half_alone", "half", re.compile(_BL + r"H(?P<h>[12])" + _ALONE_END)),
     ("md", "day", re.compile(_B + _MON_DOT + r"\s" + _DAY + _E + _NO_YEAR_AFTER)),
     ("dm", "day", re.compile(_B + _DAY + r"\s(?:of\s)?" + _MON + _NO_YEAR_AFTER)),
 ]
@@ -178,10 +223,11 @@ class DateExpression:
     fields: tuple[tuple[str, int, int], ...]
     zero_pad: bool = False  # numeric day/month fields keep two digits ("05.03.2009", "31.12.2019", ISO)
     fiscal: bool = False  # a fiscal year ("FY2019")
+    span_months: int = 0  # an interval ended on the day ``when`` ("three months ended ..."): its length
 
     @property
     def period(self) -> str:
-        return _period(self.when, self.granularity, self.has_year, self.fiscal)
+        return _period(self.when, self.granularity, self.has_year, self.fiscal, self.span_months)
 
     @property
     def value(self) -> float:
@@ -202,7 +248,7 @@ class DateExpression:
         out = self.text
         for name, s, e in sorted(self.fields, key=lambda f: -f[1]):
             out = out[:s] + _render_field(name, self.text[s:e], new, self.zero_pad) + out[e:]
-        return out, _period(new, self.granularity, self.has_year, self.fiscal)
+        return out, _period(new, self.granularity, self.has_year, self.fiscal, self.span_months)
 
     def mention(self) -> NumericMention:
         return NumericMention(self.text, self.start, self.end, self.value, "temporal", None, None, self.period)
@@ -245,15 +291,18 @@ class ClockTime:
 
 
 # ------------------------------------------------------------------------------------------ rendering
-def _period(when: date, granularity: str, has_year: bool, fiscal: bool) -> str:
+def _period(when: date, granularity: str, has_year: bool, fiscal: bool, span_months: int = 0) -> str:
+    if span_months:
+        return f"P{span_months}M/{_period(when, granularity, has_year, fiscal)}"
     if granularity == "day":
         return f"{when.year:04d}-{when.month:02d}-{when.day:02d}" if has_year else f"--{when.month:02d}-{when.day:02d}"
     if granularity == "month":
         return f"{when.year:04d}-{when.month:02d}" if has_year else f"--{when.month:02d}"
+    year = f"{when.year:04d}" if has_year else "-"
     if granularity == "quarter":
-        return f"{when.year:04d}-Q{(when.month - 1) // 3 + 1}"
+        return f"{year}-Q{(when.month - 1) // 3 + 1}"
     if granularity == "half":
-        return f"{when.year:04d}-H{(when.month - 1) // 6 + 1}"
+        return f"{year}-H{(when.month - 1) // 6 + 1}"
     return f"FY{when.year:04d}" if fiscal else f"{when.year:04d}"
 
 
@@ -300,6 +349,8 @@ def _make_date(text: str, m: re.Match[str], form: str, granularity: str) -> Date
         return None  # "January-June 2008": a range of months
     if form == "my" and _DAY_BEFORE.search(text, max(0, m.start() - 8), m.start()):
         return None  # the tail of an invalid date
+    if m.groupdict().get("span") and _SPAN_LIST_BEFORE.search(text, max(0, m.start() - 16), m.start()):
+        return None  # "three and nine months ended ...": two intervals, one date
     fields: list[tuple[str, int, int]] = []
     g = m.groupdict()
     month, day = _month_and_day(m, g, form, fields)
@@ -313,7 +364,16 @@ def _make_date(text: str, m: re.Match[str], form: str, granularity: str) -> Date
     start = m.start()
     rel = tuple(sorted((name, s - start, e - start) for name, s, e in fields))
     return DateExpression(start, m.end(), m.group(), form, granularity, when, has_year, rel,
-                          _zero_padded(text, m, form, fields), fiscal=form in ("fiscal", "fy"))
+                          _zero_padded(text, m, form, fields), fiscal=form in ("fiscal", "fy", "f"),
+                          span_months=_span_months(m))
+
+
+def _span_months(m: re.Match[str]) -> int:
+    """The length in months of an interval match ("three months", "13 weeks", "fiscal year"; module doc), else 0."""
+    if not m.groupdict().get("span"):
+        return 0
+    count = m["n"] or m["w"]
+    return _SPAN_WORDS[count.lower()] if count else {"year": 12, "quarter": 3}[m["unit"].lower()]
 
 
 def _month_and_day(m: re.Match[str], g: dict[str, str | None], form: str,

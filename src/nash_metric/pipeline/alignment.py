@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -55,6 +55,11 @@ class SupportKeys:
     family: np.ndarray  # [M] int: -1 fits any unit but a strict one; equal codes fit each other
     strict: np.ndarray  # [M] bool: percent, percentage points, time of day: only their own family fits
     labels: list[tuple[str, int, int, float]]  # [M] (text, start, end, value) of each mention, for reports
+    contexts: list[Any] = field(default_factory=list)  # [M] context.words.Context of each mention (None: unread)
+    scaled: np.ndarray | None = None  # [M] bool: its own words scale it ("$1.2 billion")
+    table_scale: np.ndarray | None = None  # [M] its table's scale ("in millions": 1e6), NaN outside a scaled table
+    clock: np.ndarray | None = None  # [M] bool: a time of day
+    judged: np.ndarray | None = None  # [M] bool: a figure the verdict judges (not a small count written in words)
 
 
 @dataclass
@@ -339,19 +344,24 @@ def value_similarity(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray) -> 
     return np.where(np.isnan(days), magnitude, calendar_similarity(np.nan_to_num(days)))
 
 
-def value_support(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
+def value_support(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, b_values: np.ndarray | None = None,
+                  unsigned: bool = False) -> np.ndarray:
     """Whether mention ib[..., None, :] supports ia[..., :, None]: the same value at the precision ia was written
     with (`numbers.precision`: within its tolerance, strictly, or equal) and a fitting family.
 
     The written precision is ia's: a reference that rounds ("$1.2 billion") does not support a prediction that
     states more ("$1,234 million"). Two calendar periods agree when they are the same period at the coarser
     granularity (0 days apart); a period against a plain number only when the period is a bare year. Without
-    `mentions.support`, values must be equal.
+    `mentions.support`, values must be equal. `b_values` replaces the comparable values of the ib side (a table's
+    scale applied, `support.value_agreement`); `unsigned` compares magnitudes (a sign is often said in words).
     """
     keys = mentions.support
     if keys is None:
         return mentions.values[ia][..., :, None] == mentions.values[ib][..., None, :]
-    va, vb = keys.values[ia][..., :, None], keys.values[ib][..., None, :]
+    va = keys.values[ia][..., :, None]
+    vb = (keys.values if b_values is None else b_values)[ib][..., None, :]
+    if unsigned:
+        va, vb = np.abs(va), np.abs(vb)
     # Halves, so that no finite pair overflows; a relative epsilon absorbs the float error of scaled values.
     gap = np.abs(va / 2 - vb / 2)
     close = (gap < keys.tolerance[ia][..., :, None] / 2) | (gap <= 1e-12 * np.maximum(np.abs(va), np.abs(vb)))
@@ -363,9 +373,13 @@ def value_support(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray) -> np.
     level = mentions.calendar.level
     cal_a, cal_b = level[ia][..., :, None] >= 0, level[ib][..., None, :] >= 0
     year = CALENDAR_GRANULARITIES.index("year")
-    days = mentions.calendar.distance(ia, ib)
     one_period = (cal_a & (level[ia][..., :, None] != year)) | (cal_b & (level[ib][..., None, :] != year))
-    return np.where(cal_a & cal_b, days == 0, agree & ~one_period)
+    # A period without a year ("fourth quarter", "16 February") says nothing about one: it supports "Q4 2020"
+    # but never "2020" (`CalendarKeys.agree`).
+    both = cal_a & cal_b
+    if not both.any():  # no two periods to compare: skip the calendar arithmetic
+        return agree & ~one_period
+    return np.where(both, mentions.calendar.agree(ia, ib), agree & ~one_period)
 
 
 def _concat(parts: list[Matches]) -> Matches:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..config import NASHConfig, score_options
+from .support import CONTEXT_WEIGHTS
 from .weighting import REFERENCES
 
 
@@ -81,6 +82,9 @@ RESOLVERS: dict[str, Resolver] = {
     "idf": Resolver("idf", lambda f: f.idf.digest if f.idf else REFERENCES,
                     lambda f: f.idf.source if f.idf else REFERENCES),
     "text_channel": Resolver("text_channel", lambda f: "one-pass" if f.config.one_pass else "two-pass"),
+    # The context rule's shipped weights are part of what it is: a refit changes the echo and so the hashcode.
+    "verdict": Resolver("verdict", lambda f: f.config.verdict if f.config.verdict == "argmax" else
+                        "context({period}/{cosine}/{margin})".format(**vars(CONTEXT_WEIGHTS))),
     "baseline_path": Resolver("rescale_baseline", lambda f: f.rescale.digest if f.rescale else None,
                               lambda f: f.rescale.source if f.rescale else None),
 }

@@ -13,7 +13,7 @@ from ..config import check_threshold
 from .alignment import Alignment, NumberScores
 from .echo import hashcode
 from .mixing import mixed
-from .support import support_fields
+from .support import argmax_verdicts, support_fields
 
 if TYPE_CHECKING:
     from ..calibration.rescale import RescaleBaseline
@@ -67,6 +67,8 @@ class NASHOutput:
     unscored: list[dict[str, Any]] = field(default_factory=list)
     # Per pair, the prediction's numbers whose verdict is not `supported` (support.unsupported_numbers).
     unsupported_numbers: list[list[dict[str, Any]]] = field(default_factory=list)
+    # Per pair, every figure of the prediction with its verdict (support.FigureVerdict).
+    figure_verdicts: list[list[dict[str, Any]]] = field(default_factory=list)
     alignment: Alignment | None = field(default=None, repr=False)
     pair_index: np.ndarray | None = field(default=None, repr=False)  # input pair -> row of `alignment`
     best_reference: np.ndarray | None = None  # with several references per prediction: the index of the one kept
@@ -96,12 +98,13 @@ class NASHOutput:
             pair_index = np.concatenate([p.pair_index + r for p, r in zip(parts, rows)])
         stacked = {name: np.concatenate([getattr(p, name) for p in parts]) for name in SCORE_FIELDS}
         unsupported = [entries for p in parts for entries in p.unsupported_numbers]
+        verdicts = [entries for p in parts for entries in p.figure_verdicts]
         blank = None
         if any(p.blank is not None for p in parts):
             blank = np.concatenate([p.blank if p.blank is not None else np.zeros(len(p), bool) for p in parts])
         return cls(**stacked, config=parts[0].config, hashcode=parts[0].hashcode, unscored=unscored,
-                   unsupported_numbers=unsupported, alignment=alignment, pair_index=pair_index,
-                   rescale=parts[0].rescale, blank=blank)
+                   unsupported_numbers=unsupported, figure_verdicts=verdicts, alignment=alignment,
+                   pair_index=pair_index, rescale=parts[0].rescale, blank=blank)
 
     def best_of(self, group_sizes: Sequence[int]) -> NASHOutput:
         """Per prediction, the reference with the highest NASH among its consecutive `group_sizes` rows.
@@ -120,6 +123,7 @@ class NASHOutput:
         return replace(
             self, **{name: getattr(self, name)[best] for name in SCORE_FIELDS}, unscored=unscored,
             unsupported_numbers=[self.unsupported_numbers[k] for k in best] if self.unsupported_numbers else [],
+            figure_verdicts=[self.figure_verdicts[k] for k in best] if self.figure_verdicts else [],
             pair_index=None if self.pair_index is None else self.pair_index[best], best_reference=best - starts,
             blank=None if self.blank is None else self.blank[best],
         )
@@ -132,8 +136,8 @@ class NASHOutput:
         support = {}
         if self.alignment is not None:
             numbers = self.alignment.numeric_similarity(tau).map(lambda s: s[self.pair_index])
-            if self.alignment.first_a is not None:
-                support = support_fields(self.alignment, tau, self.pair_index)
+            if self.alignment.first_a is not None and self.config.get("verdict") == "argmax":
+                support = support_fields(argmax_verdicts(self.alignment, tau), self.pair_index)
         config = {**self.config, "threshold": tau, "threshold_source": "given"}
         out = replace(raw, **mixed(raw.alpha, raw.text, raw.text_precision, raw.text_recall, numbers), **support,
                       config=config, hashcode=hashcode(config))

@@ -9,7 +9,8 @@
 5. alignment             `align_numbers`                (alignment.py; directional argmax)
 6. tau gate, magnitude   `Matches.accepted`, `value_similarity` (magnitude; calendar distance for periods)
 7. S_num                 `numeric_similarity`           (per direction: the mean over that side's numbers)
-7b. numeric support      `support_fields`               (support.py; a verdict per number of the prediction)
+7b. numeric support      `context_verdicts`             (support.py; a verdict per figure of the prediction:
+                                                         its value, then its context)
 8. weights and alpha     `pair_alphas`                  (weighting.py; every token 1, or an IDF table)
 9. mixing                `mixed`                        (mixing.py: F, precision and recall)
 9b. blank texts          `zero_blank_pairs`             (blank.py; a blank prediction or reference scores 0)
@@ -44,7 +45,7 @@ from .fitted import Fitted
 from .mixing import mixed
 from .output import NASHOutput
 from .pool import TextPool, read_flat_pairs
-from .support import support_fields, support_keys
+from .support import FigureVerdict, argmax_verdicts, context_verdicts, support_fields, support_keys
 from .weighting import IDF, pair_alphas
 
 Block = tuple[list[str], list[str]]  # predictions and references of one chunk, read
@@ -93,10 +94,14 @@ def score_chunk(
     conditions = _condition_scores(pool, pairs) if config.comparisons else None
     alignment = align_numbers(mentions, pairs[:, 0], pairs[:, 1], conditions, keep_cosines=keep_cosines)
     number_scores = alignment.numeric_similarity(fitted.tau).map(lambda s: s[pair_index])
+    # 7b. The support verdict of each figure of the prediction.
+    verdicts = (context_verdicts(mentions, pairs.tolist()) if config.verdict == "context"
+                else argmax_verdicts(alignment, fitted.tau))
 
     # 8. alpha from the weights of words and [NUM] tokens.
     alpha = pair_alphas(fitted.idf, [pool.masked[t] for t in preds], [pool.masked[t] for t in refs])
-    raw = _mixed_output(fitted, alpha, s_text, backbone, number_scores, alignment, pair_index, pool, preds, refs)
+    raw = _mixed_output(fitted, alpha, s_text, backbone, number_scores, alignment, verdicts, pair_index, pool,
+                        preds, refs)
     if raw.blank is not None and raw.blank.any():
         number_scores = number_scores.map(lambda s: np.where(raw.blank, 0.0, s))  # what `explain` shows
     # 10. Optional: rescale with a random-pair baseline, (s - b) / (1 - b), as bert-score does (a blank
@@ -107,15 +112,15 @@ def score_chunk(
 
 
 def _mixed_output(fitted: Fitted, alpha: np.ndarray, s_text: PRF, backbone: PRF, number_scores: NumberScores,
-                  alignment: Alignment, pair_index: np.ndarray, pool: TextPool, preds: list[str],
-                  refs: list[str]) -> NASHOutput:
+                  alignment: Alignment, verdicts: list[list[FigureVerdict]], pair_index: np.ndarray, pool: TextPool,
+                  preds: list[str], refs: list[str]) -> NASHOutput:
     """7b, 9, 9b: the support verdicts, NASH = alpha S_text + (1 - alpha) S_num (and likewise its precision and
     recall from the channels'), every field in one output; a blank prediction or reference scores 0 on every
     channel, alpha 1, as bert-score (blank.py)."""
     config, blank = echo(fitted), blank_pairs(preds, refs)
     raw = NASHOutput(
         **mixed(alpha, s_text.f1, s_text.precision, s_text.recall, number_scores),
-        **support_fields(alignment, fitted.tau, pair_index),
+        **support_fields(verdicts, pair_index),
         text=s_text.f1, text_precision=s_text.precision, text_recall=s_text.recall, alpha=alpha,
         baseline=backbone.f1, baseline_precision=backbone.precision, baseline_recall=backbone.recall,
         config=config, hashcode=hashcode(config), unscored=pool.unscored(preds, refs), alignment=alignment,

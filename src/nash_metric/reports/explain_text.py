@@ -1,57 +1,75 @@
 """Plain-text rendering of `NASH.explain` for the terminal, and the support verdicts of A's figures.
 
-`figure_verdicts` and `support_summary` read the verdicts out of an explain dict; the terminal text, the
-figure (`plot.py`) and the Space (`space/render.py`) all show them through these two, so they say the same.
+`figure_verdicts`, `support_summary` and `figure_note` read the verdicts out of an explain dict; the terminal
+text, the figure (`plot.py`), `nash score`'s support line and the Space (`space/render.py`) all show them
+through these, so they say the same. Under the default rule (`verdict="context"`, `pipeline/support.py`):
+✓ supported, ↷ misplaced (its value is in B, but where it means something else), ✗ unsupported (its value is
+stated nowhere in B); under `verdict="argmax"`: ✓ supported, ✗ unsupported, ∅ unmatched.
 Light on purpose (no numpy, no matplotlib): the Space's HTML layer imports it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from ..common.reporting import markdown_table
 
-SUPPORTED, UNSUPPORTED, UNMATCHED = "supported", "unsupported", "unmatched"  # as `support.VERDICTS`
-MARKS = {SUPPORTED: "✓", UNSUPPORTED: "✗", UNMATCHED: "∅"}
-VERDICT_HELP = {
-    SUPPORTED: "B states the same value",
-    UNSUPPORTED: "B's aligned number states another value",
-    UNMATCHED: "no number of B aligns",
+SUPPORTED, MISPLACED, UNSUPPORTED, UNMATCHED = "supported", "misplaced", "unsupported", "unmatched"  # as support.py
+MARKS = {SUPPORTED: "✓", MISPLACED: "↷", UNSUPPORTED: "✗", UNMATCHED: "∅"}
+Rule = Literal["context", "argmax"]  # as config.Verdict
+RULE_VERDICTS: dict[Rule, tuple[str, ...]] = {  # as support.VERDICTS and support.ARGMAX_VERDICTS
+    "context": (SUPPORTED, MISPLACED, UNSUPPORTED),
+    "argmax": (SUPPORTED, UNSUPPORTED, UNMATCHED),
+}
+VERDICT_HELP: dict[Rule, dict[str, str]] = {
+    "context": {SUPPORTED: "B states its value where the context fits",
+                MISPLACED: "B states its value, but only where it means something else",
+                UNSUPPORTED: "B states its value nowhere"},
+    "argmax": {SUPPORTED: "B's aligned number states the same value",
+               UNSUPPORTED: "B's aligned number states another value",
+               UNMATCHED: "no number of B aligns"},
 }
 
 
-def figure_verdicts(info: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The support verdict of each scored number of A, in text order.
+def verdict_rule(info: Mapping[str, Any]) -> Rule:
+    """The rule the verdicts of an explain dict were made by (`config["verdict"]`: "argmax", or "context(...)" with
+    its weights); a dict from before the option existed was made by the argmax rule."""
+    return "context" if str(info.get("config", {}).get("verdict", "argmax")).startswith("context") else "argmax"
 
-    Each entry: ``index`` (into ``info["mentions"]["a"]``), ``verdict``, ``reference`` (index into
-    ``info["mentions"]["b"]``: the aligned number of B that supports it, or for an unsupported one the number it
-    was compared with; None when unmatched) and ``cosine`` (context cosine with its argmax match; for an
-    unmatched number below tau, or None when B has no numbers). Empty for an explain dict made before verdicts
-    existed.
+
+def figure_verdicts(info: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The support verdict of each judged number of A, in text order.
+
+    Each entry: ``index`` (into ``info["mentions"]["a"]``), ``verdict``, ``found`` (index into
+    ``info["mentions"]["b"]``: the number of B that states its value; None when unsupported or unmatched),
+    ``reference`` (index into ``info["mentions"]["b"]``: the number of B whose context fits it best — for a
+    misplaced figure, one of another value; under the argmax rule, its aligned number; None when B has no
+    number of its kind or, argmax, none aligns) and ``cosine`` (the context cosine with ``reference``). Empty
+    for an explain dict without verdicts.
     """
     mentions_a = info["mentions"]["a"]
     out = []
-    for r in info["alignments"]["a_to_b"]:
-        verdict = r.get("verdict")
-        if verdict is None:
+    for i, m in enumerate(mentions_a):
+        if m.get("verdict") is None:
             continue
-        reference = r.get("target") if verdict in (SUPPORTED, UNSUPPORTED) else None  # the verdict reads the argmax
-        out.append({"index": r["source"], "verdict": verdict, "reference": reference, "cosine": r.get("cosine")})
+        found, match = m.get("found"), m.get("context_match")
+        out.append({"index": i, "verdict": m["verdict"], "found": found["index"] if found else None,
+                    "reference": match["index"] if match else None, "cosine": match.get("cosine") if match else None})
     out.sort(key=lambda e: int(mentions_a[e["index"]].get("start", e["index"])))
     return out
 
 
 def support_counts(info: Mapping[str, Any]) -> dict[str, int]:
-    """How many of A's scored numbers got each verdict."""
-    counts = dict.fromkeys(MARKS, 0)
+    """How many of A's judged numbers got each verdict of the dict's rule."""
+    counts = dict.fromkeys(RULE_VERDICTS[verdict_rule(info)], 0)
     for entry in figure_verdicts(info):
-        counts[entry["verdict"]] += 1
+        counts[entry["verdict"]] = counts.get(entry["verdict"], 0) + 1
     return counts
 
 
 def support_summary(info: Mapping[str, Any]) -> str:
-    """One line: "numeric support 0.50: 1 of 2 figures of A supported by B (1 unsupported)"."""
+    """One line: "numeric support 0.50: 1 of 2 figures of A supported by B (1 misplaced)"."""
     counts = support_counts(info)
     total = sum(counts.values())
     share = info["scores"].get("numeric_support")
@@ -59,30 +77,56 @@ def support_summary(info: Mapping[str, Any]) -> str:
         share = counts[SUPPORTED] / total if total else 1.0
     if not total:
         return f"numeric support {share:.2f}: A states no {'scored ' if info['mentions']['a'] else ''}figures"
-    others = ", ".join(f"{counts[v]} {v}" for v in (UNSUPPORTED, UNMATCHED) if counts[v])
+    others = ", ".join(f"{n} {v}" for v, n in counts.items() if v != SUPPORTED and n)
     return (f"numeric support {share:.2f}: {counts[SUPPORTED]} of {total} figure{'s' if total != 1 else ''} "
             f"of A supported by B" + (f" ({others})" if others else ""))
 
 
-def _legend() -> str:
-    return " · ".join(f"{MARKS[v]} {v}: {VERDICT_HELP[v]}" for v in MARKS)
+def verdict_legend(rule: Rule) -> str:
+    """"✓ supported: B states its value where the context fits · ↷ misplaced: …" for the rule's verdicts."""
+    return " · ".join(f"{MARKS[v]} {v}: {VERDICT_HELP[rule][v]}" for v in RULE_VERDICTS[rule])
+
+
+def figure_note(verdict: str, found: str | None, reference: str | None, rule: Rule = "context") -> str:
+    """What B says about one figure of A, by its verdict: `found` is B's number that states its value and
+    `reference` the one whose context fits it (as shown: text, or text and value), None when there is none.
+
+    supported "1,146.2"; misplaced "found at 1,146.2, but its context fits 1,452.4"; unsupported "stated
+    nowhere; closest in context: 4%" (argmax rule: "aligned with 4%, another value"); unmatched "nothing in B
+    aligns".
+    """
+    if verdict == SUPPORTED:
+        return found or reference or "–"
+    if verdict == MISPLACED:
+        return f"found at {found}, but its context fits {reference}"
+    if verdict == UNSUPPORTED and rule == "argmax" and reference is not None:
+        return f"aligned with {reference}, another value"
+    if verdict == UNSUPPORTED:
+        return f"stated nowhere; closest in context: {reference}" if reference else \
+            "stated nowhere; B has no number of its kind"
+    return "nothing in B aligns"
 
 
 def support_table(info: Mapping[str, Any]) -> str:
-    """A's numbers with their verdict and the number of B that supports (or contradicts) each."""
+    """A's numbers with their verdict and what B says about each: where its value is stated, which of B's numbers
+    its context fits."""
     mentions_a, mentions_b = info["mentions"]["a"], info["mentions"]["b"]
-    has_b = any(m.get("scored", True) for m in mentions_b)
+    rule = verdict_rule(info)
     nothing = f"– (B has no {'scored ' if mentions_b else ''}numbers)"
+    has_b = any(m.get("scored", True) for m in mentions_b)
     rows = []
     for e in figure_verdicts(info):
         verdict = e["verdict"]
         label = f"{MARKS[verdict]} {verdict if verdict == SUPPORTED else verdict.upper()}"
-        if e["reference"] is not None:
-            compared = _value(mentions_b[e["reference"]])
+        found, reference = (None if e[key] is None else _value(mentions_b[e[key]]) for key in ("found", "reference"))
+        if not has_b:
+            note = nothing
+        elif verdict == UNMATCHED:
+            note = "– (best match below tau)"
         else:
-            compared = nothing if not has_b else "– (best match below tau)"
-        rows.append([_value(mentions_a[e["index"]]), label, compared, e["cosine"]])
-    return markdown_table(["number of A", "verdict", "in B (supporting / compared)", "cosine"], rows, digits=4)
+            note = figure_note(verdict, found, reference, rule)
+        rows.append([_value(mentions_a[e["index"]]), label, note, e["cosine"]])
+    return markdown_table(["number of A", "verdict", "in B", "context cosine"], rows, digits=4)
 
 
 def _value(mention: dict[str, Any] | None) -> str:
@@ -115,7 +159,7 @@ def render_explanation(info: dict[str, Any]) -> str:
     lines.append("")
     lines += _alignment_tables(info)
     if figure_verdicts(info):
-        lines += [support_summary(info), support_table(info), _legend(), ""]
+        lines += [support_summary(info), support_table(info), verdict_legend(verdict_rule(info)), ""]
     elif "numeric_support" in s:
         lines += [support_summary(info), ""]
     lines.append(

@@ -1,11 +1,20 @@
 """`NASH.explain`: every step of one pair's score as a JSON-serialisable dict.
 
 Everything is read from the scoring call itself (the same mentions, the same argmax matches, the same
-tau gate and alpha): nothing is computed a second time, so the explanation cannot disagree with the score.
+tau gate and alpha, the same figure verdicts): nothing is computed a second time, so the explanation cannot
+disagree with the score.
+
+Each mention of A (the prediction) carries its support verdict (`pipeline/support.py`, under the scorer's rule:
+`config["verdict"]`): ``verdict`` (None for a mention the verdict does not judge: unscored, or a small count
+written in words), ``found`` (the mention of B that states its value, or None) and ``context_match`` (the mention
+of B whose context fits it best, with their ``cosine``, or None); ``found`` and ``context_match`` give the
+``index`` into ``mentions["b"]`` with its text, span and value. Each A->B alignment row repeats the verdict, and
+``supported_by`` (index into ``mentions["b"]``) where it is supported.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -14,7 +23,9 @@ from ..pipeline.alignment import Matches
 from ..pipeline.output import SCORE_FIELDS, NASHOutput
 from ..pipeline.pool import TextPool
 from ..pipeline.steps import ScoredCall
-from ..pipeline.support import UNMATCHED, VERDICTS, verdict_codes
+from ..pipeline.support import SUPPORTED
+
+NO_VERDICT: dict[str, Any] = {"verdict": None, "found": None, "context_match": None}
 
 
 def explain_pairs(call: ScoredCall, predictions: list[str], references: list[str]) -> list[dict[str, Any]]:
@@ -23,14 +34,38 @@ def explain_pairs(call: ScoredCall, predictions: list[str], references: list[str
     out = []
     for k, (a, b) in enumerate(zip(predictions, references)):
         row = int(call.output.pair_index[k])
+        figures = call.output.figure_verdicts[k] if call.output.figure_verdicts else []
+        verdicts = _verdicts_by_mention(call.pool, a, b, figures)
         matches = (
-            _match_rows(call, alignment.a_to_b, rows_ab.get(row, ()), a, b, verdicts=True),
+            _match_rows(call, alignment.a_to_b, rows_ab.get(row, ()), a, b, verdicts=verdicts),
             _match_rows(call, alignment.b_to_a, rows_ba.get(row, ()), b, a),
         )
         n_a, n_b = len(call.pool.scorable[a]), len(call.pool.scorable[b])
         cosines = alignment.cosines.get(row, np.zeros((n_a, n_b)))
-        out.append(_explain_pair(call, k, a, b, matches, cosines))
+        out.append(_explain_pair(call, k, a, b, matches, cosines, verdicts))
     return out
+
+
+def _verdicts_by_mention(pool: TextPool, a: str, b: str, entries: Sequence[Mapping[str, Any]]
+                         ) -> dict[int, dict[str, Any]]:
+    """Index into A's mentions -> its verdict, where its value was found and its context match (indices into B's
+    mentions), from the scored call's `figure_verdicts` (support.FigureVerdict, located by span)."""
+    in_a = {(m.start, m.end): i for i, m in enumerate(pool.mentions[a])}
+    in_b = {(m.start, m.end): i for i, m in enumerate(pool.mentions[b])}
+    out = {}
+    for e in entries:
+        match = _located(in_b, e["reference"])
+        if match is not None:
+            match["cosine"] = e["cosine"]
+        out[in_a[e["start"], e["end"]]] = {"verdict": e["verdict"], "found": _located(in_b, e["found"]),
+                                           "context_match": match}
+    return out
+
+
+def _located(index: Mapping[tuple[int, int], int], number: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if number is None:
+        return None
+    return {"index": index[number["start"], number["end"]], **number}
 
 
 def _rows_by_pair(matches: Matches) -> dict[int, np.ndarray]:
@@ -39,65 +74,58 @@ def _rows_by_pair(matches: Matches) -> dict[int, np.ndarray]:
     return {int(p): rows for p, rows in zip(pairs, np.split(order, starts[1:]))}
 
 
-def _match_rows(
-    call: ScoredCall, matches: Matches, rows, source: str, target: str, verdicts: bool = False
-) -> list[dict[str, Any]]:
+def _match_rows(call: ScoredCall, matches: Matches, rows, source: str, target: str,
+                verdicts: Mapping[int, Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
     """One entry per scorable mention of `source`: its match in `target` and whether the gate let it count.
 
-    With `verdicts` (the prediction's side), each entry also holds its support verdict (`support.py`) and the
+    With `verdicts` (the prediction's side), each entry also holds its support verdict and ``supported_by``, the
     mention of `target` that supports it.
     """
     src, dst = call.pool.scorable[source], call.pool.scorable[target]
     if not dst:
-        return [
-            {
-                "source": i,
-                "target": None,
-                "cosine": None,
-                "valid": False,
-                "status": "no numbers on the other side",
-                "magnitude_similarity": None,
-                "similarity_used": None,
-                "contribution": 0.0,
-                **({"verdict": UNMATCHED, "supported_by": None} if verdicts else {}),
-            }
-            for i in src
-        ]
-    rows = np.asarray(rows, dtype=np.int64)
-    accepted = matches.accepted(call.tau)[rows]
-    entries = []
-    for r, valid in zip(rows.tolist(), accepted.tolist()):
-        cosine, by_condition = float(matches.cosine[r]), bool(matches.by_condition[r])
-        status = "accepted" if cosine >= call.tau else "rejected: cosine below tau"
-        if by_condition:
-            status = "accepted: scored by a stated condition"
-        entries.append(
-            {
-                "source": src[matches.source[r]],
-                "target": dst[matches.target[r]],
-                "cosine": cosine,
-                "valid": valid,
-                "status": status,
-                "magnitude_similarity": float(matches.magnitude[r]),
-                "similarity_used": float(matches.similarity[r]),
-                "contribution": float(matches.similarity[r]) if valid else 0.0,
-            }
-        )
-        if verdicts:
-            code = int(verdict_codes(matches, call.tau, r))
-            entries[-1]["verdict"] = VERDICTS[code]
-            entries[-1]["supported_by"] = dst[matches.target[r]] if code == 0 else None
+        entries = [{"source": i, "target": None, "cosine": None, "valid": False,
+                    "status": "no numbers on the other side", "magnitude_similarity": None, "similarity_used": None,
+                    "contribution": 0.0} for i in src]
+    else:
+        rows = np.asarray(rows, dtype=np.int64)
+        accepted = matches.accepted(call.tau)[rows]
+        entries = [_match_row(call, matches, r, valid, src, dst) for r, valid in zip(rows.tolist(), accepted.tolist())]
+    if verdicts is not None:
+        for entry in entries:
+            v = verdicts.get(entry["source"], NO_VERDICT)
+            supported = v["verdict"] == SUPPORTED and v["found"] is not None
+            entry.update(verdict=v["verdict"], supported_by=v["found"]["index"] if supported else None)
     return entries
 
 
-def _explain_pair(call: ScoredCall, k: int, a: str, b: str, matches, cosines: np.ndarray) -> dict[str, Any]:
+def _match_row(call: ScoredCall, matches: Matches, r: int, valid: bool, src: list[int], dst: list[int]
+               ) -> dict[str, Any]:
+    cosine, by_condition = float(matches.cosine[r]), bool(matches.by_condition[r])
+    status = "accepted" if cosine >= call.tau else "rejected: cosine below tau"
+    if by_condition:
+        status = "accepted: scored by a stated condition"
+    return {
+        "source": src[matches.source[r]],
+        "target": dst[matches.target[r]],
+        "cosine": cosine,
+        "valid": valid,
+        "status": status,
+        "magnitude_similarity": float(matches.magnitude[r]),
+        "similarity_used": float(matches.similarity[r]),
+        "contribution": float(matches.similarity[r]) if valid else 0.0,
+    }
+
+
+def _explain_pair(call: ScoredCall, k: int, a: str, b: str, matches, cosines: np.ndarray,
+                  verdicts: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
     pool, out = call.pool, call.raw
     ia, ib = pool.scorable[a], pool.scorable[b]
     w_text, w_num = call.idf.masses(pool.masked[a], pool.masked[b])
     info: dict[str, Any] = {
         "texts": {"a": a, "b": b},
         "mentions": {
-            "a": [dict(m.to_dict(), scored=i in ia) for i, m in enumerate(pool.mentions[a])],
+            "a": [dict(m.to_dict(), scored=i in ia, **verdicts.get(i, NO_VERDICT))
+                  for i, m in enumerate(pool.mentions[a])],
             "b": [dict(m.to_dict(), scored=i in ib) for i, m in enumerate(pool.mentions[b])],
         },
         "masked": {"a": pool.masked[a], "b": pool.masked[b]},
@@ -117,6 +145,7 @@ def _explain_pair(call: ScoredCall, k: int, a: str, b: str, matches, cosines: np
         },
         "rescaled": _rescaled(call.output, k),
         "unsupported_numbers": call.output.unsupported_numbers[k] if call.output.unsupported_numbers else [],
+        "figure_verdicts": call.output.figure_verdicts[k] if call.output.figure_verdicts else [],
         "unscored": pool.unscored([a], [b]),
         "config": out.config,
         "hashcode": out.hashcode,

@@ -6,8 +6,11 @@ draws it from a `NASH.explain` dict, `save_figure` writes it by suffix.
 Built on ``matplotlib.figure.Figure`` (no pyplot state), so concurrent requests never share a figure, and no
 GUI backend is ever selected. Import this module lazily: `import nash_metric` must stay free of matplotlib.
 Labels fall back to a CJK font when one is installed (Debian `fonts-noto-cjk`), so 3億元 is not drawn as boxes.
-Each row (a number of A, the prediction) carries its support verdict (`support.py`): ✓ supported (green),
-✗ unsupported (red), ∅ unmatched (grey), with the number of B that supports or contradicts it marked in its cell.
+Each row (a number of A, the prediction) carries its support verdict (`pipeline/support.py`): ✓ supported
+(green), ↷ misplaced (amber), ✗ unsupported (red), and under the argmax rule ∅ unmatched (grey). Cells say
+where: ✓ the number of B that supports it; for a misplaced figure ↷ where B states its value and ◎ the number
+its context fits; ✗ the number of B closest in context to an unsupported figure (argmax rule: its aligned one).
+Titles and the legend are wrapped to the figure's width, so that a narrow map (one column) shows them whole.
 """
 
 from __future__ import annotations
@@ -25,7 +28,19 @@ from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from .explain_text import MARKS, SUPPORTED, UNMATCHED, UNSUPPORTED, figure_verdicts, support_summary
+from .explain_text import (
+    MARKS,
+    MISPLACED,
+    RULE_VERDICTS,
+    SUPPORTED,
+    UNMATCHED,
+    UNSUPPORTED,
+    VERDICT_HELP,
+    Rule,
+    figure_verdicts,
+    support_summary,
+    verdict_rule,
+)
 
 __all__ = [
     "CJK_FAMILIES",
@@ -45,9 +60,19 @@ FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
 PNG_DPI = 150
 NO_ALIGNMENT = "No alignment to show: numbers on at most one side (S_num = 1 or 0 by definition)"
 MAX_LISTED = 12  # mentions listed per side on the no-alignment figure
-VERDICT_COLOURS = {SUPPORTED: "#15803d", UNSUPPORTED: "#b91c1c", UNMATCHED: "#6b7280"}
-VERDICT_LEGEND = ("A's figures: ✓ supported · ✗ unsupported (B's aligned number differs) · ∅ unmatched "
-                  "(no number of B aligns); in a cell: the number of B that supports (✓) or contradicts (✗) it")
+NO_ALIGNMENT_WIDTH = 7.2  # inches of text on the no-alignment figure (which is a little wider)
+VERDICT_COLOURS = {SUPPORTED: "#15803d", MISPLACED: "#b45309", UNSUPPORTED: "#b91c1c", UNMATCHED: "#6b7280"}
+CONTEXT = "context"  # a cell mark: the number of B whose context a misplaced figure fits
+CELL_MARKS = {SUPPORTED: MARKS[SUPPORTED], MISPLACED: MARKS[MISPLACED], CONTEXT: "◎", UNSUPPORTED: MARKS[UNSUPPORTED]}
+CELL_COLOURS = {**VERDICT_COLOURS, CONTEXT: VERDICT_COLOURS[MISPLACED]}
+CELL_HELP: dict[Rule, str] = {
+    "context": "in a cell: ✓ the number of B that supports it; ↷ where B states a misplaced figure's value, ◎ the "
+               "number its context fits; ✗ the number closest in context to an unsupported figure",
+    "argmax": "in a cell: the number of B that supports (✓) or contradicts (✗) it",
+}
+MATCH_LEGEND = "accepted: solid box = A→B, dashed = B→A; × = best match below τ"
+TITLE_SIZE, LEGEND_SIZE = 10.0, 8.5
+CHAR_WIDTH = 0.62  # of a DejaVu Sans character, in ems, a little over its mean: wrapped lines fit the width
 
 Cell = tuple[int, int]
 
@@ -87,17 +112,28 @@ def alignment_heatmap(
     title: str = "",
     verdicts: Sequence[str | None] = (),
     references: Iterable[tuple[int, int, str]] = (),
+    rule: Rule = "context",
 ) -> Figure:
     """The heat map of a ``len(labels_a) x len(labels_b)`` cosine matrix, diverging around ``tau``.
 
     ``accepted_ab`` holds (i, j) for A_i → B_j, ``accepted_ba`` holds (j, i) for B_j → A_i;
     ``rejected`` holds (i, j) cells that were a best match in some direction but fell below τ.
     ``verdicts`` holds the support verdict of each row (None: none), appended to its label as a mark in the
-    verdict's colour; ``references`` holds (i, j, verdict): B_j supports A_i, or contradicts it (unsupported).
+    verdict's colour; ``references`` holds (i, j, mark), a key of `CELL_MARKS`: B_j supports A_i (supported),
+    states its value where it means something else (misplaced), is the number its context fits (context), or is
+    the number it is compared with (unsupported). ``rule`` (`verdict_rule`) picks the legend.
     """
     sim = np.asarray(similarity, dtype=float).reshape(len(labels_a), len(labels_b))
     n_a, n_b = sim.shape
-    fig = Figure(figsize=(max(4.8, 1.3 * n_b + 3.2), max(2.6, 0.6 * n_a + 1.9)), dpi=100, layout="constrained")
+    # Titles and footer wrapped to the figure's width: the Space shows the figure as drawn, where a line wider
+    # than the figure is cut off at both ends (bbox "tight" in `save_figure` only helps files). The matches'
+    # legend is in the footer, not the axes' title, for the same reason: a narrow map has narrow axes.
+    width = max(4.8, 1.3 * n_b + 3.2)
+    legend = _wrapped(MATCH_LEGEND + (f"\n{heatmap_legend(rule)}" if any(v in MARKS for v in verdicts) else ""),
+                      width, LEGEND_SIZE)
+    title = _wrapped(title, width, TITLE_SIZE) if title else ""
+    text_height = (legend.count("\n") + 1) * LEGEND_SIZE * 1.25 / 72 + (title.count("\n") + 1) * TITLE_SIZE * 1.3 / 72
+    fig = Figure(figsize=(width, max(1.6, 0.6 * n_a + 0.9) + text_height), dpi=100, layout="constrained")
     ax = fig.add_subplot()
     # Diverging around tau: blue cells pass the gate, red ones are rejected.
     lo, hi = min(float(sim.min()), tau - 1e-3), max(float(sim.max()), tau + 1e-3)
@@ -111,6 +147,16 @@ def alignment_heatmap(
             ax.text(j, i, f"{sim[i, j]:.3f}", ha="center", va="center", fontsize=9,
                     color="white" if abs(float(norm(sim[i, j])) - 0.5) > 0.3 else "black")
     _mark_matches(ax, accepted_ab, accepted_ba, rejected, references)
+    _label_axes(ax, labels_a, labels_b, verdicts)
+    fig.supxlabel(legend, fontsize=LEGEND_SIZE, color="#333")
+    if title:
+        fig.suptitle(title, fontsize=TITLE_SIZE)
+    return fig
+
+
+def _label_axes(ax: Any, labels_a: Sequence[str], labels_b: Sequence[str], verdicts: Sequence[str | None]) -> None:
+    """B's numbers under the columns; A's on the rows, each ending with its verdict's mark in its colour."""
+    n_a, n_b = len(labels_a), len(labels_b)
     fonts = list(label_fonts())
     marks = [f" {MARKS[v]}" if v in MARKS else "" for v in verdicts] + [""] * (n_a - len(verdicts))
     ax.set_xticks(range(n_b), list(labels_b), parse_math=False,
@@ -121,18 +167,24 @@ def alignment_heatmap(
         if verdict in VERDICT_COLOURS:
             tick.set_color(VERDICT_COLOURS[verdict])
             tick.set_fontweight("normal" if verdict == SUPPORTED else "bold")
-    ax.set_title("accepted: solid = A→B, dashed = B→A; × = best match below τ", fontsize=9)
-    if any(v in MARKS for v in verdicts):  # a footer: the figure's width, not the axes', bounds it
-        width = int(fig.get_figwidth() * 13)
-        fig.supxlabel("\n".join(textwrap.wrap(VERDICT_LEGEND, width)), fontsize=8.5, color="#333")
-    if title:
-        fig.suptitle(title, fontsize=10)
-    return fig
+
+
+def heatmap_legend(rule: Rule) -> str:
+    """The heat map's footer: what each verdict's mark means under `rule`, and the marks in the cells."""
+    marks = " · ".join(f"{MARKS[v]} {v} ({VERDICT_HELP[rule][v]})" for v in RULE_VERDICTS[rule])
+    return f"A's figures: {marks}; {CELL_HELP[rule]}"
+
+
+def _wrapped(text: str, inches: float, fontsize: float, indent: str = "") -> str:
+    """`text`, each line wrapped to `inches` at `fontsize` (continuation lines indented by `indent`)."""
+    width = max(20, int(inches * 72 / (CHAR_WIDTH * fontsize)))
+    return "\n".join(part for line in text.split("\n")
+                     for part in textwrap.wrap(line, width, subsequent_indent=indent) or [""])
 
 
 def _mark_matches(ax: Any, accepted_ab: Iterable[Cell], accepted_ba: Iterable[Cell], rejected: Iterable[Cell],
                   references: Iterable[tuple[int, int, str]]) -> None:
-    """Boxes on the accepted matches, crosses on rejected best matches, and each support verdict's mark."""
+    """Boxes on the accepted matches, crosses on rejected best matches, and each support verdict's cell marks."""
     # Accepted matches: solid box for A→B, dashed inner box for B→A.
     for i, j in accepted_ab:
         ax.add_patch(Rectangle((j - 0.48, i - 0.48), 0.96, 0.96, fill=False, edgecolor="#111", linewidth=2.5))
@@ -141,10 +193,10 @@ def _mark_matches(ax: Any, accepted_ab: Iterable[Cell], accepted_ba: Iterable[Ce
                                linewidth=2, linestyle="--"))
     for i, j in rejected:
         ax.text(j + 0.36, i - 0.3, "×", ha="center", va="center", fontsize=13, color="#7f1d1d")
-    # The number of B that supports (✓) or contradicts (✗) a number of A, in the cell's lower left corner.
-    for i, j, verdict in references:
-        ax.text(j - 0.34, i + 0.3, MARKS[verdict], ha="center", va="center", fontsize=11, fontweight="bold",
-                color=VERDICT_COLOURS[verdict],
+    # What B says about a number of A (`CELL_MARKS`), in the cell's lower left corner.
+    for i, j, mark in references:
+        ax.text(j - 0.34, i + 0.3, CELL_MARKS[mark], ha="center", va="center", fontsize=11, fontweight="bold",
+                color=CELL_COLOURS[mark],
                 bbox={"boxstyle": "circle,pad=0.12", "facecolor": "white", "edgecolor": "none", "alpha": 0.85})
 
 
@@ -173,7 +225,7 @@ def _scores_line(info: Mapping[str, Any]) -> str:
 
 
 def _has_verdicts(info: Mapping[str, Any]) -> bool:
-    return "numeric_support" in info["scores"] or any("verdict" in r for r in info["alignments"]["a_to_b"])
+    return "numeric_support" in info["scores"] or any(m.get("verdict") for m in info["mentions"]["a"])
 
 
 def _title(info: Mapping[str, Any]) -> str:
@@ -182,14 +234,18 @@ def _title(info: Mapping[str, Any]) -> str:
 
 
 def _verdict_marks(info: Mapping[str, Any]) -> tuple[list[str | None], list[tuple[int, int, str]]]:
-    """The verdict of each matrix row (A's scored numbers) and the (i, j, verdict) cells of their references."""
+    """The verdict of each matrix row (A's scored numbers) and the (i, j, mark) cells of `CELL_MARKS`."""
     pa, pb = _scored_rows(info["mentions"]["a"]), _scored_rows(info["mentions"]["b"])
     rows: list[str | None] = [None] * len(pa)
     cells = []
     for e in figure_verdicts(info):
-        rows[pa[e["index"]]] = e["verdict"]
-        if e["reference"] is not None and e["reference"] in pb:
-            cells.append((pa[e["index"]], pb[e["reference"]], e["verdict"]))
+        if e["index"] not in pa:
+            continue
+        i = pa[e["index"]]
+        rows[i] = e["verdict"]
+        marks = {SUPPORTED: ((e["found"], SUPPORTED),), UNSUPPORTED: ((e["reference"], UNSUPPORTED),),
+                 MISPLACED: ((e["found"], MISPLACED), (e["reference"], CONTEXT))}.get(e["verdict"], ())
+        cells += [(i, pb[j], mark) for j, mark in marks if j is not None and j in pb]
     return rows, cells
 
 
@@ -223,7 +279,7 @@ def explanation_figure(info: Mapping[str, Any]) -> Figure:
     verdicts, references = _verdict_marks(info)
     return alignment_heatmap(_axis_labels(ma, "A"), _axis_labels(mb, "B"), info["similarity_matrix"],
                              info["threshold"], *_cells(info), title=_title(info), verdicts=verdicts,
-                             references=references)
+                             references=references, rule=verdict_rule(info))
 
 
 def _mentions_line(mentions: Sequence[Mapping[str, Any]], side: str, verdicts: Mapping[int, str] | None = None) -> str:
@@ -242,12 +298,14 @@ def _no_alignment_figure(info: Mapping[str, Any]) -> Figure:
     lines = [NO_ALIGNMENT, _scores_line(info)]
     verdicts = {e["index"]: e["verdict"] for e in figure_verdicts(info)}
     if _has_verdicts(info):
-        summary = support_summary(info) + ("; ∅ = nothing in B to compare with" if verdicts else "")
-        lines += textwrap.wrap(summary, 95, subsequent_indent="    ")
+        rule = verdict_rule(info)
+        shown = [v for v in RULE_VERDICTS[rule] if v in verdicts.values()]
+        summary = support_summary(info) + "".join(f"; {MARKS[v]} = {VERDICT_HELP[rule][v]}" for v in shown)
+        lines += _wrapped(summary, NO_ALIGNMENT_WIDTH, 10, "    ").split("\n")
     for side in ("a", "b"):
         line = _mentions_line(info["mentions"][side], side.upper(), verdicts if side == "a" else None)
-        lines += textwrap.wrap(line, 95, subsequent_indent="    ")
-    fig = Figure(figsize=(7.5, 0.3 * len(lines) + 0.3), dpi=100)
+        lines += _wrapped(line, NO_ALIGNMENT_WIDTH, 10, "    ").split("\n")
+    fig = Figure(figsize=(NO_ALIGNMENT_WIDTH / 0.96, 0.3 * len(lines) + 0.3), dpi=100)
     fonts = list(label_fonts())
     step = 1 / (len(lines) + 1)
     for k, line in enumerate(lines):

@@ -1,7 +1,8 @@
 """The Gradio Space's layout: BERTScore and embedding cosine next to NASH, with the reasons shown.
 
 Tabs: Compare (one pair, highlighted numbers with A's unsupported figures flagged, masked texts, alignment heat
-map, numeric support), Rank (one anchor, several candidates, two rankings), Batch (CSV/JSONL upload, CSV
+map, numeric support), Rank (one anchor, several candidates, two rankings), Check figures (a generated text's
+figures against a long source: supported, misplaced or unsupported, and where), Batch (CSV/JSONL upload, CSV
 download), About (method, options).
 The shared controls (model, backbone, tau) take their choices, defaults and help from `NASHConfig`;
 the handlers live in `handlers`, the HTML in `render`, the heat map in `nash_metric.reports.plot` (shared with
@@ -20,8 +21,8 @@ from ..reports.method import METHOD_STEPS
 from . import scorers
 from .batch_files import limits_text
 from .handlers import BATCH_HEADER, SpaceHandlers
-from .limits import MAX_CANDIDATES, MAX_CHARS, MAX_MODEL_CHARS, SpaceLimits, limits_lines
-from .render import CSS
+from .limits import MAX_CANDIDATES, MAX_CHARS, MAX_MODEL_CHARS, MAX_SOURCE_CHARS, SpaceLimits, limits_lines
+from .render import CHECK_COLOURS, CHECK_HEADER, CSS
 
 ANCHOR = "Revenue increased by 4%."
 CANDIDATES = ["Revenue increased by 3.56%.", "Revenue increased by 40%.", "Revenue increased by 4.1%."]
@@ -35,12 +36,41 @@ EXAMPLES = [
     ["The company raised its dividend to $0.15 per share and cut net debt below $25 billion.",
      "The dividend of $0.13 per share was kept; net debt was $25 billion after a $3 billion bond."],
 ]
+# The Check figures tab opens on this: a filing-like source (a markdown table with a "2019 | 2018" header, and a
+# paragraph) and a generated text with a figure of each verdict: $1,452.4 million (and the year) supported,
+# $790.3 million misplaced (Consumer's 2018 value stated for 2019), $0.55 unsupported (the source says $0.52).
+CHECK_SOURCE = """ACME Industries, Inc. - Annual Report 2019 (excerpt)
+
+Item 7. Management's Discussion and Analysis
+
+Net sales by segment (in millions)
+
+| Segment | 2019 | 2018 |
+|---|---|---|
+| Industrial | $ 1,452.4 | $ 1,146.2 |
+| Consumer | 812.7 | 790.3 |
+| Services | 236.9 | 241.5 |
+| Total | $ 2,502.0 | $ 2,178.0 |
+
+Net sales rose 14.9% in 2019, driven by Industrial volume and pricing. Operating margin improved to 11.8% from \
+10.9% in 2018. The Board raised the quarterly dividend to $0.52 per share in 2019, and the company employed about \
+9,800 people at year end."""
+CHECK_TEXT = ("In 2019, Industrial net sales were $1,452.4 million and Consumer net sales were $790.3 million. "
+              "The quarterly dividend was raised to $0.55 per share.")
+CHECK_INTRO = (
+    "Paste a source (prose, markdown or HTML tables, TSV/CSV, aligned columns) and a text generated from it. "
+    "Each figure of the text is judged in two steps: its **value** (stated nowhere in the source: "
+    "**unsupported**), then its **context** (its value stated only where it means something else, such as the "
+    "other year's column: **misplaced**); otherwise it is **supported**. Table cells are read by row and column. "
+    "τ does not change the verdicts. On the command line: `nash check --source FILE --text FILE`."
+)
 ABOUT = "\n### How NASH scores a pair\n\n" + METHOD_STEPS + r"""
-**Numeric support** (beside NASH, not part of it): with A the prediction and B the reference, each number of
-A is *supported* (✓) when the number of B it aligns with (its best match by context, cosine ≥ τ) states the
-same value at the precision A wrote it with, *unsupported* (✗, outlined in red in Compare) when it aligns but
-the value differs, and *unmatched* (∅, dashed grey) when no number of B aligns. The numeric support is the
-share of A's numbers that are supported.
+**Numeric support** (beside NASH, not part of it): with A the prediction and B the reference (a summary, or
+the whole source), each figure of A is judged in two steps. Its *value*: no number of B states it at the
+precision A wrote it with, and it is *unsupported* (✗, outlined in red). Its *context*: when B states its value
+only where it means something else (last year's column, another segment) and another number of B fits its
+context clearly better, it is *misplaced* (↷, orange); otherwise *supported* (✓). The numeric support is the
+share of A's figures that are supported. The Check figures tab does this against a whole source.
 
 The baselines are numerically blind: "Revenue increased by 4%." looks closer to "…40%." than to
 "…3.56%.". NASH ranks them the right way. Paper: Huang et al., *NASH: Numerically Aware Scoring
@@ -114,6 +144,7 @@ def build_demo(limits: SpaceLimits | None = None) -> gr.Blocks:
             compare_btn.click(h.compare, [text_a, text_b, *scoring], [cards, panels, heatmap, table],
                               api_name="compare")
         _rank_tab(h, scoring)
+        _check_tab(h, scoring, demo)
         _batch_tab(h, scoring, limits)
         with gr.Tab("About"):
             gr.Markdown(ABOUT + _options_markdown() + "\n### Limits of this Space\n\n" + _limits_markdown(limits),
@@ -130,6 +161,25 @@ def _rank_tab(h: SpaceHandlers, scoring: list[Any]) -> None:
         rank_btn = gr.Button("Rank", variant="primary", elem_id="rank-button")
         ranking = gr.HTML(elem_id="rank-output")
         rank_btn.click(h.rank, [anchor, candidates, *scoring], ranking, api_name="rank")
+
+
+def _check_tab(h: SpaceHandlers, scoring: list[Any], demo: gr.Blocks) -> None:
+    with gr.Tab("Check figures"):
+        gr.Markdown(CHECK_INTRO)
+        with gr.Row():
+            source = gr.Textbox(CHECK_SOURCE, label=f"Source (at most {MAX_SOURCE_CHARS:,} characters)", lines=14,
+                                max_length=MAX_SOURCE_CHARS, elem_id="check-source")
+            text = gr.Textbox(CHECK_TEXT, label="Generated text", lines=14, max_length=MAX_CHARS,
+                              elem_id="check-text")
+        check_btn = gr.Button("Check figures", variant="primary", elem_id="check-button")
+        summary = gr.HTML(elem_id="check-output")
+        marked = gr.HighlightedText(label="Generated text: each figure by its verdict", color_map=CHECK_COLOURS,
+                                    combine_adjacent=False, show_legend=True, elem_id="check-marked")
+        table = gr.Dataframe(headers=CHECK_HEADER, label="Figures", interactive=False, wrap=True,
+                             column_widths=["14%", "12%", "37%", "37%"], elem_id="check-table")
+        inputs, outputs = [source, text, *scoring], [summary, marked, table]
+        check_btn.click(h.check, inputs, outputs, api_name="check")
+        demo.load(h.check_example, inputs, outputs, api_name=False, show_progress="minimal")
 
 
 def _batch_tab(h: SpaceHandlers, scoring: list[Any], limits: SpaceLimits) -> None:

@@ -50,3 +50,34 @@ def next_chunk(remaining: float, seconds_per_pair: float | None, first: int, lar
     if seconds_per_pair > remaining:
         return 0
     return max(1, min(largest, int(remaining / max(seconds_per_pair, 1e-6))))
+
+
+class SourceSpeed:
+    """How fast this server checks a long source, per model: a check scores its source in one step that cannot
+    be stopped, so a request estimates that step before starting it and refuses what would overrun its budget.
+
+    The encoding of the source dominates and grows with its length, so the time is estimated as characters times
+    the seconds per character last measured on a source of at least `LEARN_FROM` characters (a shorter one is
+    mostly fixed cost); until then, `PRIOR` (measured: all-MiniLM-L6-v2 on 2 CPU cores, 30 KB in about 32 s).
+    """
+
+    LEARN_FROM = 5_000
+    PRIOR = 1.1e-3  # seconds per character
+
+    def __init__(self) -> None:
+        self._rate: dict[str, float] = {}
+
+    def estimate(self, model: str, chars: int) -> float:
+        return chars * self._rate.get(model, self.PRIOR)
+
+    def record(self, model: str, chars: int, seconds: float) -> None:
+        if chars >= self.LEARN_FROM:
+            self._rate[model] = seconds / chars
+
+    def check(self, model: str, chars: int, deadline: Deadline) -> None:
+        """Raise `OverBudget` when a source of `chars` characters would take longer than the time left."""
+        seconds = self.estimate(model, chars)
+        if chars >= self.LEARN_FROM and seconds > deadline.remaining():
+            raise OverBudget(f"this source ({chars:,} characters) would take about {seconds:.0f} s to check here; "
+                             f"{deadline.allowance()}: shorten it, or run `nash check --source FILE --text FILE` "
+                             "locally.")

@@ -1,9 +1,11 @@
-"""The Space's event handlers: Compare, Rank, Batch and the tau control, bound to one deployment's limits.
+"""The Space's event handlers: Compare, Rank, Check figures, Batch and the tau control, bound to one deployment's
+limits.
 
 Every scoring handler returns a readable error panel instead of raising (users never see a traceback),
-and reports the tau it scored with. The tau inputs are `use_model_tau` (take the loaded model's own
-tau) and `tau` (the slider, used only when `use_model_tau` is off). Each request checks its model against
-the allow-list first and runs under a time budget (`budget.Deadline`), checked between bounded steps.
+and reports the tau it scored with (but Check figures, whose verdicts tau does not change). The tau inputs are
+`use_model_tau` (take the loaded model's own tau) and `tau` (the slider, used only when `use_model_tau` is off).
+Each request checks its model against the allow-list first and runs under a time budget (`budget.Deadline`),
+checked between bounded steps.
 """
 
 from __future__ import annotations
@@ -22,11 +24,14 @@ from ..reports.plot import explanation_figure, has_alignment
 from . import scorers
 from .allow import allowed_model
 from .batch_files import parse_pairs, write_csv
-from .budget import LOCAL_HINT, Deadline, next_chunk
-from .limits import MAX_CANDIDATES, MAX_CHARS, SpaceLimits
+from .budget import LOCAL_HINT, Deadline, SourceSpeed, next_chunk
+from .figures import figure_rows
+from .limits import MAX_CANDIDATES, MAX_CHARS, MAX_SOURCE_CHARS, SpaceLimits
 from .render import (
     TAU_SOURCES,
+    check_summary_html,
     error_html,
+    figure_table,
     info_html,
     ranking_html,
     score_cards,
@@ -34,17 +39,19 @@ from .render import (
     tau_html,
     tau_text,
     text_panel,
+    verdict_segments,
 )
 
 BATCH_HEADER = ["a", "b", "bertscore_f1", "baseline", "nash", "text_similarity", "numeric_similarity", "alpha"]
 FIRST_CHUNK, LARGEST_CHUNK = 4, 32  # pairs per scoring step of a batch (the budget is checked between steps)
+MAX_OPENINGS = 8  # opening examples kept (one per model and settings a page loaded with)
 
 
-def _text(value: Any, name: str) -> str:
+def _text(value: Any, name: str, limit: int = MAX_CHARS) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ValueError(f"{name} is empty: type a sentence.")
-    if len(value) > MAX_CHARS:
-        raise ValueError(f"{name} has {len(value)} characters; the limit here is {MAX_CHARS}.")
+    if len(value) > limit:
+        raise ValueError(f"{name} has {len(value):,} characters; the limit here is {limit:,}.")
     return value.strip()
 
 
@@ -78,6 +85,8 @@ class SpaceHandlers:
 
     def __init__(self, limits: SpaceLimits) -> None:
         self.limits = limits
+        self.source_speed = SourceSpeed()
+        self._opening: dict[tuple, tuple] = {}  # check_example's results
 
     def _model(self, model: str) -> str:
         return allowed_model(model, self.limits)
@@ -164,6 +173,41 @@ class SpaceHandlers:
         return ranking_html(anchor, cands, bert, out.nash.tolist()) + tau_html(
             out.config["threshold"], scorer.threshold_source
         )
+
+    @_safe(n_outputs=3)
+    def check(self, source: str, text: str, model: str, backend: str, use_model_tau: bool, tau: float,
+              progress=gr.Progress()):
+        """Judge each figure of a generated text against a source: a summary, the text with each figure
+        highlighted by its verdict, and a table of where each value stands in the source.
+
+        The source is scored in one step that cannot be stopped, so a source this server would not check in the
+        time left is refused before it starts (`budget.SourceSpeed`)."""
+        deadline = Deadline(self.limits.request_seconds)
+        source = _text(source, "Source", MAX_SOURCE_CHARS)
+        text = _text(text, "Generated text")
+        model = self._model(model)
+        progress(0.1, desc="loading the model (first time only)")
+        scorer = scorers.scorer_for(model, backend, use_model_tau, tau, timeout=deadline.remaining())
+        deadline.check("checking the figures")
+        self.source_speed.check(model, len(source), deadline)
+        progress(0.3, desc=f"reading a source of {len(source):,} characters")
+        started = time.monotonic()
+        out = scorer.score([text], [source])
+        self.source_speed.record(model, len(source), time.monotonic() - started)
+        verdicts, support = out.figure_verdicts[0], float(out.numeric_support[0])
+        return check_summary_html(support, verdicts), verdict_segments(text, verdicts), \
+            figure_table(figure_rows(source, verdicts))
+
+    def check_example(self, source: str, text: str, model: str, backend: str, use_model_tau: bool, tau: float):
+        """`check` of what the tab opens on: scored once per model and settings, then kept (every page load
+        shows it, and a crowd of visitors should not each cost a scoring)."""
+        key = (source, text, model, backend, use_model_tau, tau)
+        if key in self._opening:
+            return self._opening[key]
+        result = self.check(source, text, model, backend, use_model_tau, tau)
+        if "nash-error" not in result[0] and len(self._opening) < MAX_OPENINGS:
+            self._opening[key] = result
+        return result
 
     @_safe(n_outputs=3)
     def batch(self, file: Any, model: str, backend: str, use_model_tau: bool, tau: float, progress=gr.Progress()):

@@ -11,7 +11,9 @@ import os
 from dataclasses import dataclass, fields
 
 # Fixed per-request content limits (the same in every deployment; the operator knobs are in SpaceLimits).
-MAX_CHARS = 2_000  # per text, in every tab
+MAX_CHARS = 2_000  # per text, in every tab (the Check figures tab's source excepted)
+MAX_SOURCE_CHARS = 40_000  # the Check figures tab's source: a real filing excerpt with its tables (about 30 s on
+# 2 CPU cores with all-MiniLM-L6-v2; a slower request is refused up front: budget.SourceSpeed)
 MAX_ROWS = 500  # pairs per uploaded file
 MAX_CANDIDATES = 20  # Rank tab
 MAX_MODEL_CHARS = 200  # the Model box
@@ -117,6 +119,8 @@ def limits_lines(limits: SpaceLimits, default_model: str) -> list[str]:
         f"**Time**: {limits.request_seconds:g} s per request; a batch stops there and returns the pairs scored "
         "so far.",
         f"**Uploads**: at most {format_bytes(limits.max_file_bytes)} and {MAX_ROWS} pairs per file.",
-        f"**Text**: at most {MAX_CHARS} characters per text and {MAX_CANDIDATES} candidates in Rank.",
+        f"**Text**: at most {MAX_CHARS:,} characters per text and {MAX_CANDIDATES} candidates in Rank; a source "
+        f"in Check figures up to {MAX_SOURCE_CHARS:,} characters, if this server checks it within the time "
+        "allowed.",
         f"**Queue**: {limits.concurrency} request(s) at a time per action, at most {limits.max_queue} waiting.",
     ]

@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..numbers import MASK_TOKEN
-from ..reports.explain_text import MARKS, SUPPORTED, UNMATCHED, UNSUPPORTED
+from ..reports.explain_text import MARKS, MISPLACED, SUPPORTED, UNMATCHED, UNSUPPORTED
+from .figures import FigureRow, summary_line
 
 _KINDS = ("percentage", "monetary", "quantity", "temporal")
 
@@ -47,6 +48,9 @@ def verdict_title(verdict: str, reference: Mapping[str, Any] | None) -> str:
     """Hover text of a verdict: "unsupported: the reference says $0.13"."""
     if verdict == UNMATCHED or reference is None:
         return f"{verdict}: no aligned number in the reference"
+    if verdict == MISPLACED:
+        return f"misplaced: the reference states this value where it means something else; the context fits " \
+               f"{reference.get('text', '')}"
     return f"{verdict}: the reference says {reference.get('text', '')}"
 
 
@@ -59,8 +63,9 @@ def highlight_numbers(
     """``text`` with each mention wrapped in a badge ``<side><i>`` (matching the heat-map labels).
 
     ``verdicts`` maps an index into ``mentions`` to its support verdict (``{"verdict": ..., "reference": the
-    mention of the reference it was compared with, or None}``): an unsupported or unmatched figure gets a red
-    (grey) outline and a visible mark, every verdict a ``data-verdict`` attribute and a line in its tooltip.
+    mention of the reference it was compared with, or None}``): an unsupported, misplaced or unmatched figure
+    gets a red (orange, grey) outline and a visible mark, every verdict a ``data-verdict`` attribute and a line
+    in its tooltip.
     """
     verdicts = verdicts or {}
     out: list[str] = []
@@ -103,7 +108,7 @@ def support_html(share: float | None, summary: str, mentions: Sequence[Mapping[s
     flagged = []
     for k in sorted(verdicts, key=lambda k: int(mentions[k]["start"])):
         verdict = verdicts[k].get("verdict")
-        if verdict in (UNSUPPORTED, UNMATCHED):
+        if verdict in (MISPLACED, UNSUPPORTED, UNMATCHED):
             flagged.append(
                 f'<span class="nash-flagged nash-{verdict}" data-verdict="{verdict}">{MARKS[verdict]} '
                 f"{esc(mentions[k]['text'])} ({esc(verdict_title(verdict, verdicts[k].get('reference')))})</span>"
@@ -215,6 +220,44 @@ def ranking_html(
     )
 
 
+# The Check figures tab's highlight colours, by verdict (gr.HighlightedText's color_map).
+CHECK_COLOURS = {SUPPORTED: "#22c55e", MISPLACED: "#f97316", UNSUPPORTED: "#ef4444"}
+CHECK_HEADER = ["figure", "verdict", "its value in the source", "what its context fits best"]
+
+
+def verdict_segments(text: str, verdicts: Sequence[Mapping[str, Any]]) -> list[tuple[str, str | None]]:
+    """`text` cut into (segment, verdict or None) for gr.HighlightedText: every figure a segment of its own,
+    labelled with its verdict; every character kept, once (gradio escapes the segments itself)."""
+    out: list[tuple[str, str | None]] = []
+    pos = 0
+    for entry in sorted(verdicts, key=lambda e: int(e["start"])):
+        start, end = int(entry["start"]), int(entry["end"])
+        if start < pos or end > len(text):  # defensive: never let bad offsets duplicate or drop text
+            continue
+        if start > pos:
+            out.append((text[pos:start], None))
+        out.append((text[start:end], entry["verdict"]))
+        pos = end
+    if pos < len(text):
+        out.append((text[pos:], None))
+    return out
+
+
+def figure_table(rows: Sequence[FigureRow]) -> list[list[str]]:
+    """The table under the highlighted text: each figure, its verdict, where its value stands in the source and,
+    when that is not where it fits, the number whose context fits it best."""
+    return [[row.text, f"{MARKS.get(row.verdict, '')} {row.verdict}".strip(),
+             row.found.describe() if row.found else "nowhere in the source",
+             f"{row.matched_text} · {row.matched.describe()}" if row.matched else ""] for row in rows]
+
+
+def check_summary_html(support: float, verdicts: Sequence[Mapping[str, Any]]) -> str:
+    """The Check figures tab's summary line (``data-support`` holds the share unrounded, for tests)."""
+    counts = "".join(f' data-{v}="{sum(e["verdict"] == v for e in verdicts)}"' for v in CHECK_COLOURS)
+    return (f'<div class="nash-support" data-testid="check-summary" data-support="{float(support)!r}"{counts}>'
+            f"{esc(summary_line(support, verdicts))}</div>")
+
+
 def error_html(message: str) -> str:
     return f'<div class="nash-error" role="alert">⚠ {esc(message)}</div>'
 
@@ -249,6 +292,8 @@ CSS = """
 .nash-bad { background: #ffc9c9; text-decoration: line-through wavy #c00; }
 .nash-num.nash-unsupported { outline: 2px solid #dc2626; text-decoration: underline wavy #dc2626; }
 .nash-num.nash-unmatched { outline: 2px dashed #6b7280; }
+.nash-num.nash-misplaced { outline: 2px solid #ea580c; text-decoration: underline dotted #ea580c; }
+.nash-misplaced .nash-flag, .nash-flagged.nash-misplaced { color: #c2410c; }
 .nash-flag { margin-left: 2px; font-weight: 700; }
 .nash-unsupported .nash-flag, .nash-flagged.nash-unsupported { color: #b91c1c; }
 .nash-unmatched .nash-flag, .nash-flagged.nash-unmatched { color: #4b5563; }

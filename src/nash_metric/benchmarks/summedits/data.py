@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from ..value_anywhere import _LIST_LABEL
+
 SUBSETS = {
     "figure_edits_vs_consistent": "positives: consistent edits (label 1, summary != original_summary); negatives: "
     "figure edits (label 0 and numerals(summary) - numerals(original_summary) non-empty)",
@@ -20,7 +22,8 @@ SUBSETS = {
 }
 NUMERALS_DEFINITION = ("numerals(text) = multiset of the digit tokens (\\d+ with . , : / groups) that are not part of "
                        "an identifier (glued to letters: COVID-19, SARS-CoV-2, 4D, 49ers; a scale or ordinal suffix "
-                       "such as 5bn, 26th, 7pm is allowed), thousands commas removed")
+                       "such as 5bn, 26th, 7pm is allowed), thousands commas removed; a list label opening the text or "
+                       "a line (\"5) \", \"2. \", \"(3) \") is skipped")
 OVERALL = "overall"
 PREFIX = "summedits_"
 TEXT_FIELDS = ("doc", "original_summary", "summary")
@@ -68,7 +71,12 @@ class DomainFile:
 
 
 def numerals(text: str) -> Counter[str]:
-    """The digit-bearing tokens of ``text`` as a multiset (independent of NASH's number reader)."""
+    """The digit-bearing tokens of ``text`` as a multiset (independent of NASH's number reader).
+
+    A list label that opens the text or a line ("5) The email ...") numbers an item, it states no figure: it is
+    blanked first, by the value-anywhere check's own rule (`value_anywhere._LIST_LABEL`), offsets kept.
+    """
+    text = _LIST_LABEL.sub(lambda m: " " * len(m.group()), text)
     return Counter(_THOUSANDS.sub("", m.group()) for m in _NUMERAL.finditer(text))
 
 

@@ -15,7 +15,8 @@ format run with the same code. A malformed row fails with its file, row index (0
 not part of an identifier (glued to letters, directly or across a hyphen: "COVID-19", "SARS-CoV-2", "4D",
 "49ers"; a scale, ordinal or clock suffix is allowed: "5bn", "26th", "7pm"), with thousands commas removed (a
 comma followed by exactly three digits: "3,035" -> "3035"). An edit that renames "SARS-CoV-2" changes a name, not
-a figure. A row is an *edit* when
+a figure; a list label that opens the text or a line ("5) The email ...", "2. ", "(3) ") numbers an item and is
+skipped, by the value-anywhere check's rule. A row is an *edit* when
 ``summary != original_summary``; rows that are not edits are left out of both subsets (their count is reported).
 
 * ``figure_edits_vs_consistent``: positives are the consistent edits (label 1); negatives are the *figure
@@ -26,16 +27,24 @@ a figure. A row is an *edit* when
 **Fields**, each a per-row consistency score (higher = more consistent):
 ``cosine`` (baseline of a sentence-backbone NASH: cosine of pooled embeddings), ``bertscore_f1`` (baseline of a
 token-backbone NASH: BERTScore F1), and from the scorer given: ``nash``, ``s_num`` (``numeric``),
-``numeric_precision``, ``numeric_support`` (share of the summary's numbers its reference supports) and
-``verdict`` (1.0 when the pair has no unsupported number, else 0.0).
+``numeric_precision``, ``numeric_support`` (share of the summary's numbers its reference supports),
+``verdict`` (1.0 when the scorer flags none of the summary's figures, else 0.0) and one binary field per verdict
+class, ``verdict_unsupported`` and ``verdict_misplaced`` (1.0 unless a figure of that class is flagged); from the
+texts alone, the value-anywhere check (`benchmarks.value_anywhere`): ``value_anywhere_share`` (share of the
+summary's digit strings whose value the reference states anywhere) and ``value_anywhere`` (1.0 when all are).
+
+**Verdict classes**, per reference mode, subset, group and label: the rows with a flagged figure, and per verdict
+class (read from the scorer's ``unsupported_numbers`` entries, not from a fixed list) the rows with at least one
+figure of it and its share of the flagged figures (`verdicts`).
 
 **Metrics**, per domain and overall (every row of every domain pooled), per reference mode and subset: ROC AUC
-(label 1 = consistent; None where a class is missing) and balanced accuracy (BA). The verdict is binary: 1 is
-predicted consistent, no threshold. A continuous field predicts consistent when ``score >= t``, with one ``t``
-per (field, reference mode, subset): the candidate (a midpoint between consecutive distinct scores, or the
-lowest score) that maximises BA on all rows of the run pooled (the lowest such on ties), never per domain, and
-applied to every domain; or, with ``thresholds=``, the ones recorded by an earlier result (e.g. of the dev
-domains), so held-out domains are judged with thresholds fixed beforehand.
+(label 1 = consistent; None where a class is missing) and balanced accuracy (BA). The binary fields (the verdicts,
+``value_anywhere``) predict consistent at 1, no threshold. A continuous field predicts consistent when
+``score >= t``, with one ``t`` per (field, reference mode, subset): the candidate (a midpoint between consecutive
+distinct scores, or the lowest score) that maximises BA on all rows of the run pooled (the lowest such on ties),
+never per domain, and applied to every domain; or, with ``thresholds=``, the ones recorded by an earlier result (e.g.
+of the dev domains), so held-out domains are judged with thresholds fixed beforehand. A continuous field such a file
+does not record (it predates the field) gets no threshold and no BA there, and is named in ``threshold_source``.
 """
 
 from __future__ import annotations
@@ -52,9 +61,11 @@ from typing import Any
 import numpy as np
 
 from ..registry import ScorerSource, scorer_factory
+from ..value_anywhere import value_anywhere_share
 from .data import NUMERALS_DEFINITION, OVERALL, SUBSETS, SummEditsRow, counts, read_summedits, subset_labels
 from .defaults import DEFAULT_REFERENCE, REFERENCE_CHOICES, REFERENCE_MODES
 from .metrics import BINARY_FIELDS, FIELDS, balanced_accuracy, best_threshold, predicted_consistent, roc_auc
+from .verdicts import CLASS_FIELDS, breakdown, class_fields, entry_classes
 
 # -- scoring ------------------------------------------------------------------------------------------------
 
@@ -84,31 +95,33 @@ def _output_field(out: Any, name: str) -> Any:
     return getattr(out, name)
 
 
-def _fields_of(role: str, out: Any) -> dict[str, np.ndarray]:
+def _fields_of(role: str, out: Any) -> tuple[dict[str, np.ndarray], list[tuple[str, ...]] | None]:
+    """The fields one scorer's output gives in ``role``, and (for the NASH role) each pair's verdict classes."""
     if role == "sentence":
-        return {"cosine": np.asarray(out.baseline, dtype=float)}
+        return {"cosine": np.asarray(out.baseline, dtype=float)}, None
     if role == "token":
-        return {"bertscore_f1": np.asarray(out.baseline, dtype=float)}
+        return {"bertscore_f1": np.asarray(out.baseline, dtype=float)}, None
     unsupported = _output_field(out, "unsupported_numbers")
     if len(unsupported) != len(out.nash):
         raise ValueError(f"the scorer listed unsupported numbers for {len(unsupported)} of {len(out.nash)} pairs")
+    classes = entry_classes(unsupported)
     return {
         "nash": np.asarray(out.nash, dtype=float),
         "s_num": np.asarray(out.numeric, dtype=float),
         "numeric_precision": np.asarray(out.numeric_precision, dtype=float),
         "numeric_support": np.asarray(_output_field(out, "numeric_support"), dtype=float),
-        "verdict": np.array([0.0 if entries else 1.0 for entries in unsupported]),
-    }
+        "verdict": np.array([0.0 if found else 1.0 for found in classes]),
+        **class_fields(classes),
+    }, classes
 
 
-def score_rows(scorers: _Scorers, rows: Sequence[SummEditsRow], mode: str, show_progress: bool = True
-               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """Every field for each row (scored against its ``mode`` reference); each distinct pair scored once per scorer."""
-    pairs: dict[tuple[str, str], int] = {}
-    index = np.array([pairs.setdefault((r.summary, r.reference(mode)), len(pairs)) for r in rows], np.int64)
-    preds, refs = [p for p, _ in pairs], [r for _, r in pairs]
-    fields: dict[str, np.ndarray] = {}
-    info: dict[str, Any] = {"distinct_pairs": len(pairs)}
+def _value_anywhere_fields(preds: Sequence[str], refs: Sequence[str]) -> dict[str, np.ndarray]:
+    share = np.array([value_anywhere_share(p, r) for p, r in zip(preds, refs)], dtype=float)
+    return {"value_anywhere_share": share, "value_anywhere": (share == 1.0).astype(float)}
+
+
+def _distinct_scorers(scorers: _Scorers) -> list[tuple[Any, list[str]]]:
+    """Each distinct scorer with the roles it plays (the scorer given may be the sentence or token one too)."""
     roles: list[tuple[Any, list[str]]] = []
     for role in ("nash", "sentence", "token"):
         scorer = getattr(scorers, role)
@@ -118,28 +131,63 @@ def score_rows(scorers: _Scorers, rows: Sequence[SummEditsRow], mode: str, show_
                 break
         else:
             roles.append((scorer, [role]))
-    for scorer, names in roles:
+    return roles
+
+
+@dataclass(frozen=True)
+class ScoredRows:
+    """Every field per row, the verdict classes of each row's flagged figures, and how the scoring went."""
+
+    fields: dict[str, np.ndarray]
+    classes: list[tuple[str, ...]]
+    info: dict[str, Any]
+
+
+def score_rows(scorers: _Scorers, rows: Sequence[SummEditsRow], mode: str, show_progress: bool = True) -> ScoredRows:
+    """Every field for each row (scored against its ``mode`` reference); each distinct pair scored once per scorer."""
+    pairs: dict[tuple[str, str], int] = {}
+    index = np.array([pairs.setdefault((r.summary, r.reference(mode)), len(pairs)) for r in rows], np.int64)
+    preds, refs = [p for p, _ in pairs], [r for _, r in pairs]
+    info: dict[str, Any] = {"distinct_pairs": len(pairs)}
+    if not preds:
+        return ScoredRows({f: np.zeros(0) for f in FIELDS}, [], info)
+    fields, classes = _value_anywhere_fields(preds, refs), []
+    for scorer, names in _distinct_scorers(scorers):
         if show_progress:
             print(f"  reference {mode}: {len(pairs)} distinct pairs, {scorer.echo['backend']} backbone "
                   f"({', '.join(f for n in names for f in _ROLE_FIELDS[n])})", file=sys.stderr)
-        out = scorer.score(preds, refs, show_progress=show_progress) if preds else None
+        out = scorer.score(preds, refs, show_progress=show_progress)
         for name in names:
-            if out is not None:
-                fields.update(_fields_of(name, out))
-        if "nash" in names and out is not None:
+            got, found = _fields_of(name, out)
+            fields.update(got)
+            classes = classes if found is None else found
+        if "nash" in names:
             info["threshold"] = out.config.get("threshold")
             info["unscored_mentions"] = len(getattr(out, "unscored", []) or [])
-    if not preds:
-        return {f: np.zeros(0) for f in FIELDS}, info
-    return {f: fields[f][index] for f in FIELDS}, info
+    return ScoredRows({f: fields[f][index] for f in FIELDS}, [classes[k] for k in index.tolist()], info)
 
 
-_ROLE_FIELDS = {"nash": ("nash", "s_num", "numeric_precision", "numeric_support", "verdict"),
+_ROLE_FIELDS = {"nash": ("nash", "s_num", "numeric_precision", "numeric_support", "verdict", *CLASS_FIELDS),
                 "sentence": ("cosine",), "token": ("bertscore_f1",)}
 
 
+def _recorded(path: Path, recorded: Any, mode: str, subset: str) -> dict[str, Any]:
+    try:
+        fields = recorded[mode][subset]
+    except (KeyError, TypeError):
+        raise ValueError(f"{path}: no threshold for reference {mode!r}, subset {subset!r} (was it run with "
+                         f"--reference {mode} or both?)") from None
+    if not isinstance(fields, dict):
+        raise ValueError(f"{path}: thresholds for {mode}/{subset} are not an object: {fields!r}")
+    return fields
+
+
 def read_thresholds(path: str | Path, modes: Sequence[str]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The thresholds an earlier ``evaluate`` result recorded, for ``modes``, and where they came from."""
+    """The thresholds an earlier ``evaluate`` result recorded, for ``modes``, and where they came from.
+
+    A continuous field the result does not record (it predates the field) gets None: no BA, no crash; the
+    source lists it under ``missing``.
+    """
     path = Path(path)
     raw = path.read_bytes()
     try:
@@ -150,29 +198,50 @@ def read_thresholds(path: str | Path, modes: Sequence[str]) -> tuple[dict[str, A
     if previous.get("benchmark") != "summedits":
         raise ValueError(f"{path}: a {previous.get('benchmark')!r} result, not a SummEdits one")
     thresholds: dict[str, Any] = {}
+    missing: list[str] = []
     for mode in modes:
         for subset in SUBSETS:
-            for field in FIELDS:
-                if field in BINARY_FIELDS:
-                    continue
-                try:
-                    value = recorded[mode][subset][field]
-                except (KeyError, TypeError):
-                    raise ValueError(f"{path}: no threshold for reference {mode!r}, subset {subset!r}, field "
-                                     f"{field!r} (was it run with --reference {mode} or both?)") from None
-                if value is not None and not isinstance(value, (int, float)):
+            fields = _recorded(path, recorded, mode, subset)
+            for field in (f for f in FIELDS if f not in BINARY_FIELDS):
+                value = fields.get(field)
+                if field not in fields:
+                    missing.append(f"{mode}/{subset}/{field}")
+                elif value is not None and not isinstance(value, (int, float)):
                     raise ValueError(f"{path}: threshold for {mode}/{subset}/{field} is not a number: {value!r}")
                 thresholds.setdefault(mode, {}).setdefault(subset, {})[field] = value
     config = previous.get("config", {})
     source = {"kind": "file", "path": str(path), "sha256": hashlib.sha256(raw).hexdigest(),
               "hashcodes": {k: config.get(k) for k in ("hashcode", "sentence_hashcode", "token_hashcode")},
-              "domains": [f.get("domain") for f in config.get("data", [])]}
+              "domains": [f.get("domain") for f in config.get("data", [])], "missing": missing}
     return thresholds, source
+
+
+def _thresholds(y: np.ndarray, scores: dict[str, np.ndarray]) -> dict[str, float | None]:
+    """One BA-maximising threshold per continuous field, on the rows inside the subset (``y >= 0``) pooled."""
+    inside = y >= 0
+    return {f: best_threshold(y[inside], scores[f][inside]) for f in FIELDS if f not in BINARY_FIELDS}
+
+
+def _table(scores: dict[str, np.ndarray], y: np.ndarray, groups: dict[str, np.ndarray],
+           fixed: dict[str, float | None]) -> dict[str, Any]:
+    """AUC and BA of every field, per group, on the rows inside the subset."""
+    table: dict[str, Any] = {}
+    for group, member in groups.items():
+        keep = member & (y >= 0)
+        cells = {}
+        for field in FIELDS:
+            s, yy = scores[field][keep], y[keep]
+            predicted = predicted_consistent(field, s, fixed.get(field))
+            ba = None if predicted is None else balanced_accuracy(yy, predicted)
+            cells[field] = {"auc": roc_auc(yy, s), "balanced_accuracy": ba}
+        table[group] = cells
+    return table
 
 
 def run_summedits(scorers: _Scorers, domains: dict[str, list[SummEditsRow]], modes: Sequence[str],
                   thresholds: dict[str, Any] | None = None, show_progress: bool = True) -> dict[str, Any]:
-    """Counts, per-field metrics per domain and overall, and the thresholds used (pooled unless given)."""
+    """Counts, per-field metrics per domain and overall, the verdict classes, and the thresholds used (pooled
+    unless given)."""
     rows = [r for d in domains.values() for r in d]
     edits = [r for r in rows if r.is_edit]  # rows that are not edits are in no subset: never scored
     domain_of_row = np.array([r.domain for r in edits], dtype=object)
@@ -189,31 +258,17 @@ def run_summedits(scorers: _Scorers, domains: dict[str, list[SummEditsRow]], mod
                              "of this run pooled, applied to every domain"} if thresholds is None else None,
         "thresholds": {},
         "metrics": {},
+        "verdict_classes": {},
     }
     for mode in modes:
-        scores, info = score_rows(scorers, edits, mode, show_progress)
-        result["scoring"][mode] = info
+        scored = score_rows(scorers, edits, mode, show_progress)
+        result["scoring"][mode] = scored.info
         for subset in SUBSETS:
             y = subset_labels(edits, subset)
-            fixed = {}
-            for field in FIELDS:
-                if field in BINARY_FIELDS:
-                    continue
-                inside = y >= 0
-                fixed[field] = (best_threshold(y[inside], scores[field][inside]) if thresholds is None
-                                else thresholds[mode][subset][field])
+            fixed = _thresholds(y, scored.fields) if thresholds is None else thresholds[mode][subset]
             result["thresholds"].setdefault(mode, {})[subset] = fixed
-            table: dict[str, Any] = {}
-            for group, member in groups.items():
-                keep = member & (y >= 0)
-                cells = {}
-                for field in FIELDS:
-                    s, yy = scores[field][keep], y[keep]
-                    predicted = predicted_consistent(field, s, fixed.get(field))
-                    ba = None if predicted is None else balanced_accuracy(yy, predicted)
-                    cells[field] = {"auc": roc_auc(yy, s), "balanced_accuracy": ba}
-                table[group] = cells
-            result["metrics"].setdefault(mode, {})[subset] = table
+            result["metrics"].setdefault(mode, {})[subset] = _table(scored.fields, y, groups, fixed)
+            result["verdict_classes"].setdefault(mode, {})[subset] = breakdown(scored.classes, y, groups)
     return result
 
 

@@ -11,9 +11,16 @@ FIELDS = {
     "s_num": "S_num (numeric) of the scorer given",
     "numeric_precision": "numeric_precision of the scorer given",
     "numeric_support": "share of the summary's numbers supported by the reference (1.0 when it states none)",
-    "verdict": "1.0 when the pair has no unsupported number, else 0.0 (binary: no threshold)",
+    "verdict": "1.0 when the scorer flags none of the summary's figures (any verdict class), else 0.0 (binary: no "
+               "threshold)",
+    "value_anywhere_share": "share of the summary's digit strings whose value the reference states anywhere "
+                            "(benchmarks.value_anywhere, from the texts; 1.0 when it states none)",
+    "value_anywhere": "1.0 when the reference states every digit string of the summary somewhere, else 0.0 "
+                      "(binary)",
+    "verdict_unsupported": "1.0 unless a figure of the summary is flagged 'unsupported' (binary)",
+    "verdict_misplaced": "1.0 unless a figure of the summary is flagged 'misplaced' (binary)",
 }
-BINARY_FIELDS = ("verdict",)
+BINARY_FIELDS = ("verdict", "value_anywhere", "verdict_unsupported", "verdict_misplaced")
 
 
 def roc_auc(y: np.ndarray, scores: np.ndarray) -> float | None:

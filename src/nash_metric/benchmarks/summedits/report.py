@@ -45,8 +45,10 @@ def markdown(result: dict[str, Any]) -> str:
     else:
         how = (f"thresholds fixed beforehand, read from {source['path']} (sha256 {source['sha256'][:12]}…, "
                f"chosen on {', '.join(str(d) for d in source.get('domains') or []) or 'its domains'})")
+    if source.get("missing"):
+        how += f" (none recorded there for {', '.join(source['missing'])}: no BA)"
     parts.append(f"Cells: ROC AUC / balanced accuracy (label 1 = consistent). BA of continuous fields: {how}; "
-                 "the verdict needs no threshold (1 = consistent).")
+                 "the binary fields (verdicts, value_anywhere) need no threshold (1 = consistent).")
     fields = list(res["fields"])
     for mode in res["reference_modes"]:
         for subset in res["subsets"]:
@@ -62,7 +64,31 @@ def markdown(result: dict[str, Any]) -> str:
                       for mode in res["reference_modes"] for subset in res["subsets"]]
     parts.append("### Thresholds\n\n" + markdown_table(
         ["reference · subset", *(f for f in fields if f not in BINARY_FIELDS)], threshold_rows))
+    parts.extend(_verdict_classes(res))
     return "\n\n".join(parts) + "\n"
+
+
+def _verdict_classes(res: dict[str, Any]) -> list[str]:
+    """Per reference mode, one table of the flagged figures by verdict class (all domains pooled)."""
+    from ...common.reporting import format_cell, markdown_table
+
+    parts = []
+    for mode, subsets in res.get("verdict_classes", {}).items():
+        rows, names = [], []
+        for subset, groups in subsets.items():
+            for label, cell in groups[OVERALL].items():
+                names = list(cell["classes"])
+                per_class = (f"{c['rows']} / {format_cell(c['share_of_flagged'])}" for c in cell["classes"].values())
+                rows.append([f"{subset} · {label}", cell["rows"], cell["rows_flagged"], cell["figures_flagged"],
+                             *per_class])
+        parts.append(f"### Verdict classes · {MODE_LABELS.get(mode, mode)} · overall\n\n" + markdown_table(
+            ["subset · label", "rows", "rows flagged", "figures flagged",
+             *(f"{name}: rows / share of figures" for name in names)], rows))
+    if parts:
+        parts.insert(0, "Verdict classes: per subset and label, the rows with a flagged figure and, per verdict "
+                        "class, the rows with at least one figure of it / its share of the flagged figures "
+                        "(per domain in the JSON).")
+    return parts
 
 
 def plot(result: dict[str, Any], path: str | Path, subset: str = "figure_edits_vs_consistent") -> Path:

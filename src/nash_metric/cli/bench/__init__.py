@@ -7,9 +7,10 @@ work goes through the benchmark registry, whose code is imported only when a com
 from __future__ import annotations
 
 from ..command import Command
-from . import embednum, nquad, numfine, stsb, summedits
+from . import claims, embednum, filing_claims, nquad, numfine, stsb, summedits
 
 BUILD_DATA = Command("build-data", "construct a benchmark dataset", dest="dataset",
-                     subcommands=(numfine.BUILD, embednum.BUILD, nquad.BUILD))
+                     subcommands=(numfine.BUILD, embednum.BUILD, nquad.BUILD, filing_claims.BUILD))
 BENCH = Command("bench", "evaluate Base vs +NASH on a benchmark", dest="benchmark",
-                subcommands=(numfine.BENCH, embednum.BENCH, nquad.BENCH, stsb.BENCH, summedits.BENCH))
+                subcommands=(numfine.BENCH, embednum.BENCH, nquad.BENCH, stsb.BENCH, summedits.BENCH, claims.BENCH,
+                             filing_claims.BENCH))

@@ -43,7 +43,8 @@ def run_bench(args: argparse.Namespace) -> int:
 BENCH = Command(
     SUMMEDITS.name, SUMMEDITS.summary, add_bench_arguments, run_bench, scorer_options=True,
     description="ROC AUC and balanced accuracy of cosine, BERTScore F1, NASH, S_num, numeric precision, numeric "
-    "support and the no-unsupported-number verdict at telling consistent edits of a verified summary from "
-    "inconsistent ones (all edits, and the edits that state a wrong figure), per domain and overall. Subsets and "
-    "metrics: see nash_metric.benchmarks.summedits.evaluation.",
+    "support, the no-flagged-figure verdict (and one per verdict class) and the value-anywhere check at telling "
+    "consistent edits of a verified summary from inconsistent ones (all edits, and the edits that state a wrong "
+    "figure), per domain and overall, with the flagged figures counted by verdict class. Subsets and metrics: see "
+    "nash_metric.benchmarks.summedits.evaluation.",
 )

@@ -1,0 +1,198 @@
+"""`nash check`: each figure of a generated text judged against its source (supported, misplaced, unsupported),
+with where its value stands in the source; rows as `nash score` writes them with --output.
+
+A check, not a test: it exits 0 whatever the verdicts. The inputs are read and checked whole before the model
+loads, so a missing file, an empty source or a malformed JSONL line costs no model load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from .command import Command
+from .parser import UsageError
+
+if TYPE_CHECKING:
+    from ..pipeline.output import NASHOutput
+
+FIELDS = ("source", "text")  # of a JSONL line
+SUPPORT_COLUMNS = ("unsupported", "unsupported_numbers", "figure_verdicts", "unscored")
+WORDS_WIDTH = len("unsupported")
+
+
+@dataclass(frozen=True)
+class Check:
+    """One generated text to check against its source; `label` says where they came from."""
+
+    source: str
+    text: str
+    label: str
+
+
+def add_check_arguments(parser: argparse.ArgumentParser) -> None:
+    inputs = parser.add_argument_group("input: a source and a text, or a JSONL file of them")
+    inputs.add_argument("--source", default=None, metavar="FILE", help="the source: a text file (prose, markdown "
+                        "or HTML tables, TSV/CSV blocks, aligned columns)")
+    inputs.add_argument("--text", default=None, metavar="FILE", help="the generated text whose figures are checked")
+    inputs.add_argument("--jsonl", default=None, metavar="FILE", help='one {"source": ..., "text": ...} object a '
+                        "line, each text checked against its own source")
+    inputs.add_argument("--encoding", default=None, help="input encoding (default: UTF-8, Latin-1 fallback with a "
+                        "warning)")
+    parser.add_argument("--output", default=None, metavar="FILE", help="per-text rows as `nash score` writes them, "
+                        "with a figure_verdicts column: .jsonl, .csv, .tsv or .parquet")
+
+
+def run_check(args: argparse.Namespace) -> int:
+    checks = read_checks(args)
+    if args.output is not None:
+        from ..corpus.rows import OUTPUT_FORMATS
+
+        if Path(args.output).suffix.lower() not in OUTPUT_FORMATS:
+            raise UsageError(f"--output {args.output}: unsupported format; use one of {', '.join(OUTPUT_FORMATS)}")
+    from .options import scorer_from_args
+
+    scorer = scorer_from_args(args)
+    marks = uses_marks(sys.stdout)
+    writer = _writer(args.output)
+    supports: list[float] = []
+    judged: list[Mapping[str, Any]] = []  # every figure's verdict, for the last line
+    try:
+        for start in range(0, len(checks), scorer.config.chunk_size):
+            block = checks[start : start + scorer.config.chunk_size]
+            out = scorer.score([c.text for c in block], [c.source for c in block])
+            for check, verdicts, support in zip(block, out.figure_verdicts, out.numeric_support.tolist()):
+                print(check_report(check, verdicts, support, marks=marks))
+                supports.append(support)
+                judged += verdicts
+            _warn_unscored(block, out)
+            if writer is not None:
+                writer.write(check_rows(out, start))
+    finally:
+        if writer is not None:
+            writer.close()
+    if len(checks) > 1:
+        from ..space.figures import verdict_counts
+
+        tally = ", ".join(f"{n} {verdict}" for verdict, n in verdict_counts(judged).items())
+        print(f"{len(checks)} texts: mean numeric support {sum(supports) / len(supports):.2f}; {tally}")
+    if args.output is not None:
+        print(f"wrote {len(checks)} rows to {args.output}", file=sys.stderr)
+    return 0
+
+
+# -- input -----------------------------------------------------------------------------------------------------
+
+
+def read_checks(args: argparse.Namespace) -> list[Check]:
+    """The texts to check, read and checked whole (errors name the file, and in JSONL its line and field)."""
+    from ..common.io import InputFileError, read_text
+
+    if args.jsonl is not None:
+        if args.source is not None or args.text is not None:
+            raise UsageError("--jsonl holds the sources and texts itself; do not combine it with --source/--text")
+        return read_jsonl(args.jsonl, args.encoding)
+    if args.source is None or args.text is None:
+        raise UsageError("give --source FILE and --text FILE (or --jsonl FILE with one {\"source\": ..., "
+                         "\"text\": ...} object a line)")
+    source, text = read_text(args.source, args.encoding), read_text(args.text, args.encoding)
+    if not source.strip():
+        raise InputFileError(args.source, None, "empty source: nothing to check the figures against")
+    if not text.strip():
+        raise InputFileError(args.text, None, "empty text: no figures to check")
+    return [Check(source, text, f"{args.text} against {args.source}")]
+
+
+def read_jsonl(path: str | Path, encoding: str | None = None) -> list[Check]:
+    """One `Check` per non-blank line of a JSONL file of {"source": ..., "text": ...} objects."""
+    from ..common.io import InputFileError, iter_jsonl_records, read_text
+
+    checks = []
+    for line, record in iter_jsonl_records(path, read_text(path, encoding)):
+        source, text = (_field(path, line, record, name) for name in FIELDS)
+        checks.append(Check(source, text, f"{path}:{line}"))
+    if not checks:
+        raise InputFileError(path, None, 'no lines to check; expected one {"source": ..., "text": ...} object a line')
+    return checks
+
+
+def _field(path: str | Path, line: int, record: Mapping[str, Any], name: str) -> str:
+    from ..common.io import string_field
+
+    return string_field(path, line, record, name, ": nothing to check the figures against" if name == "source" else "")
+
+
+# -- output ----------------------------------------------------------------------------------------------------
+
+
+def uses_marks(stream: IO[str]) -> bool:
+    """Marks (✓ ↷ ✗) on a terminal that can draw them; words only in a file or a pipe."""
+    try:
+        "✓↷✗∅".encode(getattr(stream, "encoding", None) or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
+def check_report(check: Check, verdicts: Sequence[Mapping[str, Any]], support: float, *, marks: bool) -> str:
+    """What `nash check` prints for one text: a header, each figure with its verdict and places, a summary."""
+    from ..space.figures import MARKS, Source, figure_rows, summary_line
+
+    lines = [f"{check.label}: {len(verdicts)} figure{'s' if len(verdicts) != 1 else ''}"]
+    several_lines = "\n" in check.text.strip()
+    for row in figure_rows(Source.read(check.source), verdicts):
+        verdict = f"{MARKS.get(row.verdict, '?')} {row.verdict}" if marks else row.verdict
+        where = f"  (text line {check.text.count(chr(10), 0, row.start) + 1})" if several_lines else ""
+        lines.append(f"  {verdict:<{WORDS_WIDTH + (2 if marks else 0)}}  {row.text}{where}")
+        lines.append(f"      found    {row.found.describe() if row.found else 'nowhere in the source'}")
+        if row.matched is not None:
+            lines.append(f"      context  {row.matched_text} fits it best, {row.matched.describe()}")
+    lines.append(summary_line(support, verdicts))
+    return "\n".join(lines)
+
+
+def check_rows(out: NASHOutput, start: int) -> dict[str, Any]:
+    """One chunk's rows: the columns `nash score` writes, and every figure's verdict as a JSON list."""
+    import numpy as np
+
+    from ..corpus.scoring import support_columns
+
+    return {
+        "index": np.arange(start, start + len(out), dtype=np.int64),
+        **out.columns(),
+        **support_columns(out.unsupported_numbers),
+        "figure_verdicts": np.array([json.dumps(v, ensure_ascii=False) for v in out.figure_verdicts], dtype=object),
+        "unscored": np.bincount([u["index"] for u in out.unscored], minlength=len(out)),
+    }
+
+
+def _writer(output: str | None) -> Any:
+    if output is None:
+        return None
+    from ..corpus.rows import RowWriter
+    from ..pipeline.output import PUBLIC_FIELDS
+
+    return RowWriter(output, ("index", *PUBLIC_FIELDS, *SUPPORT_COLUMNS))
+
+
+def _warn_unscored(block: Sequence[Check], out: NASHOutput) -> None:
+    """A figure of the text the number reader could not score is not checked: say so."""
+    for item in out.unscored:
+        if item["side"] == "prediction":
+            print(f"warning: {block[item['index']].label}: figure {item['text']!r} not checked ({item['reason']})",
+                  file=sys.stderr)
+
+
+CHECK = Command(
+    "check", "check each figure of a generated text against its source: supported, misplaced or unsupported",
+    add_check_arguments, run_check, scorer_options=True,
+    description="Judge every figure of a generated text against its source, in two steps: its value (stated "
+    "nowhere in the source: unsupported), then its context (stated only where it means something else, such as "
+    "last year's column: misplaced), else supported. Prints each figure with its verdict and where its value "
+    "stands in the source (line, table cell, snippet), then the numeric support. Exits 0 whatever the verdicts.",
+)

@@ -1,0 +1,122 @@
+"""Figure verdicts told to a person: where in the source a figure's value stands (line, table cell, a snippet),
+its mark (`reports.explain_text.MARKS`), and the one-line summary of a text. `nash check` prints them, the
+Space's "Check figures" tab shows them, so both say the same.
+
+Reads `NASHOutput.figure_verdicts` entries (`pipeline.support.FigureVerdict`: `found` is where the value is
+stated, `reference` the number whose context fits the figure best). Free of gradio, numpy and torch: the CLI
+imports it before any model loads.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..context.tables import Table, cell_at, find_tables
+from ..reports.explain_text import MARKS, MISPLACED, SUPPORTED, UNSUPPORTED
+
+__all__ = ["MAIN_VERDICTS", "MARKS", "FigureRow", "Place", "Source", "figure_rows", "snippet", "summary_line",
+           "verdict_counts"]
+
+MAIN_VERDICTS = (SUPPORTED, MISPLACED, UNSUPPORTED)  # always counted, even when 0 (`unmatched`: verdict="argmax")
+SNIPPET_CHARS = 72  # of the source line around a number, the number included
+_NEWLINE, _SPACES = re.compile(r"\n"), re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a number stands in a text: its 1-based line, its table cell (row label and column headers, "" when
+    it stands in running text) and the line around it with the number in [brackets]."""
+
+    line: int
+    cell: str
+    snippet: str
+
+    def describe(self) -> str:
+        """"line 8 (Consumer · 2018): | Consumer | 812.7 | [790.3] |"."""
+        return f"line {self.line}{f' ({self.cell})' if self.cell else ''}: {self.snippet}"
+
+
+@dataclass(frozen=True)
+class FigureRow:
+    """One figure of a generated text, told: its verdict, where its value was found and, when another number's
+    context fits it better (misplaced) or its value is stated nowhere (unsupported), what its context matches."""
+
+    text: str
+    start: int
+    end: int
+    verdict: str
+    found: Place | None
+    matched: Place | None  # None for a supported figure (its context fits where its value was found)
+    matched_text: str | None
+
+
+@dataclass(frozen=True)
+class Source:
+    """A source text read once for places: where its lines start, and its tables."""
+
+    text: str
+    line_starts: tuple[int, ...]
+    tables: tuple[Table, ...]
+
+    @classmethod
+    def read(cls, text: str) -> Source:
+        return cls(text, (0, *(m.end() for m in _NEWLINE.finditer(text))), find_tables(text))
+
+    def place(self, start: int, end: int) -> Place:
+        found = cell_at(self.tables, start, end)
+        cell = "" if found is None else " · ".join(
+            part for part in (found[1].section, found[1].row_label, " ".join(found[1].headers)) if part)
+        return Place(bisect.bisect_right(self.line_starts, start), cell, snippet(self.text, start, end))
+
+
+def snippet(text: str, start: int, end: int, width: int = SNIPPET_CHARS) -> str:
+    """The line of `text` around `text[start:end]`, whitespace collapsed, cut to about `width` characters with
+    "…" where it was cut, the span in [brackets]."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    before = _SPACES.sub(" ", text[line_start:start]).lstrip()
+    number = _SPACES.sub(" ", text[start:end])
+    after = _SPACES.sub(" ", text[end:line_end]).rstrip()
+    room = max(0, width - len(number) - 2)
+    keep_before = min(len(before), max(room // 2, room - len(after)))
+    keep_after = min(len(after), room - keep_before)
+    head = "…" + before[len(before) - keep_before:].lstrip() if keep_before < len(before) else before
+    tail = after[:keep_after].rstrip() + "…" if keep_after < len(after) else after
+    return f"{head}[{number}]{tail}"
+
+
+def figure_rows(source: str | Source, verdicts: Sequence[Mapping[str, Any]]) -> list[FigureRow]:
+    """Each figure of one text (its `figure_verdicts` entries) with the places its verdict refers to."""
+    read = source if isinstance(source, Source) else Source.read(source)
+    rows = []
+    for entry in verdicts:
+        found, reference = entry.get("found"), entry.get("reference")
+        show_match = reference is not None and entry["verdict"] != SUPPORTED and reference != found
+        rows.append(FigureRow(
+            text=entry["text"], start=int(entry["start"]), end=int(entry["end"]), verdict=entry["verdict"],
+            found=read.place(found["start"], found["end"]) if found else None,
+            matched=read.place(reference["start"], reference["end"]) if show_match else None,
+            matched_text=reference["text"] if show_match else None,
+        ))
+    return rows
+
+
+def verdict_counts(verdicts: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """How many figures got each verdict: the three main ones always, any other one when it occurs."""
+    counts = dict.fromkeys(MAIN_VERDICTS, 0)
+    for entry in verdicts:
+        counts[entry["verdict"]] = counts.get(entry["verdict"], 0) + 1
+    return counts
+
+
+def summary_line(support: float, verdicts: Sequence[Mapping[str, Any]]) -> str:
+    """"numeric support 0.50: 2 supported, 1 misplaced, 1 unsupported (4 figures)"."""
+    if not verdicts:
+        return f"numeric support {support:.2f}: the text states no figure to check"
+    counts = ", ".join(f"{n} {verdict}" for verdict, n in verdict_counts(verdicts).items())
+    return f"numeric support {support:.2f}: {counts} ({len(verdicts)} figure{'s' if len(verdicts) != 1 else ''})"

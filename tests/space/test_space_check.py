@@ -1,0 +1,153 @@
+"""The Space's Check figures tab: the generated text cut into verdict segments, the table of places, the source's
+own length limit and time estimate, the opening example; and the Compare heat map's title drawn whole."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from nash_metric.space.budget import Deadline, OverBudget, SourceSpeed
+from nash_metric.space.figures import figure_rows
+from nash_metric.space.limits import MAX_CHARS, MAX_SOURCE_CHARS, SpaceLimits
+from nash_metric.space.render import check_summary_html, figure_table, verdict_segments
+
+MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+
+
+def _handlers(model_dir):
+    from nash_metric.space.handlers import SpaceHandlers
+
+    return SpaceHandlers(SpaceLimits(allowed_models=(str(model_dir),)))
+
+
+def _figure(text, needle, verdict):
+    start = text.index(needle)
+    return {"text": needle, "start": start, "end": start + len(needle), "value": 0.0, "verdict": verdict,
+            "found": None, "reference": None, "cosine": None}
+
+
+def test_segments_keep_every_character_once_and_label_each_figure():
+    text = "Sales <b>rose</b> 5% to $1.2 bn & more"
+    verdicts = [_figure(text, "$1.2 bn", "misplaced"), _figure(text, "5%", "supported")]  # any order
+    assert verdict_segments(text, verdicts) == [("Sales <b>rose</b> ", None), ("5%", "supported"), (" to ", None),
+                                                ("$1.2 bn", "misplaced"), (" & more", None)]
+    assert verdict_segments("7 up", [_figure("7 up", "7", "unsupported")]) == [("7", "unsupported"), (" up", None)]
+    bad = {**_figure(text, "5%", "supported"), "end": len(text) + 5}  # never drop or repeat text for a bad span
+    assert "".join(s for s, _ in verdict_segments(text, [bad])) == text
+
+
+def test_table_rows_say_where_and_what_fits():
+    source = "| Segment | 2019 | 2018 |\n|---|---|---|\n| Consumer | 812.7 | 790.3 |\n"
+    text = "Consumer sales were 790.3 in 2019 and 12 elsewhere."
+    figure = _figure(text, "790.3", "misplaced")
+    at = source.index
+    figure["found"] = {"text": "790.3", "start": at("790.3"), "end": at("790.3") + 5, "value": 790.3}
+    figure["reference"] = {"text": "812.7", "start": at("812.7"), "end": at("812.7") + 5, "value": 812.7}
+    lost = _figure(text, "12", "unsupported")
+    assert figure_table(figure_rows(source, [figure, lost])) == [
+        ["790.3", "↷ misplaced", "line 3 (Consumer · 2018): | Consumer | 812.7 | [790.3] |",
+         "812.7 · line 3 (Consumer · 2019): | Consumer | [812.7] | 790.3 |"],
+        ["12", "✗ unsupported", "nowhere in the source", ""],
+    ]
+    html = check_summary_html(0.0, [figure, lost])
+    assert 'data-support="0.0"' in html and 'data-misplaced="1"' in html and 'data-unsupported="1"' in html
+    assert "numeric support 0.00: 0 supported, 1 misplaced, 1 unsupported (2 figures)" in html
+
+
+def test_a_long_source_is_estimated_before_it_is_scored():
+    ticks = iter([0.0, 50.0])  # the request starts, then 50 s have gone by (model loading) when the check asks
+    deadline = Deadline(60.0, clock=lambda: next(ticks))
+    speed = SourceSpeed()
+    with pytest.raises(OverBudget, match=r"this source \(30,000 characters\) would take about 33 s to check here; "
+                                         r"this Space allows 60 s per request"):
+        speed.check("m", 30_000, deadline)  # the prior: 1.1 ms a character
+    roomy = Deadline(60.0, clock=lambda: 0.0)
+    speed.check("m", 30_000, roomy)  # 33 s of 60: goes ahead
+    speed.record("m", 1_000, 30.0)  # a short source is mostly fixed cost: not learnt from
+    assert speed.estimate("m", 30_000) == pytest.approx(33.0)
+    speed.record("m", 20_000, 50.0)  # 2.5 ms a character on this server
+    with pytest.raises(OverBudget, match="about 75 s"):
+        speed.check("m", 30_000, roomy)
+    assert speed.estimate("other model", 30_000) == pytest.approx(33.0)  # learnt per model
+    speed.check("m", 4_000, Deadline(1.0, clock=lambda: 0.0))  # a short source is never refused up front
+
+
+def test_the_check_tab_judges_the_opening_example(tiny_model_dir):
+    from nash_metric.space.app import CHECK_SOURCE, CHECK_TEXT
+
+    model = str(tiny_model_dir)
+    h = _handlers(model)
+    summary, segments, table = h.check_example(CHECK_SOURCE, CHECK_TEXT, model, "token", False, 0.5)
+    assert "nash-error" not in summary, summary
+    # The value step decides $0.55 whatever the model; the year decides $790.3 million (812.7 in the 2019 column
+    # fits it by 1.0 more than 790.3 in the 2018 column, against a margin of 0.25).
+    assert [(s, v) for s, v in segments if v] == [("2019", "supported"), ("$1,452.4 million", "supported"),
+                                                  ("$790.3 million", "misplaced"), ("$0.55", "unsupported")]
+    assert "".join(s for s, _ in segments) == CHECK_TEXT
+    assert [row[1] for row in table] == ["✓ supported", "✓ supported", "↷ misplaced", "✗ unsupported"]
+    assert table[1][2] == "line 9 (Industrial · 2019): | Industrial | [$ 1,452.4] | $ 1,146.2 |"
+    assert table[2][2] == "line 10 (Consumer · 2018): | Consumer | 812.7 | [790.3] |"
+    assert table[3][2] == "nowhere in the source"
+    assert 'data-support="0.5"' in summary and "2 supported, 1 misplaced, 1 unsupported (4 figures)" in summary
+    again = h.check_example(CHECK_SOURCE, CHECK_TEXT, model, "token", False, 0.5)
+    assert again[0] is summary  # the opening example is scored once, then kept
+
+
+def test_the_source_takes_a_real_filing_and_the_compare_limit_stays(tiny_model_dir):
+    from nash_metric.space.app import CHECK_SOURCE
+
+    model = str(tiny_model_dir)
+    h = _handlers(model)
+    assert MAX_SOURCE_CHARS >= 30_000 and MAX_CHARS == 2_000
+    paragraph = CHECK_SOURCE + "\n\n"
+    source = paragraph * (30_000 // len(paragraph) + 1)
+    summary, segments, _ = h.check(source, "Consumer net sales were $790.3 million in 2019.", model, "token",
+                                   False, 0.5)
+    assert len(source) >= 30_000 and "nash-error" not in summary, summary
+    assert [v for _, v in segments if v] == ["misplaced", "supported"]
+    too_long = "x 1. " * (MAX_SOURCE_CHARS // 5 + 1)
+    summary, *_ = h.check(too_long, "x 1", model, "token", False, 0.5)
+    assert f"Source has {len(too_long):,} characters; the limit here is {MAX_SOURCE_CHARS:,}." in summary
+    summary, *_ = h.check("x 1", "x 1 " * 600, model, "token", False, 0.5)
+    assert "Generated text has 2,400 characters; the limit here is 2,000." in summary
+    cards, *_ = h.compare("x 1 " * 600, "x 1", model, "token", False, 0.5)
+    assert "Text A has 2,400 characters; the limit here is 2,000." in cards
+
+
+def test_the_demo_has_the_tab_and_its_endpoint():
+    from nash_metric.space.app import build_demo
+
+    demo = build_demo(SpaceLimits())
+    config = demo.get_config_file()
+    labels = [c.get("props", {}).get("label") for c in config["components"]]
+    assert "Check figures" in labels
+    assert "check" in [d.get("api_name") for d in config["dependencies"]]
+
+
+def test_the_compare_heat_map_title_is_drawn_whole(tiny_model_dir):
+    """gradio saves the figure at its own size: a title wider than the figure was cut on both sides."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    model = str(tiny_model_dir)
+    _, _, figure, _ = _handlers(model).compare("Which stocks have a P/E ratio above 200?",
+                                               "Stock ABC has a P/E ratio of 180.", model, "token", False, 0.5)
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw_without_rendering()
+    title = figure.get_suptitle()
+    assert re.search(r"numeric support \d\.\d\d", title), title
+    box = next(t for t in figure.findobj(Text) if t.get_text() == title).get_window_extent(renderer)
+    assert box.x0 >= 0 and box.x1 <= figure.bbox.width, (box, figure.bbox.width)
+
+
+@pytest.mark.slow
+def test_minilm_reports_the_examples_misplaced_figure_as_misplaced():
+    from nash_metric.space.app import CHECK_SOURCE, CHECK_TEXT
+    from nash_metric.space.handlers import SpaceHandlers
+
+    summary, segments, table = SpaceHandlers(SpaceLimits()).check(CHECK_SOURCE, CHECK_TEXT, MODEL, "auto", True, 0.0)
+    assert "nash-error" not in summary, summary
+    assert [(s, v) for s, v in segments if v] == [("2019", "supported"), ("$1,452.4 million", "supported"),
+                                                  ("$790.3 million", "misplaced"), ("$0.55", "unsupported")]
+    assert table[2][3] == "812.7 · line 10 (Consumer · 2019): | Consumer | [812.7] | 790.3 |"  # its context: 2019

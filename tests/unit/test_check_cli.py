@@ -1,0 +1,217 @@
+"""`nash check`: each figure of a generated text against its source, told with where its value stands; rows as
+`nash score` writes them; bad input in one `nash: error:` line before any model loads."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from nash_metric.cli import main
+from nash_metric.corpus.rows import read_rows
+from nash_metric.space.figures import Source, figure_rows, snippet, summary_line, verdict_counts
+
+SOURCE = """ACME Corp. Annual Report (excerpt)
+
+Net sales by segment ($ in millions)
+
+| Segment | 2019 | 2018 |
+|---|---|---|
+| Industrial | 1,452.4 | 1,146.2 |
+| Consumer | 812.7 | 790.3 |
+
+Net sales rose 17% in 2019. The company paid a dividend of $0.52 per share in 2019.
+"""
+# $1,452.4 million: Industrial 2019, supported. $790.3 million: Consumer's 2018 value stated for 2019, misplaced
+# (812.7 in the 2019 column fits it: same row label, same year, +0.5; 790.3 another year, -0.5: a gap of 1.0
+# against a margin of 0.25, which a cosine term of weight 0.5 cannot close unless the two cosines differ by 1.5).
+# $0.55: stated nowhere, unsupported, whatever the model.
+TEXT = ("Industrial net sales were $1,452.4 million in 2019.\n"
+        "Consumer net sales were $790.3 million in 2019. The dividend was $0.55 per share.\n")
+
+
+def _at(text: str, needle: str) -> tuple[int, int]:
+    start = text.index(needle)
+    return start, start + len(needle)
+
+
+# -- telling a figure's place ----------------------------------------------------------------------------------
+
+
+def test_snippet_brackets_the_number_and_cuts_long_lines():
+    line = "The company paid a dividend of $0.52 per share in 2019 and employed about 9,800 people at year end."
+    start, end = _at(line, "$0.52")
+    assert snippet(line, start, end, width=200) == line.replace("$0.52", "[$0.52]")
+    # room = 30 - 7 = 23 characters: 11 before (half), the other 12 after, each cut side marked.
+    assert snippet(line, start, end, width=30) == "…ividend of [$0.52] per share i…"
+    text = "first line\n  Net   sales\trose 17% here  \nlast"
+    assert snippet(text, *_at(text, "17%")) == "Net sales rose [17%] here"  # its line only, whitespace collapsed
+    assert snippet("12", 0, 2) == "[12]"
+
+
+def test_a_place_names_its_line_and_its_table_cell():
+    source = Source.read(SOURCE)
+    cell = source.place(*_at(SOURCE, "790.3"))
+    assert (cell.line, cell.cell) == (8, "Consumer · 2018")
+    assert cell.describe() == "line 8 (Consumer · 2018): | Consumer | 812.7 | [790.3] |"
+    prose = source.place(*_at(SOURCE, "$0.52"))
+    assert (prose.line, prose.cell) == (10, "")
+    # 82 characters: room for 72 - 7 = 65 around "$0.52", the 19 after it whole, so 46 of the 59 before it.
+    assert prose.describe() == "line 10: …e 17% in 2019. The company paid a dividend of [$0.52] per share in 2019."
+
+
+def _entry(text, verdict, found=None, reference=None):
+    start, end = _at(TEXT, text)
+    ref = lambda needle: None if needle is None else {"text": needle, "start": _at(SOURCE, needle)[0],  # noqa: E731
+                                                      "end": _at(SOURCE, needle)[1], "value": 0.0}
+    return {"text": text, "start": start, "end": end, "value": 0.0, "verdict": verdict, "found": ref(found),
+            "reference": ref(reference), "cosine": None}
+
+
+def test_rows_show_what_the_context_fits_only_where_it_is_not_where_the_value_stands():
+    verdicts = [_entry("$1,452.4 million", "supported", "1,452.4", "1,452.4"),
+                _entry("$790.3 million", "misplaced", "790.3", "812.7"),
+                _entry("$0.55", "unsupported", None, "$0.52")]
+    supported, misplaced, unsupported = figure_rows(SOURCE, verdicts)
+    assert (supported.found.cell, supported.matched) == ("Industrial · 2019", None)
+    assert (misplaced.found.cell, misplaced.matched_text, misplaced.matched.cell) == ("Consumer · 2018", "812.7",
+                                                                                      "Consumer · 2019")
+    assert unsupported.found is None and unsupported.matched_text == "$0.52" and unsupported.matched.line == 10
+    assert verdict_counts(verdicts) == {"supported": 1, "misplaced": 1, "unsupported": 1}
+    assert summary_line(1 / 3, verdicts) == "numeric support 0.33: 1 supported, 1 misplaced, 1 unsupported (3 figures)"
+    argmax = [{**verdicts[0], "verdict": "unmatched"}]
+    assert verdict_counts(argmax) == {"supported": 0, "misplaced": 0, "unsupported": 0, "unmatched": 1}
+    assert summary_line(1.0, []) == "numeric support 1.00: the text states no figure to check"
+
+
+def test_marks_only_on_a_terminal_that_can_draw_them():
+    from nash_metric.cli.check import uses_marks
+
+    class Terminal(io.StringIO):
+        def __init__(self, encoding: str, tty: bool) -> None:
+            super().__init__()
+            self._encoding, self._tty = encoding, tty
+
+        @property
+        def encoding(self) -> str:
+            return self._encoding
+
+        def isatty(self) -> bool:
+            return self._tty
+
+    assert uses_marks(Terminal("utf-8", True))
+    assert not uses_marks(Terminal("utf-8", False))  # a file or a pipe: words
+    assert not uses_marks(Terminal("ascii", True))
+    assert not uses_marks(Terminal("cp1252", True))  # no ↷ in Windows-1252
+
+
+# -- bad input: one line, no model ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "source.md").write_text(SOURCE, encoding="utf-8")
+    (tmp_path / "text.txt").write_text(TEXT, encoding="utf-8")
+    (tmp_path / "empty.md").write_text(" \n\n", encoding="utf-8")
+    return tmp_path
+
+
+def _error(capsys, argv):
+    code = main(["check", *argv, "--model", "/no/such/model"])  # never loaded: the input fails first
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.startswith("nash: error: ")]
+    assert code == 2 and len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
+
+
+@pytest.mark.parametrize("lines,message", [
+    (['{"source": "a 1", "text": "b 2"}', "", '{"source": "a 1", "text": '],
+     ":3: invalid JSON: Expecting value (column 27)"),
+    (['{"source": "a 1", "txt": "b 2"}'], ":1: missing field 'text'; fields are ['source', 'txt']"),
+    (['{"source": ["a 1"], "text": "b 2"}'], ":1: field 'source' must be a string, got list"),
+    (['{"source": "a 1", "text": null}'], ":1: field 'text' must be a string, got NoneType"),
+    (['{"source": "  ", "text": "b 2"}'], ":1: empty 'source' field: nothing to check the figures against"),
+    (['["a 1", "b 2"]'], ":1: expected a JSON object, got list"),
+    ([""], ': no lines to check; expected one {"source": ..., "text": ...} object a line'),
+])
+def test_a_bad_jsonl_line_is_named(files, capsys, lines, message):
+    path = files / "checks.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert _error(capsys, ["--jsonl", str(path)]) == f"nash: error: {path}{message}"
+
+
+def test_missing_and_empty_files_are_named(files, capsys):
+    source, text = str(files / "source.md"), str(files / "text.txt")
+    assert _error(capsys, ["--source", str(files / "nope.md"), "--text", text]) == \
+        f"nash: error: {files / 'nope.md'}: no such file"
+    assert _error(capsys, ["--source", str(files / "empty.md"), "--text", text]) == \
+        f"nash: error: {files / 'empty.md'}: empty source: nothing to check the figures against"
+    assert _error(capsys, ["--source", source, "--text", str(files / "empty.md")]) == \
+        f"nash: error: {files / 'empty.md'}: empty text: no figures to check"
+    assert "give --source FILE and --text FILE" in _error(capsys, ["--source", source])
+    assert "do not combine it with --source/--text" in _error(capsys, ["--jsonl", source, "--text", text])
+    assert _error(capsys, ["--source", source, "--text", text, "--output", str(files / "rows.xlsx")]) == \
+        f"nash: error: --output {files / 'rows.xlsx'}: unsupported format; use one of .jsonl, .csv, .tsv, .parquet"
+
+
+# -- a check with the tiny model -------------------------------------------------------------------------------
+
+
+def _tiny(tiny_model_dir):
+    return ["--model", str(tiny_model_dir), "--backend", "token", "--device", "cpu"]
+
+
+def test_check_prints_each_figure_where_its_value_stands_and_writes_rows(files, tiny_model_dir, capsys):
+    rows = files / "rows.csv"
+    code = main(["check", "--source", str(files / "source.md"), "--text", str(files / "text.txt"), "--output",
+                 str(rows), *_tiny(tiny_model_dir)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == f"{files / 'text.txt'} against {files / 'source.md'}: 5 figures"
+    figures = [line.split() for line in lines if line.startswith("  ") and not line.startswith("      ")]
+    assert [(f[0], f[1]) for f in figures] == [("supported", "$1,452.4"), ("supported", "2019"),
+                                               ("misplaced", "$790.3"), ("supported", "2019"),
+                                               ("unsupported", "$0.55")]
+    assert [f[-1] for f in figures] == ["1)", "1)", "2)", "2)", "2)"]  # (text line N): the text has two lines
+    assert "      found    line 7 (Industrial · 2019): | Industrial | [1,452.4] | 1,146.2 |" in lines
+    assert "      found    line 8 (Consumer · 2018): | Consumer | 812.7 | [790.3] |" in lines
+    assert "      context  812.7 fits it best, line 8 (Consumer · 2019): | Consumer | [812.7] | 790.3 |" in lines
+    assert "      found    nowhere in the source" in lines
+    assert lines[-1] == "numeric support 0.60: 3 supported, 1 misplaced, 1 unsupported (5 figures)"
+    assert "✓" not in out  # not a terminal: words
+    written = read_rows(rows)
+    assert written["index"] == [0] and written["numeric_support"] == [0.6] and written["unsupported"] == [2]
+    verdicts = json.loads(written["figure_verdicts"][0])
+    assert [v["verdict"] for v in verdicts] == ["supported", "supported", "misplaced", "supported", "unsupported"]
+    assert verdicts[2]["found"]["text"] == "790.3" and verdicts[2]["reference"]["text"] == "812.7"
+    assert [v["text"] for v in json.loads(written["unsupported_numbers"][0])] == ["$790.3 million", "$0.55"]
+    assert f"wrote 1 rows to {rows}" in err
+
+
+def test_jsonl_checks_each_line_against_its_own_source(files, tiny_model_dir, capsys):
+    path = files / "checks.jsonl"
+    path.write_text(json.dumps({"source": SOURCE, "text": "Consumer net sales were $812.7 million in 2019."}) + "\n\n"
+                    + json.dumps({"source": "Profit was 30 mn.", "text": "Profit was 31 mn, no news."}) + "\n",
+                    encoding="utf-8")
+    output = files / "rows.jsonl"
+    assert main(["check", "--jsonl", str(path), "--output", str(output), *_tiny(tiny_model_dir)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    headers = [line for line in lines if line.startswith(str(path))]
+    assert headers == [f"{path}:1: 2 figures", f"{path}:3: 1 figure"]  # the blank line 2 is skipped
+    assert "numeric support 1.00: 2 supported, 0 misplaced, 0 unsupported (2 figures)" in lines
+    assert "numeric support 0.00: 0 supported, 0 misplaced, 1 unsupported (1 figure)" in lines
+    assert lines[-1] == "2 texts: mean numeric support 0.50; 2 supported, 0 misplaced, 1 unsupported"
+    written = read_rows(output)
+    assert written["index"] == [0, 1] and written["unsupported"] == [0, 1]
+    assert [len(json.loads(v)) for v in written["figure_verdicts"]] == [2, 1]  # a JSON list in every format
+
+
+def test_check_is_a_command():
+    from nash_metric.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command").choices["check"]
+    flags = {a.dest for a in sub._actions}
+    assert {"source", "text", "jsonl", "output", "encoding", "model", "backend", "verdict"} <= flags

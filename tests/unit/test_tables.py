@@ -335,7 +335,6 @@ def test_find_tables_refuses_a_non_string():
 
 def test_row_text_joins_section_label_and_headers():
     cell = Cell(0, 1, 0, 1, "  Fixed\nPrice ", ("Years Ended", "2019"), "Revenue:")
-    table = Table(0, 1, "markdown", "", None, (cell,))
     assert row_text(cell) == "Revenue: Fixed Price Years Ended 2019"
 
 

@@ -39,6 +39,8 @@ PAIRS = [
     ("Growth of 5–10% expected.", "Growth of 5 to 10% expected."),  # one range, two spellings
     ("", "Revenue rose 4%."),  # a blank prediction scores 0, as in bert-score
     ("Revenue rose 4% on 1.2.3 units.", "Revenue rose 4%."),  # a mention with no value: unscored
+    ("Fixed Price sales were 1,146.2 in 2019.",  # the 2018 cell's value stated for 2019: misplaced
+     "| | 2019 | 2018 |\n|---|---|---|\n| Fixed Price | 1,452.4 | 1,146.2 |"),
 ]
 # Several references per prediction: the best one is kept (best_reference), with its unscored mentions.
 MULTI_PREDICTIONS = ["Revenue increased by 4%.", "Net sales rose to EUR 205.5 mn.", "Shipments of 1.2.3 units rose 5%."]
@@ -58,6 +60,7 @@ CONFIGURATIONS: dict[str, tuple[str, dict[str, Any], bool]] = {
     "token-comparisons-idf-tau-0.5": (
         "token", {"comparisons": True, "idf": "references", "bertscore_idf": True, "threshold": 0.5}, False),
     "sentence-rescaled": ("sentence", {"rescale_with_baseline": True}, False),
+    "sentence-argmax-verdict": ("sentence", {"verdict": "argmax"}, False),
     "token-rescaled": ("token", {"rescale_with_baseline": True}, False),
     "sentence-multi-reference": ("sentence", {}, True),
     "token-multi-reference": ("token", {}, True),
@@ -121,9 +124,13 @@ def test_the_pins_cover_every_configuration_and_output_field():
     fields = {*PUBLIC_FIELDS, "unsupported_numbers", "config", "hashcode", "unscored"}
     for name, (_, _, multi_reference) in CONFIGURATIONS.items():
         assert set(saved[name]) == fields | ({"best_reference"} if multi_reference else set()), name
-    # the pairs reach every kind of entry: an unsupported and an unmatched figure, an unscored mention
-    verdicts = {e["verdict"] for entries in saved["token"]["unsupported_numbers"] for e in entries}
-    assert verdicts == {"unsupported", "unmatched"} and saved["token"]["unscored"]
+    # the pairs reach every kind of entry: an unsupported and a misplaced figure (an unmatched one under the
+    # argmax rule), an unscored mention
+    def verdicts(name: str) -> set[str]:
+        return {e["verdict"] for entries in saved[name]["unsupported_numbers"] for e in entries}
+
+    assert verdicts("token") == {"unsupported", "misplaced"} and saved["token"]["unscored"]
+    assert "unmatched" in verdicts("sentence-argmax-verdict")
     assert saved["token-multi-reference"]["unscored"] and saved["token-multi-reference"]["best_reference"] == [1, 1, 0]
 
 

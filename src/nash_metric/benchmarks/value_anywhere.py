@@ -12,16 +12,21 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-__all__ = ["digit_values", "value_anywhere", "value_anywhere_share"]
+__all__ = ["blank_list_labels", "digit_values", "value_anywhere", "value_anywhere_share"]
 
 _DIGIT_STRING = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
 _LIST_LABEL = re.compile(r"^[ \t]*\(?\d{1,2}[.)][ \t]+", re.MULTILINE)
 
 
+def blank_list_labels(text: str) -> str:
+    """`text` with each list label that opens it or a line ("5) ", "2. ", "(3) ") blanked, offsets kept."""
+    return _LIST_LABEL.sub(lambda m: " " * len(m.group()), text)
+
+
 def digit_values(text: str, skip_list_labels: bool = True) -> list[Decimal]:
     """The value of each digit string of `text`, in order (``1,146.2`` -> 1146.2)."""
     if skip_list_labels:
-        text = _LIST_LABEL.sub(lambda m: " " * len(m.group()), text)
+        text = blank_list_labels(text)
     return [Decimal(m.group().replace(",", "")).normalize() for m in _DIGIT_STRING.finditer(text)]
 
 

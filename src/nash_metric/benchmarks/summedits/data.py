@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..value_anywhere import _LIST_LABEL
+from ..value_anywhere import blank_list_labels
 
 SUBSETS = {
     "figure_edits_vs_consistent": "positives: consistent edits (label 1, summary != original_summary); negatives: "
@@ -74,9 +74,9 @@ def numerals(text: str) -> Counter[str]:
     """The digit-bearing tokens of ``text`` as a multiset (independent of NASH's number reader).
 
     A list label that opens the text or a line ("5) The email ...") numbers an item, it states no figure: it is
-    blanked first, by the value-anywhere check's own rule (`value_anywhere._LIST_LABEL`), offsets kept.
+    blanked first, by the value-anywhere check's own rule (`value_anywhere.blank_list_labels`), offsets kept.
     """
-    text = _LIST_LABEL.sub(lambda m: " " * len(m.group()), text)
+    text = blank_list_labels(text)
     return Counter(_THOUSANDS.sub("", m.group()) for m in _NUMERAL.finditer(text))
 
 

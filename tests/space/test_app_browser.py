@@ -119,10 +119,12 @@ def test_check_tab_opens_on_its_scored_example(page, data_paths):
     expect(summary).to_contain_text("2 supported, 1 misplaced, 1 unsupported (4 figures)", timeout=120_000)
     marked = page.locator("#check-marked .highlighted")
     expect(marked).to_have_count(4)
-    colours = {m.inner_text().strip(): m.evaluate("e => getComputedStyle(e).backgroundColor") for m in marked.all()}
-    assert colours == {"2019": "rgba(34, 197, 94, 0.5)", "$1,452.4 million": "rgba(34, 197, 94, 0.5)",  # green
-                       "$790.3 million": "rgba(249, 115, 22, 0.5)",  # orange: the 2018 column's value
-                       "$0.55": "rgba(239, 68, 68, 0.5)"}  # red: stated nowhere
+    colours = {"2019": "rgba(34, 197, 94, 0.5)", "$1,452.4 million": "rgba(34, 197, 94, 0.5)",  # green
+               "$790.3 million": "rgba(249, 115, 22, 0.5)",  # orange: the 2018 column's value
+               "$0.55": "rgba(239, 68, 68, 0.5)"}  # red: stated nowhere
+    assert sorted(m.inner_text().strip() for m in marked.all()) == sorted(colours)
+    for text, colour in colours.items():  # to_have_css retries: the marks fade in, so one read can catch them midway
+        expect(marked.filter(has_text=text)).to_have_css("background-color", colour)
     table = page.locator("#check-table")
     expect(table).to_contain_text("line 10 (Consumer · 2018): | Consumer | 812.7 | [790.3] |")
     expect(table).to_contain_text("812.7 · line 10 (Consumer · 2019)")

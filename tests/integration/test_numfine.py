@@ -17,9 +17,8 @@ from nash_metric.benchmarks.numfine.build import build_from_file, build_numfine
 from nash_metric.benchmarks.numfine.evaluation import pool_pairs, protocol_metrics
 from nash_metric.benchmarks.numfine.formats import SurfaceFormat
 from nash_metric.benchmarks.numfine.publish import write_numfine
-from nash_metric.benchmarks.numfine.released import read_released
 from nash_metric.benchmarks.numfine.rules import find_targets
-from nash_metric.benchmarks.numfine.tables import CONFIGS, CROSSPAIR_MIN_RATIO, crosspair_distance, protocol_tables
+from nash_metric.benchmarks.numfine.tables import CONFIGS, CROSSPAIR_MIN_RATIO, crosspair_distance
 from nash_metric.common.io import InputFileError, read_sentences
 from nash_metric.numbers import extract_numbers
 from nash_metric.numbers.calendar import ClockTime, DateExpression, find_calendar
@@ -376,21 +375,6 @@ def test_write_and_reload_roundtrip(tmp_path, built):
 
 # ------------------------------------------------------------------------------ released data, metrics
 
-def test_released_json_adapter(tmp_path):
-    good = [{"original": "Sales rose 5 % .", "category": "percentage",
-             "variants": [{"sentence": f"Sales rose {v} % .", "delta": v - 5} for v in (4, 7, 9, 2)]}]
-    f = tmp_path / "rel.json"
-    f.write_text(json.dumps(good), encoding="utf-8")
-    (unit,) = read_released(f)
-    assert unit["variants"][0] == "Sales rose 4 % ." and unit["distances"] == [1.0, 2.0, 3.0, 4.0]
-    tables, _ = protocol_tables([unit])
-    assert tables["triplet_hard"][0]["negative"] == "Sales rose 7 % ."
-    bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps([good[0], {"headline": "x"}]), encoding="utf-8")
-    with pytest.raises(ValueError, match=r"record 1: no sentence .*fields: \['headline'\]"):
-        read_released(bad)
-
-
 def test_protocol_metrics_on_a_hand_made_pool():
     tables = {
         "triplet_easy": [{"anchor": "A", "positive": "A1", "negative": "A9"}],
@@ -472,9 +456,9 @@ def test_load_tables_errors(tmp_path, data_paths):
 
     sample = data_paths.dataset("numfine")
     (tmp_path / "x.csv").write_text("a\n", encoding="utf-8")
-    with pytest.raises(ValueError, match=r"released \.json/\.jsonl"):
+    with pytest.raises(ValueError, match=r"x\.csv: a released NumFinE file is \.json"):
         load_tables(tmp_path / "x.csv")
-    with pytest.raises(FileNotFoundError, match=r"no README\.md"):
+    with pytest.raises(ValueError, match=r"no README\.md .*skipped x\.csv \(not \.json or \.jsonl\)"):
         load_tables(tmp_path)
     with pytest.raises(ValueError, match="--limit"):
         load_tables(sample, limit=0)

@@ -10,6 +10,7 @@ import pytest
 from nash_metric.common.protocols import (
     bootstrap_ci,
     crosspair_accuracy,
+    exact_order_accuracy,
     kendall_tau_b,
     mean_kendall_tau_b,
     pairwise_accuracy,
@@ -74,3 +75,13 @@ def test_bootstrap_ci_is_seeded():
     lo, hi = bootstrap_ci(x, seed=3)
     assert (lo, hi) == bootstrap_ci(x, seed=3)
     assert lo <= x.mean() <= hi
+
+
+def test_exact_order_accuracy_needs_a_strict_fall_along_the_gold_order():
+    scores = [[0.2, 0.9, 0.5], [0.2, 0.9, 0.5], [0.5, 0.9, 0.5]]
+    orders = [[1, 2, 0], [1, 0, 2], [1, 0, 2]]  # right; wrong; a tie along the order (counted wrong)
+    assert exact_order_accuracy(scores, orders) == pytest.approx(1 / 3)
+    with pytest.raises(ValueError, match=r"list 0: gold order \[0, 0, 1\] is not an order of indices 0\.\.2"):
+        exact_order_accuracy(scores[:1], [[0, 0, 1]])
+    with pytest.raises(ValueError, match="length mismatch"):
+        exact_order_accuracy(scores, orders[:2])

@@ -84,6 +84,24 @@ def kendall_tau_b(scores: ArrayLike, distances: ArrayLike) -> float:
     return float(kendalltau(s, -d, variant="b").statistic)
 
 
+def exact_order_accuracy(score_lists: Sequence[ArrayLike], gold_orders: Sequence[Sequence[int]]) -> float:
+    """Share of lists whose similarities fall strictly along the gold order (indices, most similar first).
+
+    A tie anywhere along the order counts as wrong, as a tie does in the pairwise protocols.
+    """
+    if len(score_lists) != len(gold_orders):
+        raise ValueError(f"length mismatch: {len(score_lists)} score lists, {len(gold_orders)} gold orders")
+    if not score_lists:
+        raise ValueError("empty input: no lists")
+    correct = 0
+    for i, (scores, order) in enumerate(zip(score_lists, gold_orders, strict=True)):
+        s = _vector(f"list {i}", scores)
+        if sorted(order) != list(range(len(s))):
+            raise ValueError(f"list {i}: gold order {list(order)} is not an order of indices 0..{len(s) - 1}")
+        correct += bool(np.all(np.diff(s[np.asarray(order, dtype=np.int64)]) < 0))
+    return correct / len(score_lists)
+
+
 @dataclass(frozen=True)
 class ListwiseResult:
     mean: float

@@ -70,7 +70,13 @@ def build_from_file(path: str | Path, column: str | None = None, seed: int = 0, 
 
 
 def build_report_markdown(report: dict[str, Any]) -> str:
+    """The build report as Markdown (a build from the authors' release has its own)."""
     from ...common.reporting import markdown_table
+
+    if report.get("layout") == "released":
+        from .released_publish import report_markdown
+
+        return report_markdown(report)
 
     rows = []
     for cat, st in report["categories"].items():

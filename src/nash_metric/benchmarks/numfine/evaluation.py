@@ -1,9 +1,14 @@
 """NumFinE evaluation: every protocol, Base vs +NASH, from one scoring pass; τ sweep; alignment check.
 
-All (anchor, variant) pairs of all protocols are pooled and deduplicated (the triplet and cross-pair
-pairs are subsets of the listwise ones for a native build), scored once with ``NASH.score`` (whose
-``baseline`` is the Base column), and the protocols read their pairs back from that pool. The τ sweep
-reuses the same encodings through ``NASHOutput.at_threshold``.
+The configs come from a folder built by ``nash build-data numfine`` (ours: ``triplet_easy`` ... ``crosspair``;
+or one built from the authors' release, configs named after its file stems), a hub id, or the released files
+themselves; a config's name says its protocol (``schema.protocol_of``). Released records are flattened for
+scoring by ``released_tables`` with the toolkit's semantics; records it cannot judge are left out and counted.
+
+All (anchor, variant) pairs of all configs are pooled and deduplicated (the triplet and cross-pair pairs are
+subsets of the listwise ones for a native build), scored once with ``NASH.score`` (whose ``baseline`` is the
+Base column), and the protocols read their pairs back from that pool. The τ sweep reuses the same encodings
+through ``NASHOutput.at_threshold``.
 """
 
 from __future__ import annotations
@@ -11,67 +16,112 @@ from __future__ import annotations
 import sys
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ...common.protocols import crosspair_accuracy, mean_kendall_tau_b, triplet_accuracy
+from ...common.protocols import crosspair_accuracy, exact_order_accuracy, mean_kendall_tau_b, triplet_accuracy
 from ..registry import ScorerSource, scorer_factory
 from .defaults import ALIGNMENT_ROWS
-from .released import read_released
-from .schema import SPLIT
-from .tables import CONFIGS, protocol_tables
+from .released import Release, read_release, released_file
+from .released_tables import protocol_table
+from .schema import SPLIT, config_order, protocol_of
 
-PROTOCOLS = ("triplet_easy", "triplet_medium", "triplet_hard", "listwise", "crosspair")
+PROTOCOLS = ("triplet_easy", "triplet_medium", "triplet_hard", "listwise", "crosspair")  # our build's configs
 LABELS = {"triplet_easy": "Triplet easy (acc)", "triplet_medium": "Triplet medium (acc)",
           "triplet_hard": "Triplet hard (acc)", "listwise": "Listwise (Kendall τ_b)", "crosspair": "Cross-pair (acc)"}
+_PROTOCOL_NAMES = {"triplet": ("Triplet", "acc"), "listwise": ("Listwise", "Kendall τ_b"),
+                   "crosspair": ("Cross-pair", "acc")}
 
 
-def load_tables(data: str | Path, limit: int | None = None) -> dict[str, list[dict[str, Any]]]:
-    """The five protocol tables from a built folder / hub id (``load_dataset``) or a released JSON file."""
+def label(config: str) -> str:
+    """The table label of a config: ours by name, a released stem by protocol (``Triplet `triplet_test` (acc)``)."""
+    if config in LABELS:
+        return LABELS[config]
+    name, measure = _PROTOCOL_NAMES[protocol_of(config)]
+    return f"{name} `{config}` ({measure})"
+
+
+@dataclass(frozen=True)
+class NumFinEData:
+    """The configs' rows to score, records left out by reason, and what a release folder held."""
+
+    tables: dict[str, list[dict[str, Any]]]
+    left_out: dict[str, dict[str, int]] = field(default_factory=dict)
+    release: str | None = None  # released input: which files were taken and skipped
+
+    @property
+    def configs(self) -> list[str]:
+        return sorted((c for c in self.tables if protocol_of(c)), key=config_order)
+
+
+def load_data(data: str | Path, limit: int | None = None) -> NumFinEData:
+    """Every config of a built folder / hub id (``load_dataset``), or of released files (a file or a folder)."""
     if limit is not None and limit < 1:
         raise ValueError(f"--limit must be a positive integer, got {limit}")
     path = Path(data)
-    if path.is_file():
-        if path.suffix.lower() not in (".json", ".jsonl"):
-            raise ValueError(f"{path}: a NumFinE file must be a released .json/.jsonl; for a build pass its folder")
-        tables, _ = protocol_tables(read_released(path))
-    else:
-        if path.exists() and not (path / "README.md").is_file():
-            raise FileNotFoundError(f"{path}: no README.md with `configs:` here; build one with "
-                                    "`nash build-data numfine --source FILE --out DIR`")
-        try:
-            tables = _load_configs(str(data))
-        except (ConnectionError, OSError) as exc:
-            if path.exists():
-                raise
-            raise FileNotFoundError(f"{data}: no such folder, and not loadable from the Hub ({exc})") from None
-    return {c: tables[c][:limit] if limit else tables[c] for c in PROTOCOLS}
+    if path.is_file() or (path.is_dir() and not (path / "README.md").is_file()):
+        release = read_release(path)
+        return _released_data(release, limit, release.describe())
+    try:
+        return _load_configs(str(data), limit)
+    except (ConnectionError, OSError) as exc:
+        if path.exists():
+            raise
+        raise FileNotFoundError(f"{data}: no such folder, and not loadable from the Hub ({exc})") from None
 
 
-def _load_configs(data: str) -> dict[str, list[dict[str, Any]]]:
-    """Each protocol's rows; a config the card does not list (omitted for want of rows) is empty, with a note."""
-    from datasets import get_dataset_config_names, load_dataset
+def load_tables(data: str | Path, limit: int | None = None) -> dict[str, list[dict[str, Any]]]:
+    """The rows of every config ``load_data`` finds."""
+    return load_data(data, limit).tables
 
-    listed = set(get_dataset_config_names(data))
-    tables: dict[str, list[dict[str, Any]]] = {}
-    for config in PROTOCOLS:
-        if config not in listed:
+
+def _released_data(release: Release, limit: int | None, note: str | None) -> NumFinEData:
+    tables, left_out = {}, {}
+    for f in release.files:
+        table = protocol_table(f if limit is None else replace(f, records=f.records[:limit]))
+        tables[f.config], left_out[f.config] = table.rows, dict(table.left_out)
+    return NumFinEData(tables, left_out, note)
+
+
+def _load_configs(data: str, limit: int | None) -> NumFinEData:
+    """Each listed config's rows: ours as written, released layouts flattened; configs our build omitted, empty."""
+    from datasets import get_dataset_config_names
+
+    listed = [c for c in get_dataset_config_names(data) if protocol_of(c)]
+    if not listed:
+        raise ValueError(f"{data}: no NumFinE config (triplet*, listwise*, crosspair*) on its card")
+    tables, released = {}, []
+    for config in listed:
+        rows = _config_rows(data, config, limit)
+        if rows and "sentence_a" in rows[0]:  # built from the authors' release: nested {text, num} records
+            released.append(released_file(Path(data) / config, config, protocol_of(config), rows))
+        else:
+            tables[config] = rows
+    for config in PROTOCOLS if tables else ():  # our build leaves out a config it has no rows for
+        if config not in tables:
             print(f"NumFinE {data}: no config {config!r} in this build (too few units for it); skipped",
                   file=sys.stderr)
             tables[config] = []
-            continue
-        try:
-            tables[config] = load_dataset(data, config, split=SPLIT).to_list()
-        except ValueError as exc:
-            if "corresponds to no data" not in str(exc):  # an empty shard written by builds before 0-row omission
-                raise
-            print(f"NumFinE {data}: config {config!r} has no rows; skipped", file=sys.stderr)
-            tables[config] = []
-    if not any(tables.values()):
-        raise ValueError(f"{data}: none of the NumFinE configs {list(PROTOCOLS)} has rows")
-    return tables
+    loaded = _released_data(Release(tuple(released)), None, None) if released else NumFinEData({})
+    if not any(tables.values()) and not any(loaded.tables.values()):
+        raise ValueError(f"{data}: none of the NumFinE configs {listed} has rows")
+    return NumFinEData({**tables, **loaded.tables}, loaded.left_out)
+
+
+def _config_rows(data: str, config: str, limit: int | None) -> list[dict[str, Any]]:
+    from datasets import load_dataset
+
+    try:
+        ds = load_dataset(data, config, split=SPLIT)
+    except ValueError as exc:
+        if "corresponds to no data" not in str(exc):  # an empty shard written by builds before 0-row omission
+            raise
+        print(f"NumFinE {data}: config {config!r} has no rows; skipped", file=sys.stderr)
+        return []
+    return (ds.select(range(min(limit, ds.num_rows))) if limit else ds).to_list()
 
 
 class PairPool:
@@ -93,56 +143,83 @@ class PairPool:
 
 
 def pool_pairs(tables: dict[str, list[dict[str, Any]]]) -> tuple[PairPool, dict[str, Any]]:
-    """Every protocol's pairs as pool indices: the anchor (original) is the reference side."""
+    """Every config's pairs as pool indices (configs without a protocol, ``units``, are not scored): the anchor
+    (original) is the reference side."""
     pool = PairPool()
     idx: dict[str, Any] = {}
-    for c in ("triplet_easy", "triplet_medium", "triplet_hard"):
-        idx[c] = (np.array([pool.add(r["anchor"], r["positive"]) for r in tables[c]], dtype=np.int64),
-                  np.array([pool.add(r["anchor"], r["negative"]) for r in tables[c]], dtype=np.int64))
-    idx["listwise"] = [(np.array([pool.add(r["anchor"], v) for v in r["variants"]], dtype=np.int64),
-                        np.asarray(r["distances"], dtype=np.float64)) for r in tables["listwise"]]
-    cp = tables["crosspair"]
-    idx["crosspair"] = (np.array([pool.add(r["sentence_a1"], r["sentence_a2"]) for r in cp], dtype=np.int64),
-                        np.array([pool.add(r["sentence_b1"], r["sentence_b2"]) for r in cp], dtype=np.int64),
-                        np.array([r["label"] for r in cp], dtype=np.int64))
+    for c, rows in tables.items():
+        protocol = protocol_of(c)
+        if protocol == "triplet":
+            idx[c] = (np.array([pool.add(r["anchor"], r["positive"]) for r in rows], dtype=np.int64),
+                      np.array([pool.add(r["anchor"], r["negative"]) for r in rows], dtype=np.int64))
+        elif protocol == "listwise":
+            idx[c] = [(np.array([pool.add(r["anchor"], v) for v in r["variants"]], dtype=np.int64),
+                       np.asarray(r["distances"], dtype=np.float64), r.get("gold_order")) for r in rows]
+        elif protocol == "crosspair":
+            idx[c] = (np.array([pool.add(r["sentence_a1"], r["sentence_a2"]) for r in rows], dtype=np.int64),
+                      np.array([pool.add(r["sentence_b1"], r["sentence_b2"]) for r in rows], dtype=np.int64),
+                      np.array([r["label"] for r in rows], dtype=np.int64))
     return pool, idx
 
 
 def protocol_metrics(scores: np.ndarray, idx: dict[str, Any]) -> dict[str, Any]:
-    """Accuracy / mean τ_b of every protocol for one score vector over the pool."""
+    """Accuracy / mean τ_b of every config for one score vector over the pool (NaN for a config without rows);
+    listwise configs add ``<config>_undefined`` and, where records carry ``gold_order``, ``<config>_exact_order``."""
     out: dict[str, Any] = {}
-    for c in ("triplet_easy", "triplet_medium", "triplet_hard"):
-        pos, neg = idx[c]
-        out[c] = triplet_accuracy(scores[pos], scores[neg]) if len(pos) else float("nan")
-    if idx["listwise"]:
-        lw = mean_kendall_tau_b([scores[i] for i, _ in idx["listwise"]], [d for _, d in idx["listwise"]])
-        out["listwise"], out["listwise_undefined"] = lw.mean, lw.n_undefined
-    else:
-        out["listwise"], out["listwise_undefined"] = float("nan"), 0
-    a, b, y = idx["crosspair"]
-    out["crosspair"] = crosspair_accuracy(scores[a], scores[b], y) if len(a) else float("nan")
+    for c, pairs in idx.items():
+        protocol = protocol_of(c)
+        if protocol == "listwise":
+            out.update(_listwise_metrics(c, scores, pairs))
+        elif not len(pairs[0]):
+            out[c] = float("nan")
+        elif protocol == "triplet":
+            out[c] = triplet_accuracy(scores[pairs[0]], scores[pairs[1]])
+        else:
+            out[c] = crosspair_accuracy(scores[pairs[0]], scores[pairs[1]], pairs[2])
     return out
 
 
+def _listwise_metrics(config: str, scores: np.ndarray, lists: list) -> dict[str, Any]:
+    if not lists:
+        return {config: float("nan"), f"{config}_undefined": 0}
+    tau = mean_kendall_tau_b([scores[i] for i, _, _ in lists], [d for _, d, _ in lists])
+    out: dict[str, Any] = {config: tau.mean, f"{config}_undefined": tau.n_undefined}
+    ordered = [(scores[i], order) for i, _, order in lists if order is not None]
+    if ordered:
+        out[f"{config}_exact_order"] = exact_order_accuracy([s for s, _ in ordered], [o for _, o in ordered])
+        out[f"{config}_exact_order_n"] = len(ordered)
+    return out
+
+
+def category_configs(tables: dict[str, list[dict]]) -> tuple[str | None, str | None]:
+    """The configs broken down by category: the hardest triplet config and the first listwise one with rows."""
+    with_rows = sorted((c for c, rows in tables.items() if rows and protocol_of(c)), key=config_order)
+    triplets = [c for c in with_rows if protocol_of(c) == "triplet"]
+    lists = [c for c in with_rows if protocol_of(c) == "listwise"]
+    return (triplets[-1] if triplets else None), (lists[0] if lists else None)
+
+
 def by_category(scores: dict[str, np.ndarray], tables: dict[str, list[dict]], idx: dict[str, Any]) -> dict:
-    """Triplet-hard accuracy and listwise τ_b per category, for each score column."""
+    """Hardest-triplet accuracy and listwise τ_b per category (configs: ``category_configs``), per score column."""
+    tri, lw = category_configs(tables)
     groups: dict[str, list[int]] = defaultdict(list)
-    for i, r in enumerate(tables["triplet_hard"]):
-        groups[r["category"]].append(i)
     lw_groups: dict[str, list[int]] = defaultdict(list)
-    for i, r in enumerate(tables["listwise"]):
+    for i, r in enumerate(tables[tri] if tri else ()):
+        groups[r["category"]].append(i)
+    for i, r in enumerate(tables[lw] if lw else ()):
         lw_groups[r["category"]].append(i)
     out = {}
     for cat in sorted(set(groups) | set(lw_groups)):
         entry: dict[str, Any] = {"n": len(groups.get(cat, []))}
+        rows, lrows = groups.get(cat, []), lw_groups.get(cat, [])
         for name, s in scores.items():
-            rows = groups.get(cat, [])
-            pos, neg = idx["triplet_hard"]
-            hard = triplet_accuracy(s[pos[rows]], s[neg[rows]]) if rows else float("nan")
-            lrows = lw_groups.get(cat, [])
-            tau = (mean_kendall_tau_b([s[idx["listwise"][i][0]] for i in lrows],
-                                      [idx["listwise"][i][1] for i in lrows]).mean if lrows else float("nan"))
-            entry[name] = {"triplet_hard": hard, "listwise": tau}
+            entry[name] = {}
+            if tri:
+                pos, neg = idx[tri]
+                entry[name][tri] = triplet_accuracy(s[pos[rows]], s[neg[rows]]) if rows else float("nan")
+            if lw:
+                entry[name][lw] = (mean_kendall_tau_b([s[idx[lw][i][0]] for i in lrows],
+                                                      [idx[lw][i][1] for i in lrows]).mean if lrows else float("nan"))
         out[cat] = entry
     return out
 
@@ -205,71 +282,111 @@ def alignment_check(scorer, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------- runner
 
 def run_numfine(scorer, tables: dict[str, list[dict[str, Any]]], threshold_sweep: bool = False,
-                alignment_rows: int | None = ALIGNMENT_ROWS, seed: int = 0,
-                show_progress: bool = True) -> dict[str, Any]:
-    """All NumFinE metrics for ``scorer`` (Base = its baseline column) as a JSON-serialisable dict."""
+                alignment_rows: int | None = ALIGNMENT_ROWS, seed: int = 0, show_progress: bool = True,
+                left_out: dict[str, dict[str, int]] | None = None) -> dict[str, Any]:
+    """All NumFinE metrics for ``scorer`` (Base = its baseline column) as a JSON-serialisable dict.
+
+    ``tables`` maps config names to rows (a name without a protocol, ``units``, is ignored); ``left_out`` counts
+    the records of each config that could not be judged, by reason, and is reported beside ``rows`` (= n).
+    """
+    configs = NumFinEData(tables).configs
+    tables = {c: tables[c] for c in configs}
     pool, idx = pool_pairs(tables)
     if not pool.index:
         raise ValueError("no NumFinE rows to score")
     out = scorer.score(pool.predictions, pool.references, show_progress=show_progress)
-    base, nash = protocol_metrics(out.baseline, idx), protocol_metrics(out.nash, idx)
     results: dict[str, Any] = {
-        "rows": {c: len(tables[c]) for c in PROTOCOLS}, "pairs_scored": len(pool.index),
-        "skipped": [c for c in PROTOCOLS if not tables[c]],  # no rows in this build: reported as skipped, not 0
-        "base": base, "nash": nash,
+        "configs": {c: protocol_of(c) for c in configs}, "rows": {c: len(tables[c]) for c in configs},
+        "left_out": {c: why for c, why in (left_out or {}).items() if why},
+        "pairs_scored": len(pool.index),
+        "skipped": [c for c in configs if not tables[c]],  # no rows: reported as skipped, not 0
+        "base": protocol_metrics(out.baseline, idx), "nash": protocol_metrics(out.nash, idx),
+        "by_category_configs": list(category_configs(tables)),
         "by_category": by_category({"base": out.baseline, "nash": out.nash}, tables, idx),
         "unscored_mentions": len(out.unscored), "threshold": out.config["threshold"],
     }
     if threshold_sweep:
-        from ...calibration.threshold import TooFewNumbersError, calibrate_threshold
-
-        anchors = sorted({r["anchor"] for r in tables["listwise"]})
-        try:
-            cal = calibrate_threshold(scorer, anchors, seed=seed, show_progress=show_progress,
-                                      corpus="NumFinE anchors")
-        except TooFewNumbersError as exc:  # a tiny build: the sweep is skipped, the rest of the results stand
-            results["threshold_sweep_skipped"] = str(exc)
-        else:
-            results["calibration"] = cal.as_dict()
-            results["threshold_sweep"] = [{"setting": name, "tau": tau,
-                                           **protocol_metrics(out.at_threshold(tau).nash, idx)}
-                                          for name, tau in cal.sweep().items()]
-    if alignment_rows != 0 and tables["triplet_easy"]:
-        rows = tables["triplet_easy"][:alignment_rows] if alignment_rows else tables["triplet_easy"]
-        results["alignment"] = alignment_check(scorer, rows)
+        results.update(_threshold_sweep(scorer, out, tables, idx, seed, show_progress))
+    triplets = [c for c in configs if protocol_of(c) == "triplet" and tables[c]]
+    if alignment_rows != 0 and triplets:  # the easiest triplet config: its positive is the closest variant
+        rows = tables[triplets[0]]
+        results["alignment"] = alignment_check(scorer, rows[:alignment_rows] if alignment_rows else rows)
     return results
 
 
+def _threshold_sweep(scorer, out, tables: dict[str, list[dict]], idx: dict[str, Any], seed: int,
+                     show_progress: bool) -> dict[str, Any]:
+    """Paper App. B: τ in {μ-2σ .. μ+2σ} calibrated on the anchors, re-scored from the same encodings."""
+    from ...calibration.threshold import TooFewNumbersError, calibrate_threshold
+
+    anchors = sorted({r["anchor"] for rows in tables.values() for r in rows if "anchor" in r})
+    try:
+        cal = calibrate_threshold(scorer, anchors, seed=seed, show_progress=show_progress, corpus="NumFinE anchors")
+    except TooFewNumbersError as exc:  # a tiny build: the sweep is skipped, the rest of the results stand
+        return {"threshold_sweep_skipped": str(exc)}
+    return {"calibration": cal.as_dict(),
+            "threshold_sweep": [{"setting": name, "tau": tau, **protocol_metrics(out.at_threshold(tau).nash, idx)}
+                                for name, tau in cal.sweep().items()]}
+
+
 def results_markdown(results: dict[str, Any]) -> str:
+    from ...common.reporting import markdown_table
+
+    configs = list(results["configs"])
+    parts = [_main_table(results, configs)]
+    if results["skipped"]:
+        parts.append(f"\nskipped (no rows): {', '.join(results['skipped'])}")
+    parts += [f"\n- `{c}`: {sum(why.values())} record(s) left out: "
+              + "; ".join(f"{k} ({reason})" for reason, k in why.items()) for c, why in results["left_out"].items()]
+    b, n = results["base"], results["nash"]
+    undefined = "; ".join(f"{c}: Base {b[f'{c}_undefined']}, +NASH {n[f'{c}_undefined']}"
+                          for c in configs if f"{c}_undefined" in b)
+    parts.append(f"\ndistinct pairs scored: {results['pairs_scored']}; τ = {results['threshold']:.4f}"
+                 + (f"; lists with undefined τ_b (constant scores, counted 0): {undefined}" if undefined else ""))
+    tri, lw = results["by_category_configs"]
+    shown = [c for c in (tri, lw) if c]
+    if shown:
+        cat_rows = [[cat, e["n"], *(e[k][c] for c in shown for k in ("base", "nash"))]
+                    for cat, e in results["by_category"].items()]
+        parts += ["", markdown_table(["category", f"{tri or lw} rows", *(f"{c} {k}" for c in shown
+                                                                          for k in ("Base", "+NASH"))], cat_rows)]
+    parts += _sweep_and_alignment(results, configs)
+    return "\n".join(parts)
+
+
+def _main_table(results: dict[str, Any], configs: list[str]) -> str:
     from ...common.reporting import markdown_table, relative_change
 
-    b, n = results["base"], results["nash"]
-    skipped = results.get("skipped", [])
-    rows = [[LABELS[c], "skipped", "skipped", "–"] if c in skipped else
-            [LABELS[c], b[c], n[c], _pct(relative_change(b[c], n[c]))] for c in PROTOCOLS]
-    parts = [markdown_table(["NumFinE", "Base", "+NASH", "Δ rel."], rows)]
-    if skipped:
-        parts.append(f"\nskipped (no rows in this build): {', '.join(skipped)}")
-    parts.append(f"\nrows: {results['rows']}; distinct pairs scored: {results['pairs_scored']}; "
-                 f"τ = {results['threshold']:.4f}; lists with undefined τ_b (constant scores, counted 0): "
-                 f"Base {b['listwise_undefined']}, +NASH {n['listwise_undefined']}")
-    cat_rows = [[cat, e["n"], e["base"]["triplet_hard"], e["nash"]["triplet_hard"], e["base"]["listwise"],
-                 e["nash"]["listwise"]] for cat, e in results["by_category"].items()]
-    parts += ["", markdown_table(["category", "units", "hard Base", "hard +NASH", "τ_b Base", "τ_b +NASH"], cat_rows)]
+    b, n, skipped = results["base"], results["nash"], results["skipped"]
+    rows = []
+    for c in configs:
+        if c in skipped:
+            rows.append([label(c), results["rows"][c], "skipped", "skipped", "–"])
+            continue
+        rows.append([label(c), results["rows"][c], b[c], n[c], _pct(relative_change(b[c], n[c]))])
+        if f"{c}_exact_order" in b:
+            rows.append([f"Listwise `{c}` exact order (acc)", b[f"{c}_exact_order_n"], b[f"{c}_exact_order"],
+                         n[f"{c}_exact_order"], _pct(relative_change(b[f"{c}_exact_order"], n[f"{c}_exact_order"]))])
+    return markdown_table(["NumFinE", "n", "Base", "+NASH", "Δ rel."], rows)
+
+
+def _sweep_and_alignment(results: dict[str, Any], configs: list[str]) -> list[str]:
+    from ...common.reporting import markdown_table
+
+    parts = []
     if "threshold_sweep_skipped" in results:
         parts.append(f"\nτ sweep skipped: {results['threshold_sweep_skipped']}")
     if "threshold_sweep" in results:
         cal = results["calibration"]
         parts.append(f"\nτ sweep (μ = {cal['mu']:.4f}, σ = {cal['sigma']:.4f} on {cal['n_pairs']} random anchor pairs)")
-        parts.append(markdown_table(["setting", "τ", "easy", "medium", "hard", "listwise", "cross-pair"],
-                                    [[s["setting"], s["tau"], *(s[c] for c in PROTOCOLS)]
-                                     for s in results["threshold_sweep"]], digits=3))
+        parts.append(markdown_table(["setting", "τ", *configs], [[s["setting"], s["tau"], *(s[c] for c in configs)]
+                                                                for s in results["threshold_sweep"]], digits=3))
     if "alignment" in results:
         a = results["alignment"]
         parts.append(f"\nAlignment check (anchor, closest variant; {a['applicable']} of {a['pairs']} pairs applicable)")
         parts.append(markdown_table(["variant→anchor", "anchor→variant", "both", "rejected by τ"],
                                     [[a["a_to_b"], a["b_to_a"], a["both"], a["rejected_by_tau"]]]))
-    return "\n".join(parts)
+    return parts
 
 
 def _pct(x: float | None) -> str:
@@ -282,14 +399,14 @@ def plot_results(results: dict[str, Any], path: str | Path, title: str) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    x = np.arange(len(PROTOCOLS))
-    fig, ax = plt.subplots(figsize=(8, 4))
-    for k, (key, label) in enumerate((("base", "Base"), ("nash", "+NASH"))):
-        vals = [results[key][c] for c in PROTOCOLS]
-        bars = ax.bar(x + (k - 0.5) * 0.38, vals, 0.38, label=label)
+    configs = [c for c in results["configs"] if c not in results["skipped"]]
+    x = np.arange(len(configs))
+    fig, ax = plt.subplots(figsize=(max(8.0, 1.6 * len(configs)), 4))
+    for k, (key, name) in enumerate((("base", "Base"), ("nash", "+NASH"))):
+        bars = ax.bar(x + (k - 0.5) * 0.38, [results[key][c] for c in configs], 0.38, label=name)
         ax.bar_label(bars, fmt="%.3f", fontsize=7)
-    ax.set_xticks(x, [LABELS[c].replace(" (", "\n(") for c in PROTOCOLS], fontsize=8)
-    ax.set_ylim(min(0.0, *(results[k][c] for k in ("base", "nash") for c in PROTOCOLS)), 1.18)
+    ax.set_xticks(x, [label(c).replace(" (", "\n(") for c in configs], fontsize=8)
+    ax.set_ylim(min(0.0, *(results[k][c] for k in ("base", "nash") for c in configs)), 1.18)
     ax.set_title(title, fontsize=9)
     ax.legend(loc="upper center", ncol=2, fontsize=8)
     from ...common.reporting import save_figure
@@ -302,23 +419,25 @@ def plot_results(results: dict[str, Any], path: str | Path, title: str) -> Path:
 def evaluate(scorer: ScorerSource, data: str | Path, *, limit: int | None = None, seed: int = 0,
              threshold_sweep: bool = False, alignment_rows: int | None = ALIGNMENT_ROWS,
              show_progress: bool = True) -> dict[str, Any]:
-    """``nash bench numfine``: every protocol on a built folder / hub id / released file, as a result envelope.
+    """``nash bench numfine``: every config of a built folder / hub id / released file(s), as a result envelope.
 
     ``scorer`` is a NASH scorer or a factory ``f(**overrides) -> NASH``; ``alignment_rows=0`` skips the
     alignment check, None checks every triplet; ``seed`` seeds the calibration pairs of the τ sweep.
     """
     from ...common.reporting import result_envelope
 
-    tables = load_tables(data, limit)
+    loaded = load_data(data, limit)
     nash = scorer_factory(scorer)()
     if show_progress:
-        print(f"NumFinE from {data}: {', '.join(f'{c} {len(tables[c])}' for c in PROTOCOLS)} rows"
+        if loaded.release:
+            print(f"NumFinE release {data}: {loaded.release}", file=sys.stderr)
+        print(f"NumFinE from {data}: {', '.join(f'{c} {len(loaded.tables[c])}' for c in loaded.configs)} rows"
               f"{f' (--limit {limit})' if limit else ''}; model {nash.echo['model']} "
               f"({nash.backend})", file=sys.stderr)
-    results = run_numfine(nash, tables, threshold_sweep=threshold_sweep, alignment_rows=alignment_rows, seed=seed,
-                          show_progress=show_progress)
+    results = run_numfine(nash, loaded.tables, threshold_sweep=threshold_sweep, alignment_rows=alignment_rows,
+                          seed=seed, show_progress=show_progress, left_out=loaded.left_out)
     config = {**nash.echo, "hashcode": nash.hashcode, "data": str(data), "limit": limit, "seed": seed,
-              "configs": list(CONFIGS)}
+              "configs": loaded.configs}
     return result_envelope("numfine", config, results)
 
 
@@ -328,6 +447,6 @@ def markdown(result: dict[str, Any]) -> str:
 
 
 def plot(result: dict[str, Any], path: str | Path) -> Path:
-    """Grouped bar chart (Base vs +NASH per protocol) of ``evaluate``'s result."""
+    """Grouped bar chart (Base vs +NASH per config) of ``evaluate``'s result."""
     config = result["config"]
     return plot_results(result["results"], path, f"NumFinE · {config['model']} ({config['backend']}) · Base vs +NASH")

@@ -46,13 +46,20 @@ def write_numfine(build: NumFinEBuild, out_dir: str | Path, card: dict[str, Any]
     return out
 
 
-def build_dataset(out: str | Path, *, source: str | Path, seed: int = 0, show_progress: bool = False,
-                  column: str | None = None, encoding: str | None = None, k: int = K_DEFAULT,
-                  card: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Build NumFinE from a sentence file into ``out`` (what ``nash build-data numfine`` does); the build report.
+def build_dataset(out: str | Path, *, source: str | Path | None = None, released: str | Path | None = None,
+                  seed: int = 0, show_progress: bool = False, column: str | None = None, encoding: str | None = None,
+                  k: int = K_DEFAULT, card: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Build NumFinE into ``out`` (what ``nash build-data numfine`` does); the build report.
 
-    Writes the folder of ``write_numfine`` plus ``build_report.md``.
+    From a sentence file ``source``: the folder of ``write_numfine`` plus ``build_report.md``. From the authors'
+    ``released`` file or folder instead: one config per released file (``released_publish.build_released``).
     """
+    if (source is None) == (released is None):
+        raise ValueError("give exactly one of source (sentences to build from) and released (the authors' files)")
+    if released is not None:
+        from .released_publish import build_released
+
+        return build_released(out, released, card)
     build = build_from_file(source, column=column, seed=seed, k=k, encoding=encoding, show_progress=show_progress)
     folder = write_numfine(build, out, card)
     (folder / "build_report.md").write_text(build_report_markdown(build.report) + "\n", encoding="utf-8")

@@ -1,10 +1,31 @@
-"""The published NumFinE layout: the ``datasets.Features`` of each config and its Parquet shard path."""
+"""The published NumFinE layout: the ``datasets.Features`` of each config, its Parquet shard path and the
+protocol a config name stands for (ours and the authors' released file stems alike)."""
 
 from __future__ import annotations
+
+from typing import Literal
 
 from .tables import CONFIGS
 
 SPLIT = "test"
+Protocol = Literal["triplet", "crosspair", "listwise"]
+_PREFIXES: tuple[tuple[str, Protocol], ...] = (("triplet", "triplet"), ("crosspair", "crosspair"),
+                                               ("cross_pair", "crosspair"), ("listwise", "listwise"))
+_TRIPLET_LEVELS = ("easy", "medium", "hard")
+
+
+def protocol_of(config: str) -> Protocol | None:
+    """The protocol of a config or released file stem (``triplet_hard``, ``crosspair_test``, ...); None for others
+    (``units``)."""
+    name = config.lower()
+    return next((protocol for prefix, protocol in _PREFIXES if name.startswith(prefix)), None)
+
+
+def config_order(config: str) -> tuple[int, int, str]:
+    """Triplets (easy, medium, hard, others), then listwise, then cross-pair: the paper's table order."""
+    protocol = protocol_of(config)
+    level = next((k for k, lv in enumerate(_TRIPLET_LEVELS) if config.endswith(lv)), len(_TRIPLET_LEVELS))
+    return (("triplet", "listwise", "crosspair").index(protocol) if protocol else 3, level, config)
 
 
 def features(config: str):

@@ -16,7 +16,11 @@ NUMFINE = registry["numfine"]
 
 
 def add_build_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--source", required=True, help="sentences: .txt (one a line), .csv/.tsv (--column), .jsonl")
+    given = parser.add_mutually_exclusive_group(required=True)
+    given.add_argument("--source", help="sentences to build from: .txt (one a line), .csv/.tsv (--column), .jsonl")
+    given.add_argument("--released", help="the authors' released NumFinE instead: one .json of their toolkit "
+                       "(triplet_hard.json, crosspair.json, listwise.json, *_test.json) or a folder of them; "
+                       "one config per file, records as released")
     parser.add_argument("--column", default=None, help="CSV column / JSONL field holding the sentence")
     parser.add_argument("--encoding", default=None, help="source encoding (default: UTF-8, Latin-1 fallback with a "
                         "warning)")
@@ -29,19 +33,34 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    if args.released:
+        given = [flag for flag, value in (("--column", args.column), ("--encoding", args.encoding),
+                                          ("--source-note", args.source_note)) if value is not None]
+        if given:
+            raise ValueError(f"{', '.join(given)} only appl{'y' if len(given) > 1 else 'ies'} to --source; "
+                             "--released converts the files as they are")
+        card = {"pretty_name": args.name if args.name != CARD_NAME else None,
+                "license": args.license if args.license != CARD_LICENSE else None}
+        built = NUMFINE.build(args.out, released=args.released, card=card)
+        first = built["configs"][0]["config"]
+        print_build(NUMFINE, built, f"\nwrote {out}/ (data/<config>/*.parquet, README.md, build_report.json); "
+                    f"load with datasets.load_dataset({str(out)!r}, {first!r}); the card's licence is blank: "
+                    "fill in the release's")
+        return 0
     card = {"pretty_name": args.name, "license": args.license, "source_note": args.source_note}
     built = NUMFINE.build(args.out, source=args.source, column=args.column, encoding=args.encoding,
                           seed=args.seed, k=args.k, card=card, show_progress=True)
-    out = Path(args.out)
     print_build(NUMFINE, built, f"\nwrote {out}/ (data/<config>/*.parquet, README.md, build_report.json); "
                 f"load with datasets.load_dataset({str(out)!r}, 'triplet_hard')")
     return 0
 
 
 def add_bench_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", required=True, help="a built NumFinE folder (or hub id), or a released .json/.jsonl")
-    parser.add_argument("--limit", type=POSITIVE, default=None, help="first N rows of each config (rows are in "
-                        "unit-id hash order: a fixed pseudo-random sample)")
+    parser.add_argument("--data", required=True, help="a built NumFinE folder (or hub id), or the authors' released "
+                        ".json file(s): one file or a folder of them")
+    parser.add_argument("--limit", type=POSITIVE, default=None, help="first N rows of each config (our builds "
+                        "keep rows in unit-id hash order, a fixed pseudo-random sample; a release, in file order)")
     add_report_arguments(parser, plot="grouped bar chart (.png/.pdf/.svg)")
     parser.add_argument("--threshold-sweep", action="store_true",
                         help="also report tau in {mu-2sigma .. mu+2sigma} calibrated on the anchors (paper App. B)")

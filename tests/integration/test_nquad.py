@@ -67,8 +67,11 @@ def test_release_json_aliases_and_rejections(tmp_path):
     assert (a.id, a.headline, a.date) == ("n1", "增长35%", "2020-01-01")
     path.write_text(json.dumps({"data": [{"title": "t", "body": "b", "news_id": 5}]}), encoding="utf-8")
     assert read_articles(path)[0].id == "5"
-    path.write_text(json.dumps([{"question": "q", "options": [1, 2, 3, 4]}]), encoding="utf-8")
-    with pytest.raises(ValueError, match="record 0: looks question-level"):
+    # the question-level release is read by nquad.questions (tests/unit/test_nquad_questions.py), not as articles
+    path.write_text(json.dumps([{"news_article": [BODY], "question_stem": "增长___%", "answer_options": ["35"]}],
+                               ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"record 0: a question-level record \(has question_stem or answer_options\), "
+                                         r"not an article: give the file to `nash build-data nquad --source`"):
         read_articles(path)
     with pytest.raises(ValueError, match="unsupported suffix"):
         read_articles(tmp_path / "x.csv")

@@ -17,6 +17,9 @@ An article qualifies with at least one numeral (with a value) in its headline an
 The build report counts articles read/kept, skipped questions by reason, the answer positions and the
 average option–answer difference bins (our edges on the relative difference; the paper's Table 6 bins
 the same quantity).
+
+``build_dataset`` (``nash build-data nquad``) also takes the authors' question-level release, whose questions
+are read as released rather than constructed (``.questions``); both write the same schema (``features``).
 """
 
 from __future__ import annotations
@@ -24,18 +27,21 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ...numbers import NumericMention, extract_chinese_numbers, extract_numbers, resolve_overlaps
-from .card import card_text
-from .defaults import ANSWER_RTOL, TEST_FRACTION
+from ...numbers import NumericMention
+from .card import card_text, is_release
+from .defaults import ANSWER_RTOL, MASK, N_OPTIONS, RELEASE_LAYOUT, TEST_FRACTION
+from .questions import Release, gather_sources, read_release, release_report
 from .source import Article, read_articles
-from .text import split_sentences_zh
+from .text import avg_option_diff, mentions, split_sentences_zh, value_key
 
-MASK = "[MASK]"
-N_OPTIONS = 4
+__all__ = ["DIFF_BINS", "MASK", "N_OPTIONS", "BuildConfig", "build", "build_dataset", "build_from_file",
+           "build_release", "diff_bin", "features", "mentions", "report_markdown", "split_by_article",
+           "write_dataset"]
 # Relative average option–answer difference: mean over distractors of |v - answer| / max(|answer|, 1).
 DIFF_BINS = ((0.0, 0.1), (0.1, 0.5), (0.5, 1.0), (1.0, 5.0), (5.0, math.inf))
 
@@ -57,24 +63,11 @@ class BuildConfig:
             raise ValueError(f"answer_rtol must be >= 0, got {self.answer_rtol}")
 
 
-def mentions(text: str) -> list[NumericMention]:
-    """``extract_numbers`` merged with the Chinese extractor (longest span wins).
-
-    On CJK text this equals ``extract_numbers`` (which already runs the Chinese reader); the explicit merge
-    also applies the Chinese rules to text without CJK characters.
-    """
-    return resolve_overlaps([*extract_numbers(text), *extract_chinese_numbers(text)])
-
-
 def diff_bin(value: float) -> str:
     for lo, hi in DIFF_BINS:
         if lo <= value < hi:
             return f"[{lo:g}, {hi:g})"
     raise ValueError(f"difference {value} outside the bins")
-
-
-def _value_key(v: float) -> float:
-    return float(f"{v:.12g}")  # 0.1+0.2 and 0.3 are the same option
 
 
 def article_questions(article: Article, config: BuildConfig, skipped: Counter) -> list[dict[str, Any]]:
@@ -91,7 +84,7 @@ def article_questions(article: Article, config: BuildConfig, skipped: Counter) -
         return []
     first: dict[float, NumericMention] = {}
     for m in body:
-        first.setdefault(_value_key(m.value), m)
+        first.setdefault(value_key(m.value), m)
     sentences = split_sentences_zh(article.content)
     rows = []
     for k, target in enumerate(head):
@@ -113,15 +106,15 @@ def article_questions(article: Article, config: BuildConfig, skipped: Counter) -
         opts = [ranked[i] for i in order]
         answer = order.index(0)
         a = answer_mention.value
-        avg_diff = sum(abs(m.value - a) for m in ranked[1:]) / (N_OPTIONS - 1) / max(abs(a), 1.0)
+        texts = [_sentence_of(sentences, m, article) for m in opts]
         rows.append({
             "id": f"{article.id}-{k}", "article_id": article.id, "date": article.date or "",
             "headline": article.headline,
             "stem": article.headline[: target.start] + config.mask + article.headline[target.end:],
             "target": target.text, "target_value": t, "target_kind": target.kind,
             "options": [m.text for m in opts], "option_values": [float(m.value) for m in opts],
-            "option_sentences": [_sentence_of(sentences, m, article) for m in opts],
-            "answer": answer, "exact": a == t, "avg_option_diff": avg_diff,
+            "option_sentences": texts, "option_sentence_lists": [[text] for text in texts],
+            "answer": answer, "exact": a == t, "avg_option_diff": avg_option_diff([m.value for m in ranked], 0),
         })
     return rows
 
@@ -136,8 +129,16 @@ def _sentence_of(sentences, mention: NumericMention, article: Article) -> str:
 def build(articles: list[Article], config: BuildConfig) -> tuple[dict[str, list[dict]], dict[str, Any]]:
     """Questions per split and the build report."""
     skipped: Counter = Counter()
-    per_article = {a.id: article_questions(a, config, skipped) for a in articles}
-    kept = sorted(aid for aid, rows in per_article.items() if rows)
+    rows = [row for a in articles for row in article_questions(a, config, skipped)]
+    splits = split_by_article(rows, config)
+    report = build_report(articles, sorted({r["article_id"] for r in rows}), splits, skipped, config)
+    return splits, report
+
+
+def split_by_article(rows: list[dict[str, Any]], config: BuildConfig) -> dict[str, list[dict[str, Any]]]:
+    """``rows`` into train/test by ``article_id`` (no article in both; row order kept inside each split): the
+    sorted article ids shuffled with ``config.seed``, the first ``test_fraction`` of them to test."""
+    kept = sorted({r["article_id"] for r in rows})
     if len(kept) < 2:
         raise ValueError(f"only {len(kept)} article(s) yield questions: need at least 2 for a train/test split")
     shuffled = kept[:]
@@ -146,11 +147,25 @@ def build(articles: list[Article], config: BuildConfig) -> tuple[dict[str, list[
     # data"), e.g. 2 articles at test_fraction 0.9.
     n_test = min(len(kept) - 1, max(1, round(config.test_fraction * len(kept))))
     test_ids = set(shuffled[:n_test])
-    splits: dict[str, list[dict]] = {"train": [], "test": []}
-    for a in articles:  # file order inside each split
-        splits["test" if a.id in test_ids else "train"].extend(per_article[a.id])
-    report = build_report(articles, kept, splits, skipped, config)
-    return splits, report
+    return {"train": [r for r in rows if r["article_id"] not in test_ids],
+            "test": [r for r in rows if r["article_id"] in test_ids]}
+
+
+def build_release(release: Release, config: BuildConfig) -> tuple[dict[str, list[dict]], dict[str, Any]]:
+    """Questions per split and the build report of the question-level release: each file's split as its name
+    says, or one file split by article (``split_by_article``)."""
+    read = read_release(release.files)
+    if release.split_by_name:
+        splits = {f.split: list(rows) for f, rows in zip(release.files, read.rows, strict=True)}
+    else:
+        splits = split_by_article(list(read.rows[0]), config)
+    for split, rows in splits.items():
+        if not rows:
+            raise ValueError(f"no question of the {split} split is kept (skipped: {dict(read.skipped)}): an empty "
+                             "split cannot be published")
+    kept = sorted({r["article_id"] for rows in splits.values() for r in rows})
+    report = build_report(read.article_ids, kept, splits, read.skipped, config)
+    return splits, {**report, **release_report(release, read, splits)}
 
 
 def build_report(articles, kept, splits, skipped: Counter, config: BuildConfig) -> dict[str, Any]:
@@ -172,19 +187,31 @@ def build_report(articles, kept, splits, skipped: Counter, config: BuildConfig) 
 def report_markdown(report: dict[str, Any]) -> str:
     from ...common.reporting import markdown_table
 
+    order = "the release's order" if is_release(report) else "after the seeded shuffle"
     lines = ["# NQuAD build report", "",
              markdown_table(["quantity", "value"], [
+                 *_release_lines(report),
                  ["articles read", report["articles_read"]], ["articles kept", report["articles_kept"]],
                  *[[f"articles {s}", n] for s, n in report["articles_per_split"].items()],
                  ["questions", report["questions"]],
                  *[[f"questions {s}", n] for s, n in report["questions_per_split"].items()],
                  ["answer equals target value", report["exact_answers"]],
                  *[[f"skipped: {k}", v] for k, v in report["skipped"].items()]]),
-             "", "Answer position (after the seeded shuffle):", "",
+             "", f"Answer position ({order}):", "",
              markdown_table(["position", "questions"], list(report["answer_positions"].items())),
              "", "Average option–answer difference (relative to the answer value), as the paper's Table 6:", "",
              markdown_table(["bin", "questions"], list(report["avg_option_diff_bins"].items()))]
     return "\n".join(lines) + "\n"
+
+
+def _release_lines(report: dict[str, Any]) -> list[list[Any]]:
+    """The report rows only a build from the question-level release has (its layout, files and question counts)."""
+    if not is_release(report):
+        return []
+    files = [[f"files {s}", ", ".join(f"`{f}`" for f in paths)] for s, paths in report["files"].items()]
+    return [["source layout", f"{RELEASE_LAYOUT}, split by {report['split_by']}"], *files,
+            ["questions read", report["questions_read"]], ["questions kept", report["questions_kept"]],
+            ["articles in both splits", report["articles_in_both_splits"]]]
 
 
 def features():
@@ -195,7 +222,8 @@ def features():
     return datasets.Features({
         "id": s, "article_id": s, "date": s, "headline": s, "stem": s, "target": s, "target_value": f,
         "target_kind": s, "options": datasets.List(s), "option_values": datasets.List(f),
-        "option_sentences": datasets.List(s), "answer": datasets.Value("int32"), "exact": datasets.Value("bool"),
+        "option_sentences": datasets.List(s), "option_sentence_lists": datasets.List(datasets.List(s)),
+        "answer": datasets.Value("int32"), "exact": datasets.Value("bool"),
         "avg_option_diff": f,
     })
 
@@ -233,11 +261,19 @@ def build_from_file(source: str | Path, out: str | Path, config: BuildConfig,
     return report
 
 
-def build_dataset(out: str | Path, *, source: str | Path, seed: int = 0, show_progress: bool = False,
-                  test_fraction: float = TEST_FRACTION, answer_rtol: float = ANSWER_RTOL) -> dict[str, Any]:
-    """Build NQuAD from an article file into ``out`` (what ``nash build-data nquad`` does); the build report.
+def build_dataset(out: str | Path, *, source: str | Path | Sequence[str | Path], seed: int = 0,
+                  show_progress: bool = False, test_fraction: float = TEST_FRACTION,
+                  answer_rtol: float = ANSWER_RTOL) -> dict[str, Any]:
+    """Build NQuAD into ``out`` (what ``nash build-data nquad`` does); the build report.
 
-    ``show_progress`` is accepted for the common build signature; this build is quick and shows none.
+    ``source``: one article file (raw ``.jsonl`` or article-level ``.json``), constructed by the rules above; or
+    the question-level release (files and folders, see ``.questions``), read as released (``answer_rtol`` does
+    not apply). ``show_progress`` is accepted for the common build signature; this build is quick and shows none.
     """
     config = BuildConfig(seed=seed, test_fraction=test_fraction, answer_rtol=answer_rtol)
-    return build_from_file(source, out, config)
+    sources = gather_sources([source] if isinstance(source, (str, Path)) else list(source))
+    if sources.release is None:
+        return build_from_file(sources.article, out, config)
+    splits, report = build_release(sources.release, config)
+    write_dataset(splits, report, out)
+    return report

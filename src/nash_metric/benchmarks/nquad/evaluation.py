@@ -13,7 +13,8 @@ Systems (each scores sim(stem, option sentence) for the 4 options and picks the 
   magnitude similarity 1 / (1 + |v-u| / (1 + (|v|+|u|)/2)) (DESIGN §1.3) and v the option value; A = 0
   when the stem holds no such number (the variant then equals its base). "all" uses every other stem
   number; "same kind" only those of the option's kind (percentage, monetary, temporal, quantity), since
-  a month in the headline says nothing about the size of a percentage.
+  a month in the headline says nothing about the size of a percentage. An option's kind is read with the
+  option in the stem's blank (the release's options are bare numerals: ``35`` in ``增[MASK]%`` is a percentage).
 
 Accuracy gives fractional credit on ties (1/k when the answer is among k tied best options, the
 expectation of a random tie-break), so constant scorers sit at chance (0.25) instead of 0 or 1. Several
@@ -33,8 +34,9 @@ import numpy as np
 from ...common.protocols import bootstrap_ci
 from ...pipeline.alignment import magnitude_similarity
 from ..registry import ScorerSource, scorer_factory
-from .construction import DIFF_BINS, MASK, N_OPTIONS, diff_bin, mentions
-from .defaults import DEFAULT_LABEL, DEFAULT_SPLIT, NUMERAL_WEIGHT
+from .construction import DIFF_BINS, diff_bin
+from .defaults import DEFAULT_LABEL, DEFAULT_SPLIT, MASK, N_OPTIONS, NUMERAL_WEIGHT
+from .text import mention_at, mentions
 
 
 def load_split(data: str | Path, split: str) -> list[dict[str, Any]]:
@@ -96,14 +98,17 @@ def stem_agreement(rows: Sequence[dict[str, Any]], same_kind: bool, mask: str = 
         others = [m for m in mentions(stem)
                   if m.value is not None and not (k >= 0 and m.start < k + len(mask) and m.end > k)]
         for j, (text, v) in enumerate(zip(row["options"], row["option_values"], strict=True)):
-            kind = _kind(text)
+            kind = _kind(stem, k, mask, text)
             us = [m.value for m in others if not same_kind or m.kind == kind]
             if us:
                 out[i, j] = float(magnitude_similarity(v, np.asarray(us, dtype=np.float64)).mean())
     return out
 
 
-def _kind(option: str) -> str | None:
+def _kind(stem: str, k: int, mask: str, option: str) -> str | None:
+    """The option's kind as the reader sees it in the stem's blank at ``k`` (-1: none), else read alone."""
+    if k >= 0 and (seen := mention_at(stem[:k] + option + stem[k + len(mask):], k, k + len(option))):
+        return seen.kind
     found = [m for m in mentions(option) if m.value is not None]
     return found[0].kind if len(found) == 1 else None
 

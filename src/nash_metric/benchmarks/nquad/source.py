@@ -12,8 +12,9 @@ article id. Each article's fields may use any of these names (first present wins
 * id: ``id``, ``news_id``, ``article_id`` (default: the key, else ``R<index>``)
 * date: ``date``, ``time``, ``publish_time``
 
-The aliases cover the article-level layouts we know of; a question-level file (stems and options already
-built) is rejected with a message rather than guessed at. Errors name the record index (JSON) or line.
+The aliases cover the article-level layouts we know of. A question-level record (``question_stem`` or
+``answer_options``: the authors' NQuAD_train/test.json) is not an article: ``.questions`` reads those files, and
+``nash build-data nquad --source`` sends them there. Errors name the record index (JSON) or line.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ HEADLINE_FIELDS = ("headline", "title", "news_title")
 CONTENT_FIELDS = ("content", "body", "article", "news_article", "text")
 ID_FIELDS = ("id", "news_id", "article_id")
 DATE_FIELDS = ("date", "time", "publish_time")
+QUESTION_MARKERS = ("question_stem", "answer_options")  # the fields that make a record question-level
 
 
 @dataclass(frozen=True)
@@ -66,11 +68,16 @@ def _read_jsonl(path: Path):
         yield _article(record, where, ("headline",), ("content",), ("id",), ("date",), default_id=f"L{number}")
 
 
-def _read_release(path: Path):
+def read_json(path: str | Path) -> Any:
+    """The JSON value of ``path``; invalid JSON is an ``InputFileError`` naming the file and line."""
     try:
-        data = json.loads(read_text(path))
+        return json.loads(read_text(path))
     except json.JSONDecodeError as exc:
         raise InputFileError(path, exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
+
+
+def _read_release(path: Path):
+    data = read_json(path)
     if isinstance(data, dict) and isinstance(data.get("data"), list):
         data = data["data"]
     if isinstance(data, dict):
@@ -83,9 +90,9 @@ def _read_release(path: Path):
         where = f"{path} record {i}" + (f" (key {key!r})" if key is not None else "")
         if not isinstance(record, dict):
             raise ValueError(f"{where}: expected an article object, got {type(record).__name__}")
-        if not any(f in record for f in HEADLINE_FIELDS) and any(f in record for f in ("options", "option")):
-            raise ValueError(f"{where}: looks question-level (has options, no headline); give the article-level "
-                             "release or the raw articles as JSONL")
+        if any(f in record for f in QUESTION_MARKERS):
+            raise ValueError(f"{where}: a question-level record (has {' or '.join(QUESTION_MARKERS)}), not an "
+                             "article: give the file to `nash build-data nquad --source` (read by nquad.questions)")
         yield _article(record, where, HEADLINE_FIELDS, CONTENT_FIELDS, ID_FIELDS, DATE_FIELDS,
                        default_id=key if key is not None else f"R{i}")
 

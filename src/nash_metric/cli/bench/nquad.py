@@ -23,8 +23,11 @@ NQUAD = registry["nquad"]
 
 
 def add_build_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--source", required=True, help="raw articles .jsonl (headline, content, id?, date?) or the "
-                        "article-level release .json")
+    parser.add_argument("--source", required=True, action="append",
+                        help="raw articles .jsonl (headline, content, id?, date?) or an article-level .json, built by "
+                        "our construction; or NQuAD's question-level release, read as released: repeat for "
+                        "NQuAD_train.json and NQuAD_test.json, or name their folder (each file's name gives its "
+                        "split); one release file alone is split by article")
     parser.add_argument("--out", required=True, help="dataset folder; Parquet goes to OUT/data/")
     parser.add_argument("--seed", type=NON_NEGATIVE, default=0)
     parser.add_argument("--test-fraction", type=float_in(0.0, 1.0), default=TEST_FRACTION,
@@ -36,8 +39,9 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
 def run_build(args: argparse.Namespace) -> int:
     built = NQUAD.build(args.out, source=args.source, seed=args.seed, test_fraction=args.test_fraction,
                         answer_rtol=args.answer_rtol)
+    origin = f" from the {built['source_layout']}" if "source_layout" in built else ""
     print_build(NQUAD, built, f"wrote {args.out}/data/{{train,test}}-00000-of-00001.parquet, "
-                f"{args.out}/build_report.json and {args.out}/README.md")
+                f"{args.out}/build_report.json and {args.out}/README.md{origin}")
     return 0
 
 
@@ -59,7 +63,8 @@ def run_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-BUILD = Command(NQUAD.name, "NQuAD numeral cloze from Chinese news articles", add_build_arguments, run_build)
+BUILD = Command(NQUAD.name, "NQuAD numeral cloze from Chinese news articles or the question-level release",
+                add_build_arguments, run_build)
 BENCH = Command(NQUAD.name, NQUAD.summary, add_bench_arguments, run_bench, scorer_options=True,
                 description="Accuracy of picking the answer by similarity(stem, option sentence). --backend auto "
                 "runs both NASH backends (sentence: cosine baseline; token: BERTScore baseline).")

@@ -277,3 +277,33 @@ def test_fields_without_a_column_are_named_not_dropped_silently(tmp_path, capsys
     assert "`listwise`: fields not carried (no column for them): candidates[].span, note" in capsys.readouterr().out
     report = json.loads((tmp_path / "o" / "build_report.json").read_text(encoding="utf-8"))
     assert report["configs"][0]["fields_not_carried"] == ["candidates[].span", "note"]
+
+
+def test_a_licence_given_to_the_build_is_on_the_card(tmp_path):
+    out = tmp_path / "built"
+    assert main(["build-data", "numfine", "--released", str(write_release(tmp_path / "rel")), "--out", str(out),
+                 "--license", "cc-by-4.0"]) == 0
+    card = (out / "README.md").read_text(encoding="utf-8")
+    assert "license: cc-by-4.0" in card and "`cc-by-4.0`, as given to the build" in card and "Not set" not in card
+
+
+def test_the_card_of_a_release_build_has_what_every_card_owes(tmp_path):
+    """The checks the committed cards pass (tests/unit/test_dataset_cards.py), on a folder built from the release."""
+    import pyarrow.parquet as pq
+    import yaml
+
+    out = tmp_path / "built"
+    assert main(["build-data", "numfine", "--released", str(write_release(tmp_path / "rel")), "--out", str(out)]) == 0
+    text = (out / "README.md").read_text(encoding="utf-8")
+    meta = yaml.safe_load(text.split("---\n")[1])
+    infos = {i["config_name"]: i for i in meta["dataset_info"]}
+    for config in meta["configs"]:
+        (path,) = [d["path"] for d in config["data_files"]]
+        info = infos[config["config_name"]]
+        assert info["splits"][0]["num_examples"] == pq.read_metadata(out / path).num_rows
+        assert [f["name"] for f in info["features"]] == pq.read_schema(out / path).names
+    assert meta["source_datasets"] == ["original"] and meta["license"] == ""
+    limitations = text.split("## Bias, risks and limitations")[1].split("## ")[0]
+    assert len([line for line in limitations.splitlines() if line.startswith("- ")]) >= 3
+    assert "the smallest config, `listwise_test`, has 3 records" in limitations
+    assert "huang-etal-2026-nash" in text.split("## Citation")[1]

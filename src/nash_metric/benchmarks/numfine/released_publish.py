@@ -160,8 +160,7 @@ rows = load_dataset("path/to/this/folder", "{default}", split="{SPLIT}")
 
 ## Licence
 
-**Not set: fill in `license:` in the YAML above with the release's licence.** These records are the authors';
-their licence, not nash-metric's, says what you may do with them.
+{_licence(meta.license)}
 
 ## Configs (split `{SPLIT}`)
 
@@ -178,7 +177,31 @@ their licence, not nash-metric's, says what you may do with them.
 {report_markdown(report)}
 
 {cards.build_section([_command(report)], _BUILD_NOTES)}
+{cards.limitations_section(_limitations(report))}
 {cards.citation_section([NASH_BIBTEX], _CITATION_INTRO)}"""
+
+
+def _limitations(report: dict[str, Any]) -> list[str]:
+    smallest = min(report["configs"], key=lambda c: c["records"])
+    return [
+        f"Size: the smallest config, `{smallest['config']}`, has {smallest['records']} records; a 95 % interval on an "
+        f"accuracy over them reaches ±{cards.accuracy_margin(smallest['records']):.2f} (the paper's NumFinE has "
+        "14,651 units). The toolkit's `*_test.json` samples are a handful of records: no score on them means much.",
+        "nash-metric checked each record's shape and that each `num` is stated in its text; it did not check the "
+        "categories, the perturbations or their plausibility, which are the authors'.",
+        "Cross-pairs without `gold` are judged by the relative deviation of `num` as nash-metric's number reader "
+        "reads it; a `num` it finds no value in (a month name) leaves that record, or a listwise record, out of the "
+        "score (counted by `nash bench numfine`).",
+    ]
+
+
+def _licence(license: str) -> str:
+    """The card's licence paragraph: the records are the authors', so their licence is the one that applies."""
+    if license:
+        return (f"`{license}`, as given to the build: check it against the release's own licence, which, not "
+                "nash-metric's, says what you may do with these records.")
+    return ("**Not set: fill in `license:` in the YAML above with the release's licence.** These records are the "
+            "authors'; their licence, not nash-metric's, says what you may do with them.")
 
 
 _FIELDS_DOC = """- triplet (`id`, `source`, `category`, `subcategory`, `sentence_a`, `sentence_b`, `sentence_c`): a is

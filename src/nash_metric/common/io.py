@@ -252,6 +252,15 @@ def _delimited_values(path: Path, rows: Iterator[tuple[int, list[str]]], header:
         yield line, value
 
 
+def read_json(path: str | Path, text: str | None = None) -> Any:
+    """The JSON value of a ``.json`` file (``text``: its contents, already read with ``read_text``'s rules);
+    invalid JSON is an ``InputFileError`` naming the file, the line and the column."""
+    try:
+        return json.loads(read_text(path) if text is None else text)
+    except json.JSONDecodeError as exc:
+        raise InputFileError(path, exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
+
+
 def iter_jsonl_records(path: str | Path, text: str | None = None) -> Iterator[tuple[int, dict]]:
     """(line number, object) for each non-blank line of a JSONL file; errors name file and line."""
     path = Path(path)

@@ -21,14 +21,13 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from importlib import resources
 from pathlib import Path
 
-from ...common.io import InputFileError, iter_jsonl_records, read_text
+from ...common.io import InputFileError, iter_jsonl_records, read_json, read_text
 from ...numbers import extract_numbers
 from ...numbers.comparisons import find_constraints
 from .configs import FORMATS
@@ -104,10 +103,7 @@ def iter_records(path: str | Path) -> Iterator[tuple[int, dict]]:
     if suffix == ".jsonl":
         yield from iter_jsonl_records(path, text)
     elif suffix == ".json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputFileError(path, exc.lineno, f"invalid JSON: {exc.msg}") from None
+        data = read_json(path, text)
         if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
             raise InputFileError(path, None, "expected a JSON list of objects")
         # Records of a .json list are numbered from 1 (no reliable line numbers).

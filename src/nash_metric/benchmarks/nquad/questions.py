@@ -42,9 +42,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ...common.io import read_json
 from ...numbers.chinese import parse_chinese_number
 from .defaults import MASK, N_OPTIONS, RELEASE_LAYOUT, SPLITS
-from .source import QUESTION_MARKERS, read_json
+from .source import QUESTION_MARKERS
 from .text import avg_option_diff, ends_sentence, mention_at, mentions, value_key
 
 SENTENCES_FIELD = "sentences_containing_the_numeral_in_answer_options"

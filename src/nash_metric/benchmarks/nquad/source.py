@@ -19,12 +19,11 @@ The aliases cover the article-level layouts we know of. A question-level record 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...common.io import InputFileError, iter_jsonl_records, read_text
+from ...common.io import InputFileError, iter_jsonl_records, read_json
 
 HEADLINE_FIELDS = ("headline", "title", "news_title")
 CONTENT_FIELDS = ("content", "body", "article", "news_article", "text")
@@ -66,14 +65,6 @@ def _read_jsonl(path: Path):
     for number, record in iter_jsonl_records(path):
         where = f"{path}:{number}"
         yield _article(record, where, ("headline",), ("content",), ("id",), ("date",), default_id=f"L{number}")
-
-
-def read_json(path: str | Path) -> Any:
-    """The JSON value of ``path``; invalid JSON is an ``InputFileError`` naming the file and line."""
-    try:
-        return json.loads(read_text(path))
-    except json.JSONDecodeError as exc:
-        raise InputFileError(path, exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
 
 
 def _read_release(path: Path):

@@ -19,7 +19,6 @@ A folder is read file by file; what was taken and what was skipped (and why) is 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -118,17 +117,13 @@ def released_file(path: Path, config: str, protocol: Protocol, records: Sequence
 
 
 def _json_records(path: Path) -> list[Any]:
-    from ...common.io import InputFileError, iter_jsonl_records, read_text
+    from ...common.io import InputFileError, iter_jsonl_records, read_json
 
     if path.suffix.lower() not in SUFFIXES:
         raise ValueError(f"{path}: a released NumFinE file is .json (a list of records) or .jsonl")
-    text = read_text(path)
     if path.suffix.lower() == ".jsonl":
-        return [record for _, record in iter_jsonl_records(path, text)]
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputFileError(path, exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
+        return [record for _, record in iter_jsonl_records(path)]
+    data = read_json(path)
     if not isinstance(data, list):
         raise InputFileError(path, None, f"expected a JSON list of records, got {type(data).__name__}")
     return data

@@ -18,6 +18,7 @@ from nash_metric.pipeline.alignment import (
     MentionTable,
     SupportKeys,
     align_numbers,
+    kinds_fit,
     value_similarity,
     value_support,
 )
@@ -55,14 +56,17 @@ def reference(table: MentionTable, pairs_a, pairs_b, conditions) -> tuple[Matche
             continue
         cos = np.einsum("ih,jh->ij", table.vectors[ia], table.vectors[ib])
         magnitude, supported = value_similarity(table, ia, ib), value_support(table, ia, ib)
+        other_kind = ~kinds_fit(table, ia, ib)
         scores = conditions.get(k, np.full(cos.shape, np.nan))
         by_condition = ~np.isnan(scores)
         used = np.where(by_condition, scores, magnitude)
         cosines[k] = cos
         for i, j in enumerate(cos.argmax(1)):
-            rows["ab"].append((k, i, j, cos[i, j], magnitude[i, j], used[i, j], by_condition[i, j], supported[i, j]))
+            rows["ab"].append((k, i, j, cos[i, j], magnitude[i, j], used[i, j], by_condition[i, j], supported[i, j],
+                               other_kind[i, j]))
         for j, i in enumerate(cos.argmax(0)):
-            rows["ba"].append((k, j, i, cos[i, j], magnitude[i, j], used[i, j], by_condition[i, j], False))
+            rows["ba"].append((k, j, i, cos[i, j], magnitude[i, j], used[i, j], by_condition[i, j], False,
+                               other_kind[i, j]))
     return *(Matches(*(np.array(c) for c in zip(*rows[d]))) for d in ("ab", "ba")), cosines
 
 

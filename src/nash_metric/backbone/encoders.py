@@ -8,7 +8,7 @@ are encoded in further overlapping windows and stitched back, so no token (and n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -77,9 +77,11 @@ class Encoder:
         spans: Sequence[Sequence[Span]],
         show_progress: bool = False,
         left_out: Sequence[Sequence[Span]] | None = None,
+        on_batch: Callable[[int, int], object] | None = None,
     ) -> list[Encoding]:
         """Encode each text once. `spans[i]`: the mentions whose vectors text i needs; `left_out[i]` (one-pass
-        text channel): the character spans whose tokens the text channel leaves out of that same pass."""
+        text channel): the character spans whose tokens the text channel leaves out of that same pass; `on_batch`
+        hears `(windows encoded, windows in all)` after each batch (a caller's progress bar)."""
         tokenized = self.tokenize_batch(texts)
         keep = [self._kept_tokens(tok, left_out[i]) for i, tok in enumerate(tokenized)] if left_out else None
         windows: list[tuple[int, int]] = []  # (text index, content start)
@@ -108,6 +110,8 @@ class Encoder:
                 window_states[w] = states[row, : len(seqs[row])].clone()  # a view would keep the padded batch
                 if pooled is not None:
                     window_pooled[w] = (pooled[row], channel[row] if channel is not None else None)
+            if on_batch is not None:
+                on_batch(b + len(idx), len(order))
         out: list[Encoding] = []
         cursor = 0
         for i, tok in enumerate(tokenized):

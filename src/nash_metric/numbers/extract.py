@@ -62,7 +62,18 @@ def extract_numbers(text: str, reader: str = "full") -> list[NumericMention]:
         mentions += written_mentions(read)
         if _CJK.search(read):
             mentions += [_check_chinese(read, m) for m in extract_chinese_numbers(read)]
-    return [_finish(text, m) for m in resolve_overlaps(mentions)]
+    return _ranges_share_units(text, [_finish(text, m) for m in resolve_overlaps(mentions)])
+
+
+def _ranges_share_units(text: str, mentions: list[NumericMention]) -> list[NumericMention]:
+    """A range joined by a word (``5 to 10%``, ``between 5 and 10%``) reads its first bound in the second's
+    unit, as the reader does for a dash (``5-10%``): both bounds are figures of one kind."""
+    first = {a_end: b_start for a_end, b_start in range_connectors(text, mentions)}
+    out = list(mentions)
+    for k, (a, b) in enumerate(pairwise(mentions)):
+        if first.get(a.end) == b.start and a.unit is None and b.unit is not None and a.kind == "quantity":
+            out[k] = replace(a, unit=b.unit, kind=b.kind)
+    return out
 
 
 def _finish(text: str, m: NumericMention) -> NumericMention:

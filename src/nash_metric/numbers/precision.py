@@ -40,6 +40,10 @@ _POWER = re.compile(r"\d\s*(?:[eE][+-]?\d|\^|\*\*|[x×]\s*10)")
 _FRACTION = re.compile(r"\d\s*/\s*\d|[½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞]")
 _DIGITS = re.compile(r"\d")
 _POINTS = re.compile(r"\bpoints?\b|\bpp\b|\bpts?\b|\bbps?\b|\bbasis\b", re.IGNORECASE)
+_PERCENT_WORD = re.compile(r"%|percent|per\s*cent|pct", re.IGNORECASE)
+# The first bound of a range in points ("2 to 3 percentage points", "2-3 pp") takes its unit from the second.
+_POINTS_RANGE_AFTER = re.compile(r"\s{0,3}(?:[-\u2010-\u2015\u2212~]|(?i:to|through|thru|and)\b)\s{0,3}[\d.,]+\s*"
+                                 r"(?i:percentage\s+points?|points?|pp|pts?)\b")
 
 # A figure written with one or two significant digits ("$2 billion") would otherwise cover +-25%: however it
 # was rounded, a figure more than this share away from another is not the same figure (doubled when hedged).
@@ -84,7 +88,9 @@ def written_precision(
         if mention.unit == "bp":
             value, step, family = value / 100, step / 100, POINTS
         else:
-            family = POINTS if _POINTS.search(mention.text) else PERCENT
+            inherited = not _PERCENT_WORD.search(mention.text)  # a range's bare first bound: "2 to 3 points"
+            points = _POINTS.search(mention.text) or (inherited and _POINTS_RANGE_AFTER.match(text, mention.end))
+            family = POINTS if points else PERCENT
     tolerance = step * (1.0 if hedged else 0.5)
     if relative_cap is not None:
         tolerance = min(tolerance, relative_cap * (2 if hedged else 1) * abs(value))

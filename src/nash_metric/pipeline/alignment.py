@@ -8,7 +8,9 @@ The steps, each a function below:
    stated condition links the two numbers, in comparison-aware mode).
 3. `magnitude_similarity`: an accepted match contributes 1 / (1 + |v-u| / N(v,u)), N(v,u) = 1 + (|v|+|u|)/2;
    two calendar periods (dates, quarters, fiscal years) contribute their calendar similarity instead
-   (`numbers.periods`: 1 / (1 + days / 182.5), compared at the coarser granularity).
+   (`numbers.periods`: 1 / (1 + days / 182.5), compared at the coarser granularity). With the full reader, two
+   figures of different kinds (percent and points, two currencies, a date and a count: `kinds_fit`) contribute 0;
+   the paper's reader compares magnitudes only.
 4. `numeric_similarity`: S(a->b) = sum of the contributions of a's mentions / |V_a|, as the authors' code
    divides it (the paper prints |V_b|, which exceeds 1 when the counts differ), so each direction is the mean
    over one side's numbers and stays in [0, 1]: with a the prediction, S(a->b) is the numeric precision and
@@ -90,11 +92,12 @@ class Matches:
     similarity: np.ndarray  # [R] what the match contributes when accepted (magnitude, or a condition score)
     by_condition: np.ndarray  # [R] bool: scored by a stated condition, so it counts whatever tau says
     supported: np.ndarray  # [R] bool: the chosen mention's value supports the source's (`value_support`)
+    other_kind: np.ndarray  # [R] bool: the two figures are of incompatible kinds (`kinds_fit`), so magnitude is 0
 
     @classmethod
     def empty(cls) -> Matches:
         i, f, b = np.zeros(0, np.int64), np.zeros(0, np.float64), np.zeros(0, bool)
-        return cls(i, i, i, f, f, f, b, b)
+        return cls(i, i, i, f, f, f, b, b, b)
 
     def accepted(self, tau: float) -> np.ndarray:
         """The tau gate: a match counts when its cosine reaches tau, or when a condition scored it."""
@@ -185,20 +188,17 @@ def _directional(matches: Matches, tau: float, n_source: np.ndarray, n_pairs: in
 CELL_BUDGET = 1 << 22
 
 
-def align_numbers(
-    mentions: MentionTable,
-    pairs_a: np.ndarray,
-    pairs_b: np.ndarray,
-    conditions: dict[int, np.ndarray] | None = None,
-    keep_cosines: bool = False,
-    budget: int | None = None,
-) -> Alignment:
+def align_numbers(mentions: MentionTable, pairs_a: np.ndarray, pairs_b: np.ndarray,
+                  conditions: dict[int, np.ndarray] | None = None, keep_cosines: bool = False,
+                  budget: int | None = None, kinds: bool = True) -> Alignment:
     """The argmax alignment of pairs (pairs_a[k], pairs_b[k]) of text ids, vectorised over pairs.
 
     `conditions[k]` optionally holds pair k's condition scores (comparison-aware mode) as an
     [n_a, n_b] matrix, NaN where no condition applies: such an entry replaces the magnitude similarity
     and counts whatever the cosine, since the condition itself ("above 200") links the two numbers.
-    `keep_cosines` keeps each pair's full cosine matrix (for `explain`).
+    `keep_cosines` keeps each pair's full cosine matrix (for `explain`). With `kinds` (the full reader), a match
+    of figures of different kinds (`kinds_fit`) scores 0: the context says they fill one slot, and the
+    prediction filled it with another quantity; the paper's reader compares magnitudes only (`kinds=False`).
 
     Memory follows the work, not the largest pair: pairs of similar sizes share one padded einsum whose
     padding stays within twice its real cells (`batching.size_batches`), a pair of more than `budget` cells
@@ -237,9 +237,9 @@ def align_numbers(
     return Alignment(
         n_a=counts[pairs_a].astype(np.float64),
         n_b=counts[pairs_b].astype(np.float64),
-        a_to_b=ab.matches(mentions, (ab.source, ab.target), (first_a, first_b), conditions, support=True),
+        a_to_b=ab.matches(mentions, (ab.source, ab.target), (first_a, first_b), conditions, kinds, support=True),
         # The support verdict reads a's written precision: b's verdicts are not reported, so none are computed.
-        b_to_a=ba.matches(mentions, (ba.target, ba.source), (first_a, first_b), conditions, support=False),
+        b_to_a=ba.matches(mentions, (ba.target, ba.source), (first_a, first_b), conditions, kinds, support=False),
         cosines=dict(sorted(cosines.items())),
         first_a=first_a if mentions.support is not None else None,
         first_b=first_b if mentions.support is not None else None,
@@ -274,14 +274,18 @@ class _Argmax:
         local: tuple[np.ndarray, np.ndarray],
         firsts: tuple[np.ndarray, np.ndarray],
         conditions: dict[int, np.ndarray] | None,
+        kinds: bool,
         support: bool,
     ) -> Matches:
         """Values compared, and conditions read, at the chosen entries only: `local` holds their (a, b) indices
-        within the pair's mentions, `firsts` the table row of each pair's first a and b mention."""
+        within the pair's mentions, `firsts` the table row of each pair's first a and b mention. A stated
+        condition scores its number whatever the kinds (`numbers.comparisons` reads the cue and the figure)."""
         if not len(self.pair):
             return Matches.empty()
         ia, ib = (first[self.pair] + index for first, index in zip(firsts, local))
-        magnitude = value_similarity(mentions, ia[:, None], ib[:, None]).reshape(-1)
+        other_kind = ~kinds_fit(mentions, ia[:, None], ib[:, None]).reshape(-1) if kinds else np.zeros(len(ia), bool)
+        magnitude = np.where(other_kind, 0.0, value_similarity(mentions, ia[:, None], ib[:, None], kinds=False)
+                             .reshape(-1))
         similarity, by_condition = magnitude.copy(), np.zeros(len(magnitude), bool)
         for k, scores in (conditions or {}).items():
             q = int(np.searchsorted(self.pairs, k))
@@ -298,7 +302,8 @@ class _Argmax:
         supported = np.zeros(len(ia), bool)
         if support:
             supported = value_support(mentions, ia[:, None], ib[:, None]).reshape(-1)
-        return Matches(self.pair, self.source, self.target, self.cosine, magnitude, similarity, by_condition, supported)
+        return Matches(self.pair, self.source, self.target, self.cosine, magnitude, similarity, by_condition, supported,
+                       other_kind)
 
 
 def _align_blocks(
@@ -334,14 +339,38 @@ def _align_blocks(
     return full
 
 
-def value_similarity(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
+def value_similarity(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, kinds: bool = True) -> np.ndarray:
     """Similarity of the values of mentions ia[..., :, None] and ib[..., None, :]: magnitude, or calendar
-    similarity where both are calendar periods."""
+    similarity where both are calendar periods; with `kinds`, 0 where the two are figures of different kinds
+    (`kinds_fit`: "2%" is not "2 percentage points", EUR 5 mn not USD 5 mn). The paper compares magnitudes only."""
     magnitude = magnitude_similarity(mentions.values[ia][..., :, None], mentions.values[ib][..., None, :])
+    if mentions.calendar is not None:
+        days = mentions.calendar.distance(ia, ib)
+        magnitude = np.where(np.isnan(days), magnitude, calendar_similarity(np.nan_to_num(days)))
+    return np.where(kinds_fit(mentions, ia, ib), magnitude, 0.0) if kinds else magnitude
+
+
+def kinds_fit(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
+    """Whether mentions ia[..., :, None] and ib[..., None, :] are figures of one kind, the families of
+    `numbers.precision`: percent, percentage points and times of day fit only their own family, two stated
+    currencies or units must be equal, a number without a unit fits any other unit; a calendar period fits
+    another period, and a plain number only when it is a bare year ("2019" against "2019 employees" may be
+    the same figure; "16 February" against "16" is not). The one check of the score and the support verdict.
+    Without `mentions.support` every pair fits."""
+    keys = mentions.support
+    if keys is None:
+        return np.ones(np.broadcast_shapes(ia[..., :, None].shape, ib[..., None, :].shape), bool)
+    fa, fb = keys.family[ia][..., :, None], keys.family[ib][..., None, :]
+    fits = (fa == fb) | ((fa < 0) & ~keys.strict[ib][..., None, :]) | ((fb < 0) & ~keys.strict[ia][..., :, None])
     if mentions.calendar is None:
-        return magnitude
-    days = mentions.calendar.distance(ia, ib)
-    return np.where(np.isnan(days), magnitude, calendar_similarity(np.nan_to_num(days)))
+        return fits
+    level = mentions.calendar.level
+    cal_a, cal_b = level[ia][..., :, None] >= 0, level[ib][..., None, :] >= 0
+    year = CALENDAR_GRANULARITIES.index("year")
+    # A period without a year ("fourth quarter", "16 February") says nothing about one: it supports "Q4 2020"
+    # but never "2020" (`CalendarKeys.agree`).
+    one_period = (cal_a & (level[ia][..., :, None] != year)) | (cal_b & (level[ib][..., None, :] != year))
+    return (cal_a & cal_b) | (fits & ~one_period)
 
 
 def value_support(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, b_values: np.ndarray | None = None,
@@ -365,21 +394,14 @@ def value_support(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, b_valu
     # Halves, so that no finite pair overflows; a relative epsilon absorbs the float error of scaled values.
     gap = np.abs(va / 2 - vb / 2)
     close = (gap < keys.tolerance[ia][..., :, None] / 2) | (gap <= 1e-12 * np.maximum(np.abs(va), np.abs(vb)))
-    fa, fb = keys.family[ia][..., :, None], keys.family[ib][..., None, :]
-    fits = (fa == fb) | ((fa < 0) & ~keys.strict[ib][..., None, :]) | ((fb < 0) & ~keys.strict[ia][..., :, None])
-    agree = close & fits
+    agree = close & kinds_fit(mentions, ia, ib)
     if mentions.calendar is None:
         return agree
     level = mentions.calendar.level
-    cal_a, cal_b = level[ia][..., :, None] >= 0, level[ib][..., None, :] >= 0
-    year = CALENDAR_GRANULARITIES.index("year")
-    one_period = (cal_a & (level[ia][..., :, None] != year)) | (cal_b & (level[ib][..., None, :] != year))
-    # A period without a year ("fourth quarter", "16 February") says nothing about one: it supports "Q4 2020"
-    # but never "2020" (`CalendarKeys.agree`).
-    both = cal_a & cal_b
+    both = (level[ia][..., :, None] >= 0) & (level[ib][..., None, :] >= 0)
     if not both.any():  # no two periods to compare: skip the calendar arithmetic
-        return agree & ~one_period
-    return np.where(both, mentions.calendar.agree(ia, ib), agree & ~one_period)
+        return agree
+    return np.where(both, mentions.calendar.agree(ia, ib), agree)
 
 
 def _concat(parts: list[Matches]) -> Matches:

@@ -7,7 +7,8 @@
 4. text channel          `text_similarity`              (backbone/similarity.py; S_text without numbers, the
                                                          backbone score on the originals)
 5. alignment             `align_numbers`                (alignment.py; directional argmax)
-6. tau gate, magnitude   `Matches.accepted`, `value_similarity` (magnitude; calendar distance for periods)
+6. tau gate, magnitude   `Matches.accepted`, `value_similarity` (magnitude; calendar distance for periods; 0 for
+                                                         figures of different kinds, `kinds_fit`)
 7. S_num                 `numeric_similarity`           (per direction: the mean over that side's numbers)
 7b. numeric support      `context_verdicts`             (support.py; a verdict per figure of the prediction:
                                                          its value, then its context)
@@ -29,7 +30,7 @@ shard or a process scores each pair exactly as one call over the whole corpus wo
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -49,6 +50,8 @@ from .support import FigureVerdict, argmax_verdicts, context_verdicts, support_f
 from .weighting import IDF, pair_alphas
 
 Block = tuple[list[str], list[str]]  # predictions and references of one chunk, read
+Advance = Callable[[int], object]  # a progress bar's update: this many more pairs scored
+OnBatch = Callable[[int, int], object]  # the encoder's report after each batch: (windows encoded, windows in all)
 
 
 @dataclass(frozen=True)
@@ -68,16 +71,18 @@ class ScoredCall:
 
 
 def score_chunk(
-    fitted: Fitted, preds: list[str], refs: list[str], show_progress: bool = False, keep_cosines: bool = False
+    fitted: Fitted, preds: list[str], refs: list[str], show_progress: bool = False, keep_cosines: bool = False,
+    on_batch: OnBatch | None = None,
 ) -> ScoredCall:
-    """One chunk of read pairs, under a `Fitted` whose corpus decisions are fixed; its encodings die with it."""
+    """One chunk of read pairs, under a `Fitted` whose corpus decisions are fixed; its encodings die with it.
+    `on_batch` hears of each encoded batch (a progress bar finer than the chunk)."""
     assert fitted.corpus_fixed, "fix what the corpus decides with fit_corpus first"
     config = fitted.config
     # 1-3. Modal separation, one forward pass per distinct text, the context vector of every number.
     # With text_channel='one-pass' the text channel is read from the originals' pass (no second one).
     pool = TextPool.build([*preds, *refs], config.numbers, one_pass=config.one_pass)
     encodings = fitted.encoder.encode(pool.texts, pool.spans(), show_progress=show_progress,
-                                      left_out=pool.left_out_spans())
+                                      left_out=pool.left_out_spans(), on_batch=on_batch)
     mentions = pool.mention_table(encodings)
     mentions.support = support_keys(pool, mentions)
 
@@ -92,7 +97,8 @@ def score_chunk(
     )
     pair_index = pair_index.reshape(-1)
     conditions = _condition_scores(pool, pairs) if config.comparisons else None
-    alignment = align_numbers(mentions, pairs[:, 0], pairs[:, 1], conditions, keep_cosines=keep_cosines)
+    alignment = align_numbers(mentions, pairs[:, 0], pairs[:, 1], conditions, keep_cosines=keep_cosines,
+                              kinds=config.numbers != "paper")
     number_scores = alignment.numeric_similarity(fitted.tau).map(lambda s: s[pair_index])
     # 7b. The support verdict of each figure of the prediction.
     verdicts = (context_verdicts(mentions, pairs.tolist()) if config.verdict == "context"
@@ -165,27 +171,46 @@ def _condition_scores(pool: TextPool, pairs: np.ndarray) -> dict[int, np.ndarray
 # -- chunks and streams -------------------------------------------------------------------------------------
 
 
-def score_blocks(fitted: Fitted, blocks: Iterable[Block], show_progress: bool, total: int | None
-                 ) -> Iterator[NASHOutput]:
-    """`score_chunk` each block of read pairs in turn, freeing its encodings; unscored indices count from the start."""
+def score_blocks(fitted: Fitted, blocks: Iterable[Block], show_progress: bool, total: int | None,
+                 advance: Advance | None = None) -> Iterator[NASHOutput]:
+    """`score_chunk` each block of read pairs in turn, freeing its encodings; unscored indices count from the start.
+
+    Progress moves per encoded batch (`batch_size` windows), not per chunk: a chunk's pairs are spread over its
+    batches. `advance` takes the pairs scored in place of this function's own bar (a caller's bar)."""
     seen = 0
-    one_chunk = total is not None and total <= fitted.config.chunk_size  # then the encoder's own bar is the one
-    with tqdm(total=total, desc="NASH", unit="pair", disable=not show_progress or one_chunk) as bar:
+    with tqdm(total=total, desc="NASH", unit="pair", disable=not show_progress or advance is not None) as bar:
         for preds, refs in blocks:
-            out = score_chunk(fitted, preds, refs, show_progress and one_chunk).output
+            share = bar_share(advance or bar.update, len(preds))
+            out = score_chunk(fitted, preds, refs, on_batch=share).output
+            share(1, 1)  # the chunk's last pairs: what its encoding left
             release_freed_memory()
             if seen:
                 out = replace(out, unscored=[{**u, "index": u["index"] + seen} for u in out.unscored])
             seen += len(preds)
-            bar.update(len(preds))
             yield out
 
 
-def score_pairs(fitted: Fitted, preds: list[str], refs: list[str], show_progress: bool) -> NASHOutput:
-    """Read pairs scored in chunks of `chunk_size`, as one output."""
+def bar_share(advance: Advance, units: int) -> OnBatch:
+    """`units` steps of a bar spread over a piece of work that reports `(done, of)`: the bar is moved to
+    `units * done // of` in whole steps, never back, so it ends at `units` exactly when the work does."""
+    shown = 0
+
+    def to(done: int, of: int) -> None:
+        nonlocal shown
+        target = units * done // of if of else units
+        if target > shown:
+            advance(target - shown)
+            shown = target
+
+    return to
+
+
+def score_pairs(fitted: Fitted, preds: list[str], refs: list[str], show_progress: bool,
+                advance: Advance | None = None) -> NASHOutput:
+    """Read pairs scored in chunks of `chunk_size`, as one output (`advance`: see `score_blocks`)."""
     size = fitted.config.chunk_size
     blocks = ((preds[i : i + size], refs[i : i + size]) for i in range(0, len(preds), size))
-    return NASHOutput.concat(list(score_blocks(fitted, blocks, show_progress, total=len(preds))))
+    return NASHOutput.concat(list(score_blocks(fitted, blocks, show_progress, total=len(preds), advance=advance)))
 
 
 def score_stream(fitted: Fitted, pairs: Iterable[tuple[str, str]], show_progress: bool, total: int | None

@@ -104,6 +104,8 @@ def _match_row(call: ScoredCall, matches: Matches, r: int, valid: bool, src: lis
     status = "accepted" if cosine >= call.tau else "rejected: cosine below tau"
     if by_condition:
         status = "accepted: scored by a stated condition"
+    elif matches.other_kind[r]:
+        status += "; another kind of figure (scores 0)"  # percent vs points, two currencies, a date vs a count
     return {
         "source": src[matches.source[r]],
         "target": dst[matches.target[r]],

@@ -150,3 +150,29 @@ def test_one_text_is_named_as_the_only_one(capsys):
     assert main(["score", "   "]) == 2
     assert capsys.readouterr().err == ("nash: error: only one text given ('   '); give two texts to compare: "
                                        "nash score A B\nsee nash score --help\n")
+
+
+def test_explain_plot_path_is_checked_and_named_before_the_model_loads(capsys, tmp_path, monkeypatch):
+    import nash_metric.cli.explain as explain_cli
+
+    monkeypatch.setattr(explain_cli, "scorer_from_args", lambda args: pytest.fail("the model loaded"))
+    for path, why in (("/proc/nash_x.png", "cannot write there: No such file or directory"),
+                      (str(tmp_path / "no" / "x.png"), "does not exist"),
+                      (str(tmp_path / "x.gif"), "the suffix must be one of .png, .svg, .pdf")):
+        code, _, err = run(capsys, "explain", "a 1", "b 2", "--plot", path)
+        assert code == 2 and err.startswith(f"nash: error: --plot {path}: ") and why in err, err
+
+
+def test_bench_numfine_runs_the_configs_named(capsys, tmp_path, tiny_model_dir, data_paths):
+    sample = str(data_paths.dataset("numfine"))
+    model = ["--model", str(tiny_model_dir), "--backend", "token", "--device", "cpu"]
+    out = tmp_path / "result.json"
+    code, printed, err = run(capsys, "bench", "numfine", "--data", sample, "--configs", "triplet_hard", "--limit",
+                             "4", "--no-alignment-check", "--output", str(out), *model)
+    assert code == 0, err
+    results = json.loads(out.read_text())["results"]
+    assert results["configs"] == {"triplet_hard": "triplet"} and results["rows"] == {"triplet_hard": 4}
+    assert "Triplet hard (acc)" in printed and "Listwise" not in printed
+    code, _, err = run(capsys, "bench", "numfine", "--data", sample, "--configs", "listwise", "triplet_hrad", *model)
+    assert code == 2 and err == (f"nash: error: unknown NumFinE config 'triplet_hrad'; the configs of {sample} are "
+                                 "triplet_easy, triplet_medium, triplet_hard, listwise, crosspair\n")

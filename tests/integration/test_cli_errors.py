@@ -76,6 +76,10 @@ def test_unknown_model_fails_fast_with_one_line(offline):
         (["build-data", "nquad", "--source", "x", "--out", "y", "--test-fraction", "1.5"],
          ["argument --test-fraction", "(0, 1)"]),
         (["build-data", "embednum1k", "--out", "y", "--configs", "a9"], ["argument --configs", "'a9'"]),
+        # a bench's outputs are checked as they are parsed, before its data is read or its model loads
+        (["bench", "stsb", "--data", "x", "--output", "/proc/nash/r.json"],
+         ["argument --output", "/proc/nash/r.json: cannot write there", "'/proc/nash' does not exist"]),
+        (["bench", "numfine", "--data", "x", "--plot", "r.gif"], ["argument --plot", "suffix must be one of"]),
     ],
 )
 def test_bad_option_values_are_usage_errors(argv, needles):

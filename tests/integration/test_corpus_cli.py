@@ -196,9 +196,9 @@ def test_two_processes_equal_one_process(tmp_path, tiny_model_dir, pairs_file, l
     one, two = read_rows(single), read_rows(double)
     assert two["index"] == list(range(len(PAIRS))) and list(two) == list(one)
     for column in COLUMNS:
-        if column == "unsupported_numbers":  # JSON text: the same figures, spans and verdicts
-            def strip(cells):  # cosines compared to 1e-6 like every score
-                entries = [json.loads(c) for c in cells]
+        if column == "unsupported_numbers":  # lists of entries: the same figures, spans and verdicts
+            def strip(entries):  # cosines compared to 1e-6 like every score
+                assert all(isinstance(row, list) for row in entries)
                 return ([[{**e, "cosine": None} for e in row] for row in entries],
                         [e["cosine"] or 0.0 for row in entries for e in row])
             assert strip(two[column])[0] == strip(one[column])[0]
@@ -246,3 +246,217 @@ def test_evaluate_distributed_mode_equals_one_process(tmp_path, tiny_model_dir, 
     expected = NASH(model=str(tiny_model_dir), backend="token", device="cpu").score(*zip(*order))
     np.testing.assert_allclose(main_result["nash"], expected.nash, atol=1e-6)
     assert main_result["hashcode"] == expected.hashcode
+
+
+# -- outputs checked before the model loads ------------------------------------------------------------------
+
+
+@pytest.fixture
+def no_model(monkeypatch):
+    """`nash score` must not build a scorer: one that tries fails the test."""
+    import nash_metric.cli.score as score_cli
+
+    built: list[str] = []
+
+    def refuse(*args, **kwargs):
+        built.append("scorer")
+        raise AssertionError("the scorer was built before the outputs were checked")
+
+    monkeypatch.setattr(score_cli, "scorer_from_args", refuse)
+    return built
+
+
+@pytest.mark.parametrize("flag,path,why", [
+    ("--output", "/proc/nash_x/y.jsonl", "the folder '/proc/nash_x' does not exist"),
+    ("--output", "/proc/nash_o.jsonl", "No such file or directory"),  # /proc takes no new file, even as root
+    ("--summary", "/proc/nash_x.json", "No such file or directory"),
+    ("--summary", "/sys/nash_x.json", "Permission denied"),
+    ("--output", "DIR", "it is a folder"),
+    ("--output", "FILE/x.jsonl", "is not a folder"),
+])
+def test_unwritable_outputs_fail_before_the_model_loads(capsys, tmp_path, pairs_file, no_model, flag, path, why):
+    (tmp_path / "folder.jsonl").mkdir()
+    path = path.replace("DIR", str(tmp_path / "folder.jsonl")).replace("FILE", str(pairs_file))
+    other = ["--summary", str(tmp_path / "s.json")] if flag == "--output" else ["--output", str(tmp_path / "o.jsonl")]
+    assert main(["score", "--pairs", str(pairs_file), flag, path, *other, "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"nash: error: {flag} {path}: cannot write there: ") and why in err, err
+    assert no_model == [] and not (tmp_path / "o.jsonl").exists() and not (tmp_path / "s.json").exists()
+
+
+def test_output_checks_leave_files_as_they_were(capsys, tmp_path, pairs_file, no_model):
+    before = sorted(p.name for p in tmp_path.iterdir())
+    kept = tmp_path / "old.jsonl"
+    kept.write_text("an earlier run\n")
+    # The output exists and is writable (not truncated by its check); the summary cannot be written.
+    assert main(["score", "--pairs", str(pairs_file), "--output", str(kept), "--summary", "/proc/nash_s.json"]) == 2
+    assert "--summary /proc/nash_s.json: cannot write there" in capsys.readouterr().err
+    assert kept.read_text() == "an earlier run\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*before, "old.jsonl"])  # no probe left behind
+    # An output that is an input, or the summary that is the output, would be overwritten.
+    assert main(["score", "--pairs", str(pairs_file), "--output", str(pairs_file)]) == 2
+    assert f"--output {pairs_file} is also --pairs: it would be overwritten" in capsys.readouterr().err
+    assert main(["score", "--pairs", str(pairs_file), "--output", str(kept), "--summary", str(kept)]) == 2
+    assert f"--summary {kept} is also --output" in capsys.readouterr().err
+    refs = [tmp_path / "r1.txt", tmp_path / "r2.csv"]  # one text a line, whatever the suffix
+    for path in (tmp_path / "c.txt", *refs):
+        path.write_text("Revenue rose 4%.\n")
+    assert main(["score", "--candidates", str(tmp_path / "c.txt"), "--references", *map(str, refs), "--output",
+                 str(refs[1])]) == 2
+    assert f"--output {refs[1]} is also --references" in capsys.readouterr().err
+    assert refs[1].read_text() == "Revenue rose 4%.\n"
+    assert main(["score", "--pairs", str(pairs_file), "--output", str(tmp_path / "o.xlsx")]) == 2
+    assert "--output " + str(tmp_path / "o.xlsx") + ": unsupported format; use one of .jsonl" in capsys.readouterr().err
+    assert no_model == [] and kept.read_text() == "an earlier run\n"
+
+
+def test_only_rank_0_checks_the_outputs(capsys, tmp_path, pairs_file, monkeypatch):
+    from nash_metric.cli.score import check_outputs
+
+    args = build_args(["score", "--pairs", str(pairs_file), "--output", "/proc/nash_x/y.jsonl"])
+    monkeypatch.setenv("WORLD_SIZE", "2")
+    monkeypatch.setenv("RANK", "1")
+    check_outputs(args)  # rank 1 writes nothing: another node may not even see rank 0's folder
+    monkeypatch.setenv("RANK", "0")
+    with pytest.raises(ValueError, match=r"--output /proc/nash_x/y\.jsonl: cannot write there"):
+        check_outputs(args)
+
+
+def build_args(argv):
+    from nash_metric.cli import build_parser
+
+    return build_parser().parse_args(argv)
+
+
+# -- rows: unsupported_numbers as lists ----------------------------------------------------------------------
+
+ENTRY_KEYS = ["text", "start", "end", "value", "verdict", "found", "reference", "cosine"]
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
+def test_unsupported_numbers_are_lists_of_entries(capsys, tmp_path, tiny_model_dir, pairs_file, suffix):
+    out_path = tmp_path / f"out{suffix}"
+    assert main(["score", "--pairs", str(pairs_file), "--output", str(out_path), "--chunk-size", "3", "--quiet",
+                 "--threshold", "0", *model_args(tiny_model_dir)]) == 0
+    capsys.readouterr()
+    expected = NASH(model=str(tiny_model_dir), backend="token", device="cpu", threshold=0).score(*zip(*PAIRS))
+    rows = read_rows(out_path)
+    listed = rows["unsupported_numbers"]
+    assert all(isinstance(row, list) for row in listed) and any(listed)
+    assert all(list(entry) == ENTRY_KEYS for row in listed for entry in row)
+    assert [[{**e, "cosine": None} for e in row] for row in listed] == \
+        [[{**e, "cosine": None} for e in row] for row in expected.unsupported_numbers]
+    np.testing.assert_allclose([e["cosine"] or 0 for row in listed for e in row],
+                               [e["cosine"] or 0 for row in expected.unsupported_numbers for e in row], atol=1e-9)
+    if suffix == ".jsonl":
+        first = json.loads(out_path.read_text().splitlines()[0])
+        assert isinstance(first["unsupported_numbers"], list)  # not a JSON string inside the JSON object
+    else:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        kind = pq.read_schema(out_path).field("unsupported_numbers").type
+        assert pa.types.is_list(kind) and pa.types.is_struct(kind.value_type)
+        assert [kind.value_type.field(k).name for k in range(kind.value_type.num_fields)] == ENTRY_KEYS
+        assert pa.types.is_struct(kind.value_type.field("found").type)
+
+
+# -- the summary counts empty predictions --------------------------------------------------------------------
+
+
+def test_summary_counts_empty_predictions(capsys, tmp_path, tiny_model_dir):
+    from nash_metric.common.blank import BlankTextWarning
+
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("".join(json.dumps({"prediction": a, "reference": b}) + "\n" for a, b in
+                            [*PAIRS[:3], ("", "Revenue rose 4%."), ("  ", "Costs fell 2%.")]))
+    with pytest.warns(BlankTextWarning):
+        code = main(["score", "--pairs", str(path), "--summary", str(tmp_path / "s.json"), "--quiet",
+                     *model_args(tiny_model_dir)])
+    out = capsys.readouterr().out
+    assert code == 0
+    summary = json.loads((tmp_path / "s.json").read_text())
+    assert summary["empty_predictions"] == 2 and summary["fields"]["numeric_support"]["empty_predictions"] == 2
+    assert "| numeric_support (2 empty predictions at 1.0) |" in out and "empty predictions: 2" in out
+
+
+# -- progress per encoded batch ------------------------------------------------------------------------------
+
+
+def _recording_tqdm(module, monkeypatch) -> list[int]:
+    """Patch `module.tqdm` with a bar that records every update."""
+    updates: list[int] = []
+
+    class Recorder(module.tqdm):
+        def update(self, n=1):
+            updates.append(n)
+            return super().update(n)
+
+    monkeypatch.setattr(module, "tqdm", Recorder)
+    return updates
+
+
+@pytest.mark.parametrize("several_references", [False, True])
+def test_the_corpus_bar_moves_per_batch_and_scores_stay_the_same(tmp_path, tiny_model_dir, monkeypatch,
+                                                                  several_references):
+    from nash_metric.corpus import scoring
+    from nash_metric.corpus.pair_files import open_pairs
+
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("".join(json.dumps({"prediction": a, "reference": [b, a] if several_references else b}) + "\n"
+                            for a, b in PAIRS))
+    scorer = NASH(model=str(tiny_model_dir), backend="token", device="cpu", chunk_size=4, batch_size=2)
+    quiet, shown = tmp_path / "quiet.jsonl", tmp_path / "shown.jsonl"
+    scoring.score_corpus(scorer, open_pairs(path, "prediction", "reference"), quiet, show_progress=False)
+    updates = _recording_tqdm(scoring, monkeypatch)
+    scoring.score_corpus(scorer, open_pairs(path, "prediction", "reference"), shown, show_progress=True)
+    chunks = -(-len(PAIRS) // 4)
+    assert sum(updates) == len(PAIRS) and all(n > 0 for n in updates)  # ends at the rows, never back
+    assert len(updates) > 2 * chunks, updates  # several moves a chunk: one per encoded batch
+    assert quiet.read_bytes() == shown.read_bytes()  # scores bit for bit as without a bar
+
+
+def test_the_score_bar_moves_per_batch(tiny_model_dir, monkeypatch):
+    from nash_metric.pipeline import steps
+
+    scorer = NASH(model=str(tiny_model_dir), backend="token", device="cpu", chunk_size=4, batch_size=2)
+    quiet = scorer.score(*zip(*PAIRS))
+    updates = _recording_tqdm(steps, monkeypatch)
+    shown = scorer.score(*zip(*PAIRS), show_progress=True)
+    assert sum(updates) == len(PAIRS) and len(updates) > 2 * 2 and all(n > 0 for n in updates)
+    assert shown.nash.tobytes() == quiet.nash.tobytes()
+
+
+# -- messages name the command line's flags ------------------------------------------------------------------
+
+
+def test_the_latin1_warning_names_the_flag_on_the_command_line(capsys, tmp_path, tiny_model_dir, monkeypatch):
+    import warnings
+
+    from nash_metric.corpus.pair_files import open_pairs
+
+    path = tmp_path / "pairs.csv"
+    path.write_bytes("prediction,reference\nCafé rose 4%.,Café rose 5%.\n".encode("latin-1"))
+    with pytest.warns(UnicodeWarning, match="pass encoding= to choose another"):  # the API names its keyword
+        open_pairs(path, "prediction", "reference")
+    shown: list[str] = []
+    monkeypatch.setattr(warnings, "showwarning", lambda message, category, *rest, **kw: shown.append(
+        warnings.formatwarning(message, category, *rest)))
+    assert main(["score", "--pairs", str(path), "--quiet", *model_args(tiny_model_dir)]) == 0
+    capsys.readouterr()
+    latin = [line for line in shown if "Latin-1" in line]
+    assert latin and "pass --encoding to choose another" in latin[0] and "encoding=" not in latin[0], shown
+    assert main(["score", "--pairs", str(path), "--encoding", "no-such-codec", *model_args(tiny_model_dir)]) == 2
+    assert "unknown encoding 'no-such-codec'; give --encoding a codec name" in capsys.readouterr().err
+
+
+def test_keyword_hints_become_the_commands_flags():
+    from nash_metric.cli.running import as_flags
+
+    parser = build_args(["score", "a", "b"]).command_parser
+    assert as_flags("pass encoding= to choose another", parser) == "pass --encoding to choose another"
+    assert as_flags("(pass prediction_column=/reference_column=)", parser) == \
+        "(pass --prediction-column/--reference-column)"
+    assert as_flags("pass column= or threshold='auto' (a=b)", parser) == "pass column= or threshold='auto' (a=b)"
+    assert as_flags("chunk_size= and batch_size=.", parser) == "--chunk-size and --batch-size."
+    assert as_flags("pass encoding=", None) == "pass encoding="

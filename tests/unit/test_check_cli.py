@@ -155,6 +155,15 @@ def test_missing_and_empty_files_are_named(files, capsys):
         f"nash: error: --output {files / 'rows.xlsx'}: unsupported format; use one of .jsonl, .csv, .tsv, .parquet"
 
 
+def test_an_unwritable_output_fails_before_the_model_loads(files, capsys, monkeypatch):
+    from nash_metric.cli import options
+
+    monkeypatch.setattr(options, "scorer_from_args", lambda args: pytest.fail("the model was loaded"))
+    source, text = str(files / "source.md"), str(files / "text.txt")
+    assert _error(capsys, ["--source", source, "--text", text, "--output", "/proc/nash/rows.jsonl"]) == \
+        "nash: error: --output /proc/nash/rows.jsonl: cannot write there: the folder '/proc/nash' does not exist"
+
+
 # -- a check with the tiny model -------------------------------------------------------------------------------
 
 
@@ -205,7 +214,10 @@ def test_jsonl_checks_each_line_against_its_own_source(files, tiny_model_dir, ca
     assert lines[-1] == "2 texts: mean numeric support 0.50; 2 supported, 0 misplaced, 1 unsupported"
     written = read_rows(output)
     assert written["index"] == [0, 1] and written["unsupported"] == [0, 1]
-    assert [len(json.loads(v)) for v in written["figure_verdicts"]] == [2, 1]  # a JSON list in every format
+    # a list of entries, as `unsupported_numbers` (a JSON text only in CSV/TSV cells)
+    assert [len(v) for v in written["figure_verdicts"]] == [2, 1]
+    assert [e["verdict"] for e in written["figure_verdicts"][1]] == ["unsupported"]
+    assert written["unsupported_numbers"][1] == written["figure_verdicts"][1]
 
 
 def test_check_is_a_command():

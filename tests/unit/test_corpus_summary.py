@@ -58,8 +58,26 @@ def test_summary_markdown_table():
                              fields=("nash", "alpha"))
     assert summary_markdown(summary) == (
         "| field | mean | 95% CI |\n|---|---:|:---:|\n| nash | 0.5000 | 0.5000–0.5000 |\n"
-        "| alpha | 0.2500 | 0.2500–0.2500 |\n\npairs: 4 · unscored numbers: 2 · hashcode: `abc`\n"
+        "| alpha | 0.2500 | 0.2500–0.2500 |\n\npairs: 4 · empty predictions: 0 · unscored numbers: 2 · "
+        "hashcode: `abc`\n"
     )
+
+
+def test_empty_predictions_stand_beside_the_support_mean():
+    # Two of four predictions are blank: their support is 1.0 by definition, which the mean alone would hide.
+    columns = {"nash": np.array([0.5, 0.5, 0.0, 0.0]), "numeric_support": np.array([0.0, 0.5, 1.0, 1.0])}
+    summary = corpus_summary(columns, n_unscored=0, hashcode="h", fields=("nash", "numeric_support"),
+                             empty_predictions=2)
+    assert summary["empty_predictions"] == 2
+    assert summary["fields"]["numeric_support"]["mean"] == 0.625
+    assert summary["fields"]["numeric_support"]["empty_predictions"] == 2
+    assert "empty_predictions" not in summary["fields"]["nash"]
+    text = summary_markdown(summary)
+    assert "| numeric_support (2 empty predictions at 1.0) | 0.6250 |" in text and "empty predictions: 2 ·" in text
+    assert corpus_summary(columns, n_unscored=0, hashcode="h", fields=("nash", "numeric_support")
+                          )["fields"]["numeric_support"]["empty_predictions"] == 0
+    with pytest.raises(ValueError, match="empty_predictions must be between 0 and the 4 pairs, got 5"):
+        corpus_summary(columns, n_unscored=0, hashcode="h", fields=("nash",), empty_predictions=5)
 
 
 def test_the_benchmarks_interval_is_the_summarys():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import subprocess
 import sys
@@ -11,7 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from nash_metric.corpus.rows import OUTPUT_FORMATS, RowWriter, read_rows
+from nash_metric.corpus.rows import FIGURE_COLUMNS, OUTPUT_FORMATS, RowWriter, figure_list_type, read_rows
 
 FLOATS = [0.1 + 0.2, 1 / 3, -0.0, 1e-300, 5e-324, 1.7976931348623157e308, 2.0, math.pi]
 
@@ -77,3 +78,57 @@ def test_importing_the_corpus_outputs_loads_neither_numpy_nor_pyarrow(module):
     code = f"import sys, {module}; print([m for m in ('numpy', 'pyarrow', 'torch') if m in sys.modules])"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+# Figure entries as the scorer gives them (support.FigureVerdict): a supported one, a misplaced one, an unsupported
+# one with nothing to compare it with.
+REF = {"text": "3.56%", "start": 21, "end": 26, "value": 3.56}
+ENTRIES = [
+    [{"text": "4%", "start": 21, "end": 23, "value": 4.0, "verdict": "misplaced", "found": REF, "reference": REF,
+      "cosine": 0.1 + 0.2}],
+    [],
+    [{"text": "é 5", "start": 0, "end": 3, "value": 5.0, "verdict": "unsupported", "found": None, "reference": None,
+      "cosine": None}, {"text": "7", "start": 9, "end": 10, "value": 7.0, "verdict": "unmatched", "found": None,
+                        "reference": REF, "cosine": -0.0}],
+]
+
+
+@pytest.mark.parametrize("suffix", OUTPUT_FORMATS)
+def test_figure_columns_keep_their_entries(tmp_path, suffix):
+    path = tmp_path / f"rows{suffix}"
+    assert FIGURE_COLUMNS == ("unsupported_numbers", "figure_verdicts")
+    with RowWriter(path, ["index", "unsupported_numbers"]) as writer:
+        writer.write({"index": [0], "unsupported_numbers": [[]]})  # no entry yet: the type is fixed all the same
+        writer.write({"index": [1, 2, 3], "unsupported_numbers": ENTRIES})
+    cells = read_rows(path)["unsupported_numbers"]
+    if suffix in (".csv", ".tsv"):  # a JSON text in the cell
+        cells = [json.loads(cell) for cell in cells]
+    assert cells == [[], *ENTRIES]
+    assert cells[1][0]["cosine"].hex() == (0.1 + 0.2).hex()  # floats exact in every format
+    if suffix == ".jsonl":
+        assert json.loads(path.read_text(encoding="utf-8").splitlines()[1])["unsupported_numbers"] == ENTRIES[0]
+    if suffix == ".parquet":
+        assert pq.read_schema(path).field("unsupported_numbers").type == figure_list_type()
+
+
+def test_the_figure_type_is_the_verdict_schema():
+    from typing import get_type_hints
+
+    from nash_metric.pipeline.support import FigureVerdict, NumberRef
+
+    entry = figure_list_type().value_type
+    assert [entry.field(k).name for k in range(entry.num_fields)] == list(get_type_hints(FigureVerdict))
+    for name in ("found", "reference"):
+        number = entry.field(name).type
+        assert [number.field(k).name for k in range(number.num_fields)] == list(get_type_hints(NumberRef))
+        assert entry.field(name).nullable
+
+
+def test_figure_columns_refuse_what_is_not_a_list(tmp_path):
+    refused = "column 'unsupported_numbers' holds a list of figure entries per row, got str"
+    with RowWriter(tmp_path / "rows.jsonl", ["unsupported_numbers"]) as writer, pytest.raises(TypeError, match=refused):
+        writer.write({"unsupported_numbers": [json.dumps(ENTRIES[0])]})
+    RowWriter(tmp_path / "empty.parquet", ["index", "unsupported_numbers"]).close()
+    assert pq.read_schema(tmp_path / "empty.parquet").field("unsupported_numbers").type == figure_list_type()
+    with RowWriter(tmp_path / "plain.jsonl", ["unsupported_numbers"], figure_columns=()) as writer:
+        writer.write({"unsupported_numbers": ["[]"]})  # a caller that declares no figure column writes as given

@@ -8,7 +8,6 @@ loads, so a missing file, an empty source or a malformed JSONL line costs no mod
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -50,11 +49,11 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_check(args: argparse.Namespace) -> int:
     checks = read_checks(args)
-    if args.output is not None:
+    if args.output is not None:  # before the model loads, as `nash score` checks its outputs
+        from ..common.io import check_writable
         from ..corpus.rows import OUTPUT_FORMATS
 
-        if Path(args.output).suffix.lower() not in OUTPUT_FORMATS:
-            raise UsageError(f"--output {args.output}: unsupported format; use one of {', '.join(OUTPUT_FORMATS)}")
+        check_writable(args.output, "--output", OUTPUT_FORMATS)
     from .options import scorer_from_args
 
     scorer = scorer_from_args(args)
@@ -157,7 +156,7 @@ def check_report(check: Check, verdicts: Sequence[Mapping[str, Any]], support: f
 
 
 def check_rows(out: NASHOutput, start: int) -> dict[str, Any]:
-    """One chunk's rows: the columns `nash score` writes, and every figure's verdict as a JSON list."""
+    """One chunk's rows: the columns `nash score` writes, and every figure's verdict as a list of entries."""
     import numpy as np
 
     from ..corpus.scoring import support_columns
@@ -166,7 +165,7 @@ def check_rows(out: NASHOutput, start: int) -> dict[str, Any]:
         "index": np.arange(start, start + len(out), dtype=np.int64),
         **out.columns(),
         **support_columns(out.unsupported_numbers),
-        "figure_verdicts": np.array([json.dumps(v, ensure_ascii=False) for v in out.figure_verdicts], dtype=object),
+        "figure_verdicts": list(out.figure_verdicts),
         "unscored": np.bincount([u["index"] for u in out.unscored], minlength=len(out)),
     }
 

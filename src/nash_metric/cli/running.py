@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import warnings
 
@@ -12,6 +13,20 @@ from .parser import UsageError, one_line, usage_message
 
 # What a user can get wrong (an option, a file, a model id, a port); anything else is a bug.
 USER_ERRORS = (ValueError, TypeError, KeyError, OSError)
+# A library message's hint at a keyword (`pass encoding= to choose another`): a name and `=` with no value after it.
+KEYWORD_HINT = re.compile(r"(?<![\w.=-])([a-z][a-z0-9_]*)=(?=$|[\s)/,;:.])")
+
+
+def as_flags(message: str, parser: argparse.ArgumentParser | None) -> str:
+    """`message` with each keyword hint the library writes (`encoding=`) spelled as the flag the command takes
+    (`--encoding`); a keyword the command has no flag for is left as it is."""
+    flags = getattr(parser, "_option_string_actions", {})
+
+    def spell(hint: re.Match[str]) -> str:
+        flag = "--" + hint.group(1).replace("_", "-")
+        return flag if flag in flags else hint.group(0)
+
+    return KEYWORD_HINT.sub(spell, message)
 
 
 def run(args: argparse.Namespace, *, debug: bool) -> int:
@@ -19,13 +34,14 @@ def run(args: argparse.Namespace, *, debug: bool) -> int:
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()  # weight-loading bars drown the CLI's own output
+    parser = getattr(args, "command_parser", None)
     format_warning = warnings.formatwarning
     if not debug:  # one `nash: warning:` line, not the source line that raised it
-        warnings.formatwarning = lambda message, *_, **__: f"nash: warning: {one_line(message)}\n"
+        warnings.formatwarning = lambda message, *_, **__: f"nash: warning: {as_flags(one_line(message), parser)}\n"
     try:
         return int(args.func(args) or 0)
     except UsageError as exc:
-        print(usage_message(args.command_parser.prog, one_line(exc)), end="", file=sys.stderr)
+        print(usage_message(args.command_parser.prog, as_flags(one_line(exc), parser)), end="", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("nash: interrupted", file=sys.stderr)
@@ -37,7 +53,7 @@ def run(args: argparse.Namespace, *, debug: bool) -> int:
     except USER_ERRORS as exc:
         if debug:
             raise
-        print(f"nash: error: {one_line(exc)}", file=sys.stderr)
+        print(f"nash: error: {as_flags(one_line(exc), parser)}", file=sys.stderr)
         return 2
     except Exception as exc:
         if debug:

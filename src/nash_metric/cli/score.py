@@ -117,10 +117,8 @@ def _open_corpus(args: argparse.Namespace) -> PairSource:
         raise UsageError("give either two texts (nash score A B) or files (--pairs, or --candidates with "
                          "--references), not both")
     from ..corpus.pair_files import open_candidates_references, open_pairs
-    from ..corpus.rows import OUTPUT_FORMATS
 
-    if args.output is not None and Path(args.output).suffix.lower() not in OUTPUT_FORMATS:  # before any scoring
-        raise UsageError(f"--output {args.output}: unsupported format; use one of {', '.join(OUTPUT_FORMATS)}")
+    check_outputs(args)
     if args.pairs is not None:
         if args.candidates is not None or args.references is not None:
             raise UsageError("--pairs takes both columns from one file; do not combine it with "
@@ -129,6 +127,40 @@ def _open_corpus(args: argparse.Namespace) -> PairSource:
     if args.candidates is None or args.references is None:
         raise UsageError("--candidates and --references go together (one text a line, line i of each is pair i)")
     return open_candidates_references(args.candidates, args.references, encoding=args.encoding)
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """--output and --summary writable before the input is read and the model loads, so that neither a bad path
+    nor an unwritable folder costs a model load or a corpus's scoring; neither may be an input or the other.
+    Under torchrun only rank 0 writes them, so only rank 0 checks them (another node may not see its folder)."""
+    from ..common.io import check_writable
+    from ..corpus.distributed import Launch
+    from ..corpus.rows import OUTPUT_FORMATS
+
+    launch = Launch.from_env()
+    if launch is not None and not launch.is_main:
+        return
+    taken = [(f"--{flag}", path) for flag in FILE_FLAGS for path in _paths(getattr(args, flag))]
+    for flag, path, suffixes in (("--output", args.output, OUTPUT_FORMATS), ("--summary", args.summary, ())):
+        if path is None:
+            continue
+        check_writable(path, flag, suffixes)
+        for other, used in taken:
+            if _same_file(Path(path), Path(used)):
+                raise UsageError(f"{flag} {path} is also {other}: it would be overwritten")
+        taken.append((flag, path))
+
+
+def _paths(value: str | list[str] | None) -> list[str]:
+    return [] if value is None else [value] if isinstance(value, str) else list(value)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether `a` and `b` name one file (an existing file by its inode, links included; else by path)."""
+    try:
+        return a.samefile(b)
+    except OSError:
+        return a.expanduser().resolve() == b.expanduser().resolve()
 
 
 def _score_corpus(args: argparse.Namespace, corpus: PairSource) -> int:

@@ -29,9 +29,12 @@ import csv
 import io
 import itertools
 import json
+import os
 import re
+import stat
+import tempfile
 import warnings
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -94,7 +97,8 @@ def not_valid(path: str | Path, line: int, encoding: str, exc: UnicodeDecodeErro
 
 
 def unknown_encoding(path: str | Path, encoding: str) -> InputFileError:
-    return InputFileError(path, None, f"unknown encoding {encoding!r} (--encoding)")
+    return InputFileError(path, None, f"unknown encoding {encoding!r}; give encoding= a codec name Python knows "
+                          "('utf-8', 'cp1252', 'latin-1', ...)")
 
 
 def warn_latin1(path: str | Path, line: int, byte: int, stacklevel: int = 2) -> None:
@@ -200,7 +204,7 @@ def _pick_column(path: Path, names: list[str], column: str | None, line: int) ->
         if name in names:
             return name
     raise InputFileError(path, line, f"several columns {names} and none of {list(DEFAULT_COLUMNS)}: "
-                         "pass column= (--column)")
+                         "pass column= to choose one")
 
 
 def csv_rows(path: Path, lines: Iterable[str], delimiter: str,
@@ -308,3 +312,53 @@ def string_field(path: str | Path, number: int, record: Mapping[str, Any], name:
     if not value.strip():
         raise InputFileError(path, number, f"empty {name!r} field{why}")
     return value
+
+
+# -- output paths ------------------------------------------------------------------------------------------------
+
+
+def check_writable(path: str | os.PathLike[str], option: str | None = None, suffixes: Sequence[str] = (),
+                   check: Callable[[Path], object] | None = None) -> Path:
+    """`path` checked before the work whose result it is to hold (a model load, a corpus's scoring), so that a bad
+    path costs nothing: its suffix one of `suffixes` (where the format depends on it), what `check` (a format's
+    own rule) accepts, its folder an existing folder that takes a new file, `path` no folder, and an existing
+    file there writable. Nothing is left behind or truncated: a new file is tried as a temporary sibling, an
+    existing one opened for appending. The ValueError names `option` as the caller spells it (`--output` on the
+    command line, `output=` in Python) before the path.
+    """
+    out = Path(path).expanduser()
+    where = f"{option} {path}" if option else str(path)
+    if suffixes and out.suffix.lower() not in suffixes:
+        raise ValueError(f"{where}: unsupported format; use one of {', '.join(suffixes)}")
+    if check is not None:
+        try:
+            check(out)
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+    problem = _why_unwritable(out)
+    if problem is not None:
+        raise ValueError(f"{where}: cannot write there: {problem}")
+    return out
+
+
+def _why_unwritable(path: Path) -> str | None:
+    """Why a file cannot be written at `path`, or None when it can."""
+    folder = path.parent
+    try:
+        if not folder.exists():
+            return f"the folder {str(folder)!r} does not exist"
+        if not folder.is_dir():
+            return f"{str(folder)!r} is not a folder"
+        if path.is_dir():
+            return "it is a folder"
+        if not path.exists():
+            descriptor, probe = tempfile.mkstemp(prefix=".nash-write-check-", dir=folder)
+            os.close(descriptor)
+            os.unlink(probe)
+        elif stat.S_ISREG(path.stat().st_mode):
+            os.close(os.open(path, os.O_WRONLY | os.O_APPEND))  # append: the file is left as it is
+        elif not os.access(path, os.W_OK):  # a device or pipe: opening it could block or consume
+            return "permission denied"
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None

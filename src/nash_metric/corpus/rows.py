@@ -1,8 +1,10 @@
 """Per-pair result rows out and back: `RowWriter` writes them chunk by chunk, `read_rows` reads a file whole.
 
 Rows stream out one chunk at a time so that memory stays bounded on large corpora, with floats written so that they
-read back bit for bit. numpy and pyarrow are imported where they are used, so importing this module stays cheap
-(``nash --help``).
+read back bit for bit. A figure column (`unsupported_numbers`, `figure_verdicts`: per pair a list of
+`pipeline.support.FigureVerdict` entries, as the Python API gives them) is a list of objects in JSONL, a list of
+structs in Parquet (one fixed type, `figure_list_type`, whatever the first chunk holds) and a JSON text in a CSV/TSV
+cell. numpy and pyarrow are imported where they are used, so importing this module stays cheap (``nash --help``).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import csv
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,11 +20,24 @@ from ..common.io import InputFileError, iter_jsonl_records
 
 if TYPE_CHECKING:
     import numpy as np
+    import pyarrow as pa
 
-__all__ = ["OUTPUT_FORMATS", "RowWriter", "read_rows"]
+__all__ = ["FIGURE_COLUMNS", "OUTPUT_FORMATS", "RowWriter", "figure_list_type", "read_rows"]
 
 OUTPUT_FORMATS = (".jsonl", ".csv", ".tsv", ".parquet")
+FIGURE_COLUMNS = ("unsupported_numbers", "figure_verdicts")  # columns of FigureVerdict lists, by their public name
 _INT = re.compile(r"[+-]?\d+")
+
+
+def figure_list_type() -> pa.DataType:
+    """The Parquet type of a figure column: a list of `FigureVerdict` structs, `found` and `reference` nested
+    `NumberRef` structs (null when there is none), `cosine` null when nothing was compared."""
+    import pyarrow as pa
+
+    span = [("text", pa.string()), ("start", pa.int64()), ("end", pa.int64()), ("value", pa.float64())]
+    number = pa.struct(span)
+    return pa.list_(pa.struct([*span, ("verdict", pa.string()), ("found", number), ("reference", number),
+                               ("cosine", pa.float64())]))
 
 
 class RowWriter:
@@ -30,11 +45,14 @@ class RowWriter:
 
     Floats are written exactly (their ``repr``; Parquet float64), so ``read_rows`` gives back the same bits.
     CSV and TSV are written with the csv module's minimal quoting (a text with a tab, quote or newline is quoted).
+    `figure_columns` hold per row a list of figure entries (the module docstring says how each format keeps them).
     """
 
-    def __init__(self, path: str | Path, columns: Sequence[str]) -> None:
+    def __init__(self, path: str | Path, columns: Sequence[str], figure_columns: Collection[str] = FIGURE_COLUMNS
+                 ) -> None:
         self.path = Path(path)
         self.columns = list(columns)
+        self.figure_columns = frozenset(figure_columns) & set(self.columns)
         self.format = self.path.suffix.lower()
         if self.format not in OUTPUT_FORMATS:
             raise ValueError(f"{self.path}: unsupported output format {self.format or '(no suffix)'!r}; "
@@ -63,7 +81,7 @@ class RowWriter:
         if set(rows) != set(self.columns):
             missing, extra = sorted(set(self.columns) - set(rows)), sorted(set(rows) - set(self.columns))
             raise ValueError(f"chunk columns differ from {self.columns}: missing {missing}, unexpected {extra}")
-        data = [_python_values(rows[name], name) for name in self.columns]
+        data = [_python_values(rows[name], name, name in self.figure_columns) for name in self.columns]
         lengths = {name: len(values) for name, values in zip(self.columns, data)}
         if len(set(lengths.values())) > 1:
             raise ValueError(f"columns of unequal length in one chunk: {lengths}")
@@ -74,7 +92,8 @@ class RowWriter:
             self._file.writelines(json.dumps(dict(zip(self.columns, row)), ensure_ascii=False) + "\n"
                                   for row in zip(*data))
         elif self.format in (".csv", ".tsv"):
-            self._csv.writerows(zip(*([repr(v) if isinstance(v, float) else v for v in values] for values in data)))
+            self._csv.writerows(zip(*(_cells(values, name in self.figure_columns)
+                                      for name, values in zip(self.columns, data))))
         else:
             self._write_parquet(data, count)
         self.rows_written += count
@@ -85,23 +104,20 @@ class RowWriter:
         import pyarrow.parquet as pq
 
         if self._parquet is None:
-            arrays = [pa.array(values) for values in data]
+            figures = figure_list_type() if self.figure_columns else None
+            types = [figures if name in self.figure_columns else None for name in self.columns]
+            arrays = [_arrow_array(values, kind, name) for name, values, kind in zip(self.columns, data, types)]
             schema = pa.schema([(name, array.type) for name, array in zip(self.columns, arrays)])
             self._parquet = pq.ParquetWriter(self.path, schema)
         else:
             schema = self._parquet.schema
-            arrays = []
-            for name, values in zip(self.columns, data):
-                try:
-                    arrays.append(pa.array(values, type=schema.field(name).type))
-                except (pa.ArrowException, TypeError) as exc:
-                    raise ValueError(f"column {name!r} does not fit its type {schema.field(name).type} "
-                                     f"(set by the first chunk): {exc}") from None
+            arrays = [_arrow_array(values, schema.field(name).type, name) for name, values in zip(self.columns, data)]
         table = pa.Table.from_arrays(arrays, schema=schema)
         self._parquet.write_table(table, row_group_size=count)
 
     def close(self) -> None:
-        """Flush and close (idempotent); a Parquet file that got no rows is written with untyped columns."""
+        """Flush and close (idempotent); a Parquet file that got no rows is written with untyped columns (but the
+        figure columns, whose type is fixed)."""
         if self._closed:
             return
         self._closed = True
@@ -113,18 +129,44 @@ class RowWriter:
             import pyarrow as pa
             import pyarrow.parquet as pq
 
-            pq.write_table(pa.table({name: pa.nulls(0) for name in self.columns}), self.path)
+            figures = figure_list_type()
+            pq.write_table(pa.table({name: pa.nulls(0, figures if name in self.figure_columns else pa.null())
+                                     for name in self.columns}), self.path)
 
 
-def _python_values(values: Any, name: str) -> list:
-    """A chunk column as a list of Python values: json and csv cannot take numpy scalars."""
+def _cells(values: list, figures: bool) -> list:
+    """A column's CSV cells: floats as their repr (exact), a figure list as its JSON text."""
+    if figures:
+        return [json.dumps(v, ensure_ascii=False) for v in values]
+    return [repr(v) if isinstance(v, float) else v for v in values]
+
+
+def _python_values(values: Any, name: str, figures: bool = False) -> list:
+    """A chunk column as a list of Python values: json and csv cannot take numpy scalars. A figure column holds
+    one list of entries per row."""
     if isinstance(values, (str, bytes)):
         raise TypeError(f"column {name!r} must be a sequence of values, got {type(values).__name__}")
     if hasattr(values, "tolist"):  # numpy array
-        return values.tolist()
-    if hasattr(values, "to_pylist"):  # pyarrow array
-        return values.to_pylist()
-    return [v.item() if hasattr(v, "dtype") and hasattr(v, "item") else v for v in values]
+        out = values.tolist()
+    elif hasattr(values, "to_pylist"):  # pyarrow array
+        out = values.to_pylist()
+    else:
+        out = [v.item() if hasattr(v, "dtype") and hasattr(v, "item") else v for v in values]
+    wrong = next((v for v in out if not isinstance(v, (list, tuple))), None) if figures else None
+    if wrong is not None:
+        raise TypeError(f"column {name!r} holds a list of figure entries per row, got {type(wrong).__name__}")
+    return out
+
+
+def _arrow_array(values: list, kind: pa.DataType | None, name: str) -> pa.Array:
+    """A column as an Arrow array of type `kind` (None: inferred, on the first chunk)."""
+    import pyarrow as pa
+
+    try:
+        return pa.array(values, type=kind)
+    except (pa.ArrowException, TypeError) as exc:
+        fixed = "its values have no one Parquet type" if kind is None else f"does not fit its type {kind}"
+        raise ValueError(f"column {name!r} {fixed} (set by the first chunk): {exc}") from None
 
 
 def read_rows(path: str | Path) -> dict[str, list]:

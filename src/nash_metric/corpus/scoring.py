@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 import pickle
 import sys
 import tempfile
@@ -32,6 +31,8 @@ from tqdm.auto import tqdm
 from ..common.blank import BlankTextWarning
 from ..pipeline.echo import hashcode
 from ..pipeline.output import PUBLIC_FIELDS
+from ..pipeline.pool import read_pairs
+from ..pipeline.steps import Advance, bar_share, score_pairs
 from ..scorer import NASH
 from .distributed import Launch
 from .pair_files import PairSource
@@ -55,8 +56,9 @@ def score_corpus(
 
     Rows: index, every score field (`PUBLIC_FIELDS`), best_reference (with several references per prediction),
     unsupported (the count of the prediction's figures the reference does not support), unsupported_numbers
-    (those figures with their spans and verdicts, a JSON list in every format) and unscored (mentions left out
-    of the number channel). Blank texts score 0, with one `BlankTextWarning` for the whole corpus.
+    (those figures with their spans and verdicts: `support.FigureVerdict` entries, a list in JSONL and Parquet,
+    JSON text in CSV/TSV; `rows.RowWriter`) and unscored (mentions left out of the number channel). Blank texts
+    score 0, with one `BlankTextWarning` for the whole corpus. The progress bar moves per encoded batch.
     """
     chunk = scorer.config.chunk_size
     fixed = scorer.for_corpus(functools.partial(corpus.chunks, chunk), show_progress=show_progress)
@@ -76,12 +78,11 @@ def score_corpus(
             starts = range(shard.start, shard.stop, chunk)
             for start, (preds, refs) in zip(starts, corpus.chunks(chunk, shard.start, shard.stop)):
                 stop = start + len(preds)
-                rows, items = _chunk_rows(fixed, preds, refs, start)
+                rows, items = _chunk_rows(fixed, preds, refs, start, bar.update)
                 if sink is not None:
                     sink.write(rows)
                 summary_values[:, start - shard.start : stop - shard.start] = _summary_columns(rows)
                 unscored.add(items)
-                bar.update(stop - start)
         if launch is not None and sink is not None:  # the other ranks' rows, appended in rank order
             if isinstance(sink, _Part):
                 launch.send_stream(sink.rows())
@@ -99,17 +100,22 @@ def score_corpus(
     _warn_unscored(unscored)
     corpus.blank.warn(stacklevel=2)
     summary = corpus_summary(dict(zip(SUMMARY_FIELDS, summary_values)), n_unscored=unscored.count,
-                             hashcode=hashcode(fixed.echo), seed=seed)
+                             hashcode=hashcode(fixed.echo), seed=seed, empty_predictions=corpus.blank.predictions)
     return {**summary, "config": fixed.echo, "processes": launch.world_size if launch else 1,
             "inputs": corpus.sources, **({"output": str(output)} if output is not None else {})}
 
 
-def _chunk_rows(scorer: NASH, preds: list[str], refs: list[str], start: int
-                ) -> tuple[dict[str, np.ndarray], list[dict[str, Any]]]:
-    """One chunk's rows (pair indices from `start`) and its unscored mentions."""
+def _chunk_rows(scorer: NASH, preds: list[str], refs: list[str] | list[list[str]], start: int, advance: Advance
+                ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """One chunk's rows (pair indices from `start`) and its unscored mentions, scored as `NASH.score` scores them
+    (its corpus decisions fixed), with `advance` told of the rows done after each encoded batch."""
+    flat_preds, flat_refs, groups = read_pairs(preds, refs, scorer.fitted.config.numbers)
+    if groups is not None:  # several references a row: the bar counts rows, the scoring pairs
+        advance = _per_row(advance, len(preds), len(flat_preds))
     with warnings.catch_warnings():  # one warning for the whole corpus (score_corpus), not one per chunk
         warnings.simplefilter("ignore", BlankTextWarning)
-        out = scorer.score(preds, refs)
+        out = score_pairs(scorer.fitted, flat_preds, flat_refs, show_progress=False, advance=advance)
+    out = out.best_of(groups) if groups is not None else out
     items = [{**u, "index": u["index"] + start} for u in out.unscored]
     rows = {
         "index": np.arange(start, start + len(preds), dtype=np.int64),
@@ -120,12 +126,24 @@ def _chunk_rows(scorer: NASH, preds: list[str], refs: list[str], start: int
     return rows, items
 
 
-def support_columns(unsupported: Sequence[Sequence[dict[str, Any]]]) -> dict[str, np.ndarray]:
-    """Per pair: how many of the prediction's figures are not supported, and which (a JSON list of entries)."""
+def _per_row(advance: Advance, rows: int, pairs: int) -> Advance:
+    """`advance` of a bar counting rows, fed with pairs scored (a row's several references are several pairs)."""
+    share, done = bar_share(advance, rows), 0
+
+    def add(scored: int) -> None:
+        nonlocal done
+        done += scored
+        share(done, pairs)
+
+    return add
+
+
+def support_columns(unsupported: Sequence[Sequence[dict[str, Any]]]) -> dict[str, Any]:
+    """Per pair: how many of the prediction's figures are not supported, and which (a list of `FigureVerdict`
+    entries per pair; `RowWriter` keeps it a list in JSONL and Parquet, JSON text in CSV/TSV)."""
     return {
         "unsupported": np.array([len(entries) for entries in unsupported], np.int64),
-        "unsupported_numbers": np.array([json.dumps(entries, ensure_ascii=False) for entries in unsupported],
-                                        dtype=object),
+        "unsupported_numbers": [list(entries) for entries in unsupported],
     }
 
 

@@ -57,16 +57,20 @@ class NumFinEData:
         return sorted((c for c in self.tables if protocol_of(c)), key=config_order)
 
 
-def load_data(data: str | Path, limit: int | None = None) -> NumFinEData:
-    """Every config of a built folder / hub id (``load_dataset``), or of released files (a file or a folder)."""
+def load_data(data: str | Path, limit: int | None = None, configs: Sequence[str] | None = None) -> NumFinEData:
+    """Every config of a built folder / hub id (``load_dataset``), or of released files (a file or a folder); with
+    ``configs``, only those (a name the data does not have is a ValueError that lists the ones it has)."""
     if limit is not None and limit < 1:
         raise ValueError(f"--limit must be a positive integer, got {limit}")
     path = Path(data)
     if path.is_file() or (path.is_dir() and not (path / "README.md").is_file()):
         release = read_release(path)
+        if configs is not None:
+            _check_configs(data, configs, [f.config for f in release.files])
+            release = replace(release, files=tuple(f for f in release.files if f.config in configs))
         return _released_data(release, limit, release.describe())
     try:
-        return _load_configs(str(data), limit)
+        return _load_configs(str(data), limit, configs)
     except (ConnectionError, OSError) as exc:
         if path.exists():
             raise
@@ -86,13 +90,25 @@ def _released_data(release: Release, limit: int | None, note: str | None) -> Num
     return NumFinEData(tables, left_out, note)
 
 
-def _load_configs(data: str, limit: int | None) -> NumFinEData:
-    """Each listed config's rows: ours as written, released layouts flattened; configs our build omitted, empty."""
+def _check_configs(data: str | Path, configs: Sequence[str], known: Sequence[str]) -> None:
+    unknown = [c for c in configs if c not in known]
+    if unknown:
+        raise ValueError(f"unknown NumFinE config{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}; "
+                         f"the configs of {data} are {', '.join(sorted(known, key=config_order))}")
+
+
+def _load_configs(data: str, limit: int | None, configs: Sequence[str] | None = None) -> NumFinEData:
+    """Each listed config's rows (or those of `configs`): ours as written, released layouts flattened; configs our
+    build omitted, empty."""
     from datasets import get_dataset_config_names
 
     listed = [c for c in get_dataset_config_names(data) if protocol_of(c)]
     if not listed:
         raise ValueError(f"{data}: no NumFinE config (triplet*, listwise*, crosspair*) on its card")
+    if configs is not None:  # our build's protocols are known even where it had too few units for one
+        ours = set(listed) & set(PROTOCOLS)
+        _check_configs(data, configs, sorted({*listed, *(PROTOCOLS if ours else ())}, key=config_order))
+        listed = [c for c in listed if c in configs]
     tables, released = {}, []
     for config in listed:
         rows = _config_rows(data, config, limit)
@@ -101,7 +117,7 @@ def _load_configs(data: str, limit: int | None) -> NumFinEData:
         else:
             tables[config] = rows
     for config in PROTOCOLS if tables else ():  # our build leaves out a config it has no rows for
-        if config not in tables:
+        if config not in tables and (configs is None or config in configs):
             print(f"NumFinE {data}: no config {config!r} in this build (too few units for it); skipped",
                   file=sys.stderr)
             tables[config] = []
@@ -418,15 +434,16 @@ def plot_results(results: dict[str, Any], path: str | Path, title: str) -> Path:
 
 def evaluate(scorer: ScorerSource, data: str | Path, *, limit: int | None = None, seed: int = 0,
              threshold_sweep: bool = False, alignment_rows: int | None = ALIGNMENT_ROWS,
-             show_progress: bool = True) -> dict[str, Any]:
+             show_progress: bool = True, configs: Sequence[str] | None = None) -> dict[str, Any]:
     """``nash bench numfine``: every config of a built folder / hub id / released file(s), as a result envelope.
 
-    ``scorer`` is a NASH scorer or a factory ``f(**overrides) -> NASH``; ``alignment_rows=0`` skips the
-    alignment check, None checks every triplet; ``seed`` seeds the calibration pairs of the τ sweep.
+    ``scorer`` is a NASH scorer or a factory ``f(**overrides) -> NASH``; ``configs`` picks some of the data's
+    configs (default: all); ``alignment_rows=0`` skips the alignment check, None checks every triplet; ``seed``
+    seeds the calibration pairs of the τ sweep.
     """
     from ...common.reporting import result_envelope
 
-    loaded = load_data(data, limit)
+    loaded = load_data(data, limit, configs)
     nash = scorer_factory(scorer)()
     if show_progress:
         if loaded.release:

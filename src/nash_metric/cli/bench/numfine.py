@@ -59,6 +59,9 @@ def run_build(args: argparse.Namespace) -> int:
 def add_bench_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", required=True, help="a built NumFinE folder (or hub id), or the authors' released "
                         ".json file(s): one file or a folder of them")
+    parser.add_argument("--configs", nargs="+", default=None, metavar="CONFIG", help="only these configs (default: "
+                        "all the data has): a build's triplet_easy, triplet_medium, triplet_hard, listwise, "
+                        "crosspair; a release's, its file stems")
     parser.add_argument("--limit", type=POSITIVE, default=None, help="first N rows of each config (our builds "
                         "keep rows in unit-id hash order, a fixed pseudo-random sample; a release, in file order)")
     add_report_arguments(parser, plot="grouped bar chart (.png/.pdf/.svg)")
@@ -72,8 +75,8 @@ def add_bench_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    result = NUMFINE.evaluate(scorer_factory(args), args.data, limit=args.limit, seed=args.seed,
-                              threshold_sweep=args.threshold_sweep,
+    result = NUMFINE.evaluate(scorer_factory(args), args.data, configs=args.configs, limit=args.limit,
+                              seed=args.seed, threshold_sweep=args.threshold_sweep,
                               alignment_rows=0 if args.no_alignment_check else args.alignment_rows)
     report(args, NUMFINE, result)
     plot(args, NUMFINE, result)

@@ -5,17 +5,37 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from ...benchmarks import Benchmark
 
 
 def add_report_arguments(parser: argparse.ArgumentParser, plot: str | None = None) -> None:
-    """--output, which `report` writes, and with `plot` (what the figure shows) --plot, which `plot` draws."""
-    parser.add_argument("--output", default=None, help="write the results as JSON here (a .md table is written "
-                        "beside it)")
+    """--output, which `report` writes, and with `plot` (what the figure shows) --plot, which `plot` draws; both
+    checked for writability as they are parsed, before a benchmark's data is read or its model loads."""
+    parser.add_argument("--output", default=None, type=_writable(), help="write the results as JSON here (a .md "
+                        "table is written beside it)")
     if plot is not None:
-        parser.add_argument("--plot", default=None, help=plot)
+        parser.add_argument("--plot", default=None, type=_writable(figure=True), help=plot)
+
+
+def _writable(figure: bool = False) -> Callable[[str], str]:
+    """An argparse type: the path, if `common.io.check_writable` (and for a figure its suffix rule) accepts it."""
+
+    def parse(value: str) -> str:
+        from ...common.io import check_writable
+
+        check = None
+        if figure:
+            from ...reports.plot import check_figure_path as check
+        try:
+            check_writable(value, check=check)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        return value
+
+    return parse
 
 
 def print_build(benchmark: Benchmark, built: dict[str, Any], wrote: str) -> None:

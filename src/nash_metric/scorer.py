@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     import numpy as np
     from matplotlib.figure import Figure
 
+    from .reports.plot import PlotBudget
+
 _P = inspect.Parameter
 _SELF_AND_CONFIG = [_P("self", _P.POSITIONAL_ONLY), _P("config", _P.POSITIONAL_OR_KEYWORD, default=None)]
 
@@ -183,13 +185,16 @@ class NASH:
         count_blank(preds, refs).warn(stacklevel=2)
         return explain_pairs(call, preds, refs)
 
-    def plot(self, a: str, b: str, path: str | os.PathLike[str] | None = None) -> Figure:
+    def plot(self, a: str, b: str, path: str | os.PathLike[str] | None = None, *,
+             budget: PlotBudget | None = None) -> Figure:
         """The alignment heat map of one pair (the Space's figure), written to `path` (.png, .svg, .pdf) if given:
         the context cosine between the numbers of a (rows) and b (columns), accepted matches boxed, best matches
-        below tau crossed, each number of a marked with its support verdict (`reports/plot.py`)."""
-        from .reports.plot import pair_figure
+        below tau crossed, each number of a marked with its support verdict (`reports/plot.py`). A pair with more
+        numbers than `budget` (default `reports.plot.PLOT_BUDGET`: 40 x 30) shows those with the highest cosines,
+        and its title says how many it left out."""
+        from .reports.plot import PLOT_BUDGET, pair_figure
 
-        return pair_figure(self.explain, a, b, path)
+        return pair_figure(self.explain, a, b, path, budget or PLOT_BUDGET)
 
     def mention_vectors(self, texts: Sequence[str], show_progress: bool = False) -> list[np.ndarray]:
         """Context vectors [M, H] of the scorable numbers of each text (as used for alignment)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
@@ -13,11 +14,15 @@ from nash_metric.reports.plot import (
     CELL_MARKS,
     MATCH_LEGEND,
     NO_ALIGNMENT,
+    PLOT_BUDGET,
     VERDICT_COLOURS,
+    PlotBudget,
+    alignment_heatmap,
     check_figure_path,
     explanation_figure,
     has_alignment,
     save_figure,
+    top_by_cosine,
 )
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -274,3 +279,121 @@ def test_an_explanation_is_drawn_and_saved(tiny_scorer, tmp_path):
     assert ax.get_images()[0].get_array().shape == (rows, sum(m["scored"] for m in info["mentions"]["b"]))
     assert f"τ = {tiny_scorer.threshold:.4f}" in fig.get_suptitle()
     assert save_figure(fig, tmp_path / "explain.png").read_bytes()[:8] == PNG_SIGNATURE
+
+
+# -- the plot budget: a large matrix is cut to the rows and columns with the highest cosines, and says so ---------
+
+
+def _cell_texts(fig: Figure) -> list[str]:
+    (ax,) = _image_axes(fig)
+    return [t.get_text() for t in ax.texts if t.get_text()[:1] in "-0123456789"]
+
+
+def _big_map(n_a: int, n_b: int, budget: PlotBudget = PLOT_BUDGET) -> Figure:
+    sim = np.random.default_rng(0).uniform(-0.3, 0.9, (n_a, n_b))
+    accepted = [(i, int(sim[i].argmax())) for i in range(n_a) if sim[i].max() >= 0.4]
+    return alignment_heatmap([f"A{i + 1}: {i}.5 mn" for i in range(n_a)], [f"B{j + 1}: {j}%" for j in range(n_b)],
+                             sim, 0.4, accepted, title="NASH = 0.5", budget=budget)
+
+
+def test_a_large_matrix_is_cut_to_the_budget_and_says_how_much_it_left_out():
+    """500 x 400 cosines: 200,000 cells, drawn as the default budget's 40 x 30 (one text per drawn cell)."""
+    fig = _big_map(500, 400)
+    (ax,) = _image_axes(fig)
+    assert ax.get_images()[0].get_array().shape == (PLOT_BUDGET.rows, PLOT_BUDGET.columns) == (40, 30)
+    assert len(_cell_texts(fig)) == 40 * 30 and len(ax.get_yticklabels()) == 40 and len(ax.get_xticklabels()) == 30
+    title = " ".join(fig.get_suptitle().split())
+    assert title.startswith("NASH = 0.5")
+    assert "showing 40 of 500 numbers of A and 30 of 400 of B" in title
+    assert "460 rows and 370 columns left out" in title and "flagged, then top by cosine" in title
+    width, height = fig.get_size_inches()
+    assert PLOT_BUDGET.fits(width, height)
+    assert max(width, height) * PLOT_BUDGET.dpi < 16383 / 2  # WebP's limit a side, with room to spare
+    boxes = [p for p in ax.patches if isinstance(p, Rectangle)]
+    assert boxes and all(0 <= p.get_x() + 0.48 < 30 and 0 <= p.get_y() + 0.48 < 40 for p in boxes)
+
+
+def test_a_matrix_within_the_budget_is_drawn_whole(pair_info):
+    fig = explanation_figure(pair_info)
+    (ax,) = _image_axes(fig)
+    assert ax.get_images()[0].get_array().shape == (2, 3) and len(_cell_texts(fig)) == 6
+    assert "showing" not in fig.get_suptitle() and "left out" not in fig.get_suptitle()
+    fig = _big_map(40, 30)  # exactly the budget: whole, no note
+    assert _image_axes(fig)[0].get_images()[0].get_array().shape == (40, 30)
+    assert "left out" not in fig.get_suptitle()
+    assert "41 numbers of A and 30 of 30 of B" in _big_map(41, 30).get_suptitle().replace("\n", " ")
+
+
+def test_top_by_cosine_keeps_the_strongest_rows_and_their_matches():
+    sim = np.array([[0.95, 0.94, 0.10, 0.10, 0.00],   # row max 0.95
+                    [0.20, 0.30, 0.90, 0.10, 0.00],   # 0.90
+                    [0.10, 0.10, 0.10, 0.50, 0.00],   # 0.50
+                    [0.00, 0.00, 0.00, 0.20, 0.92],   # 0.92
+                    [0.50, 0.10, 0.10, 0.10, 0.50]])  # 0.50, a tie with row 2: the earlier row wins
+    rows, columns = top_by_cosine(sim, 3, 3)
+    assert rows.tolist() == [0, 1, 3]  # the highest row maxima, in the text's order
+    assert columns.tolist() == [0, 1, 4]  # highest cosine with a kept row: 0.95, 0.94, 0.92 (not column 2's 0.90)
+    # Marked cells (accepted matches, verdict marks) of kept rows come first: row 1's match, column 2, is shown.
+    rows, columns = top_by_cosine(sim, 3, 3, marked=[(0, 0), (1, 2), (3, 4), (2, 3)])  # (2, 3): row 2 is not kept
+    assert rows.tolist() == [0, 1, 3] and columns.tolist() == [0, 2, 4]
+    rows, columns = top_by_cosine(sim, 4, 2)
+    assert rows.tolist() == [0, 1, 2, 3] and columns.tolist() == [0, 1]
+    rows, columns = top_by_cosine(sim, 9, 9)  # within the budget: everything
+    assert rows.tolist() == columns.tolist() == [0, 1, 2, 3, 4]
+    # Figures the verdict flags come first, whatever their cosine: row 4 (0.50) displaces row 1 (0.90).
+    rows, _ = top_by_cosine(sim, 3, 3, flagged=np.array([False, False, False, False, True]))
+    assert rows.tolist() == [0, 3, 4]
+
+
+def test_a_cut_map_keeps_the_numbers_labels_and_marks_of_what_it_shows():
+    sim = np.array([[0.1, 0.2, 0.3], [0.9, 0.1, 0.2], [0.2, 0.1, 0.8]])
+    fig = alignment_heatmap(["A1: 4%", "A2: 30 mn", "A3: 7"], ["B1: 40%", "B2: 31 mn", "B3: 7"], sim, 0.4,
+                            accepted_ab=[(1, 0), (2, 2)], accepted_ba=[(0, 1), (2, 2)], rejected=[(0, 2)],
+                            verdicts=["unsupported", "supported", "supported"],
+                            references=[(1, 0, "supported"), (2, 2, "supported"), (0, 2, "unsupported")],
+                            budget=PlotBudget(rows=2, columns=2))
+    (ax,) = _image_axes(fig)
+    # A1 is flagged (✗): kept first though its best cosine is 0.3; then A2, the strongest of the others
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["A1: 4% ✗", "A2: 30 mn ✓"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["B1: 40%", "B3: 7"]  # their marked cells' columns
+    assert np.allclose(ax.get_images()[0].get_array(), [[0.1, 0.3], [0.9, 0.2]])
+    solid = sorted((round(p.get_x() + 0.48), round(p.get_y() + 0.48)) for p in ax.patches
+                   if p.get_linestyle() == "solid")
+    assert solid == [(0, 1)]  # (column, row) in the drawn block: A2 -> B1; A3 -> B3 is on a row left out
+    assert _cell_marks(fig) == [("✓", 0, 1), ("✗", 1, 0)]  # B1 supports A2; B3 is what A1 is compared with
+    assert "×" in [t.get_text() for t in ax.texts]  # A1 -> B3 fell below tau
+    assert "showing 2 of 3 numbers of A and 2 of 3 of B" in fig.get_suptitle().replace("\n", " ")
+
+
+def test_the_pixel_budget_cuts_rows_and_holds_in_the_saved_file(tmp_path):
+    from matplotlib.image import imread
+
+    budget = PlotBudget(rows=500, columns=400, side_pixels=1500, pixels=1_200_000)
+    fig = _big_map(60, 50, budget)
+    (ax,) = _image_axes(fig)
+    n_rows, n_columns = ax.get_images()[0].get_array().shape
+    assert n_columns == 5  # (1500 / 150 - 0.2 - 3.2) / 1.3: columns of 1.3 inches beside 3.2 of labels and padding
+    assert 1 <= n_rows < 20 and budget.fits(*fig.get_size_inches())
+    assert f"showing {n_rows} of 60 numbers of A and 5 of 50 of B" in " ".join(fig.get_suptitle().split())
+    height, width, _ = imread(save_figure(fig, tmp_path / "cut.png"), format="png").shape
+    assert max(height, width) <= 1500 and height * width <= 1_200_000
+
+
+@pytest.mark.parametrize("field", ["rows", "columns", "side_pixels", "pixels"])
+@pytest.mark.parametrize("value", [0, 2.5, True])
+def test_a_budget_counts_in_positive_integers(field, value):
+    with pytest.raises(ValueError, match=rf"PlotBudget\.{field} must be a positive integer"):
+        PlotBudget(**{field: value})
+    with pytest.raises(ValueError, match=r"PlotBudget\.dpi must be a positive number"):
+        PlotBudget(dpi=0)
+    assert PlotBudget(dpi=72.5).dpi == 72.5
+
+
+def test_the_budget_reaches_explanation_figure_and_nash_plot(pair_info, tiny_scorer):
+    fig = explanation_figure(pair_info, PlotBudget(rows=1, columns=1))
+    assert _image_axes(fig)[0].get_images()[0].get_array().shape == (1, 1)
+    assert "1 rows and 2 columns left out" in fig.get_suptitle().replace("\n", " ")
+    fig = tiny_scorer.plot("Sales were 4, 5 and 6 mn in 2019.", "Sales were 4, 5 and 7 mn in 2019.",
+                           budget=PlotBudget(rows=2, columns=2))
+    assert _image_axes(fig)[0].get_images()[0].get_array().shape == (2, 2)
+    assert "showing 2 of 4 numbers of A and 2 of 4 of B" in fig.get_suptitle().replace("\n", " ")

@@ -11,6 +11,11 @@ Each row (a number of A, the prediction) carries its support verdict (`pipeline/
 where: ✓ the number of B that supports it; for a misplaced figure ↷ where B states its value and ◎ the number
 its context fits; ✗ the number of B closest in context to an unsupported figure (argmax rule: its aligned one).
 Titles and the legend are wrapped to the figure's width, so that a narrow map (one column) shows them whole.
+
+A map has a size limit, `PLOT_BUDGET` (`PlotBudget`: cells drawn, pixels a side and in all): a matrix within it is
+drawn whole; a larger one (a 25 KB filing has ~1,800 figures a side: 3 million cells, which matplotlib cannot
+draw in any reasonable time or memory) shows the rows and columns `top_by_cosine` keeps, and its title says how
+many it left out. The work past the budget is numpy over the matrix, never a Python loop over its cells.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import functools
 import os
 import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,18 +52,23 @@ __all__ = [
     "CJK_FAMILIES",
     "FIGURE_SUFFIXES",
     "NO_ALIGNMENT",
+    "PLOT_BUDGET",
+    "PlotBudget",
     "alignment_heatmap",
     "check_figure_path",
     "explanation_figure",
     "has_alignment",
     "label_fonts",
+    "left_out_note",
     "save_figure",
+    "top_by_cosine",
 ]
 
 CJK_FAMILIES = ("Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Sans CJK TC", "WenQuanYi Zen Hei",
                 "Droid Sans Fallback")
 FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
 PNG_DPI = 150
+PAD_INCHES = 0.1  # around a saved figure (bbox "tight")
 NO_ALIGNMENT = "No alignment to show: numbers on at most one side (S_num = 1 or 0 by definition)"
 MAX_LISTED = 12  # mentions listed per side on the no-alignment figure
 NO_ALIGNMENT_WIDTH = 7.2  # inches of text on the no-alignment figure (which is a little wider)
@@ -101,10 +112,121 @@ def _label(side: str, number: int, text: str, width: int = 16) -> str:
 # -- the heat map from its parts ------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class PlotBudget:
+    """How much of an alignment matrix a heat map draws: at most `rows` numbers of A and `columns` of B, in a figure
+    of at most `side_pixels` a side and `pixels` in all at `dpi` (the highest it is written at: `PNG_DPI`).
+
+    Each drawn cell carries its cosine as text, which is what costs matplotlib time and memory (a few ms a cell drawn
+    and encoded on 2 CPU cores), so the cells are bounded, not just the pixels. The default, 40 x 30 cells, is a
+    42 x 26-inch figure: a PNG of about 4,800 x 3,900 pixels (bbox "tight" at 150 dpi), the Space's WebP 4,220 x
+    2,570 (100 dpi), well under WebP's 16,383 a side; it draws in seconds (perf/plot_budget.py). At least one row
+    and one column are always drawn.
+    """
+
+    rows: int = 40
+    columns: int = 30
+    side_pixels: int = 8_000
+    pixels: int = 30_000_000
+    dpi: float = PNG_DPI
+
+    def __post_init__(self) -> None:
+        for name in ("rows", "columns", "side_pixels", "pixels", "dpi"):
+            value = getattr(self, name)
+            kinds = (int, float) if name == "dpi" else int
+            if isinstance(value, bool) or not isinstance(value, kinds) or not value > 0:
+                raise ValueError(f"PlotBudget.{name} must be a positive {'number' if name == 'dpi' else 'integer'}, "
+                                 f"got {value!r}")
+
+    def cells(self, n_a: int, n_b: int) -> int:
+        """At most how many cells a map of an `n_a` x `n_b` matrix draws under this budget."""
+        return min(n_a, self.rows) * min(n_b, self.columns)
+
+    def fits(self, width: float, height: float) -> bool:
+        """Whether a figure of `width` x `height` inches, saved with its padding, is within the pixel budget."""
+        w, h = (width + 2 * PAD_INCHES) * self.dpi, (height + 2 * PAD_INCHES) * self.dpi
+        return max(w, h) <= self.side_pixels and w * h <= self.pixels
+
+
+PLOT_BUDGET = PlotBudget()  # NASH.plot, `nash explain --plot` and the Space's Compare tab
+
+
+def _map_width(n_b: int) -> float:
+    """Inches: a column is wide enough for its rotated label and its cell's text."""
+    return max(4.8, 1.3 * n_b + 3.2)
+
+
+def _map_height(n_a: int, text_height: float) -> float:
+    return max(1.6, 0.6 * n_a + 0.9) + text_height
+
+
+def top_by_cosine(sim: np.ndarray, rows: int, columns: int, marked: Iterable[Cell] = (),
+                  flagged: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The (rows, columns) of `sim` that a cut heat map keeps, each ascending (the texts' order).
+
+    Rows: first the `flagged` numbers of A (those the verdict does not support: what a reader looks for), then
+    those with the highest cosine, i.e. with the strongest best match (an accepted A→B match when it passes τ, so
+    a map cut this way shows the accepted matches next). Columns: first those holding
+    a `marked` cell (i, j) of a kept row (its accepted match, the numbers its verdict marks), then the others;
+    within each group by their highest cosine with a kept row. Ties go to the earlier number. Vectorised: a
+    1,800 x 1,800 matrix costs milliseconds, and nothing past the kept block is ever drawn.
+    """
+    n_a, n_b = sim.shape
+    first = np.zeros(n_a, dtype=bool) if flagged is None else np.asarray(flagged, dtype=bool)
+    keep = np.arange(n_a) if rows >= n_a else np.sort(np.lexsort((np.arange(n_a), -sim.max(axis=1), ~first))[:rows])
+    if columns >= n_b:
+        return keep, np.arange(n_b)
+    kept = np.zeros(n_a, dtype=bool)
+    kept[keep] = True
+    cells = np.asarray(list(marked), dtype=int).reshape(-1, 2)
+    in_block = np.zeros(n_b, dtype=bool)
+    in_block[cells[kept[cells[:, 0]], 1]] = True
+    order = np.lexsort((np.arange(n_b), -sim[keep].max(axis=0), ~in_block))
+    return keep, np.sort(order[:columns])
+
+
+def left_out_note(rows: int, n_a: int, columns: int, n_b: int) -> str:
+    """What a cut map says of itself (its last title line)."""
+    return (f"showing {rows:,} of {n_a:,} numbers of A and {columns:,} of {n_b:,} of B (the plot budget; flagged, "
+            f"then top by cosine): {n_a - rows:,} rows and {n_b - columns:,} columns left out")
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """The drawn block's size and its wrapped texts."""
+
+    rows: int
+    columns: int
+    title: str
+    legend: str
+    size: tuple[float, float]
+
+
+def _layout(n_a: int, n_b: int, title: str, legend: str, budget: PlotBudget) -> _Layout:
+    """How many rows and columns fit `budget`, and the figure they make (titles wrapped to its width)."""
+    # Titles and footer wrapped to the figure's width: the Space shows the figure as drawn, where a line wider
+    # than the figure is cut off at both ends (bbox "tight" in `save_figure` only helps files). The matches'
+    # legend is in the footer, not the axes' title, for the same reason: a narrow map has narrow axes.
+    wide = int((budget.side_pixels / budget.dpi - 2 * PAD_INCHES - 3.2) / 1.3)
+    columns = max(1, min(n_b, budget.columns, wide))
+    width, rows = _map_width(columns), min(n_a, budget.rows)
+    while True:
+        cut = rows < n_a or columns < n_b
+        lines = "\n".join(filter(None, [title, left_out_note(rows, n_a, columns, n_b) if cut else ""]))
+        top = _wrapped(lines, width, TITLE_SIZE) if lines else ""
+        foot = _wrapped(legend, width, LEGEND_SIZE)
+        text_height = (foot.count("\n") + 1) * LEGEND_SIZE * 1.25 / 72 + (top.count("\n") + 1) * TITLE_SIZE * 1.3 / 72
+        height = _map_height(rows, text_height)
+        if rows == 1 or budget.fits(width, height):
+            return _Layout(rows, columns, top, foot, (width, height))
+        tall = min(budget.side_pixels / budget.dpi, budget.pixels / budget.dpi ** 2 / width)
+        rows = max(1, min(rows - 1, int((tall - 0.9 - text_height) / 0.6)))
+
+
 def alignment_heatmap(
     labels_a: Sequence[str],
     labels_b: Sequence[str],
-    similarity: Sequence[Sequence[float]],
+    similarity: Sequence[Sequence[float]] | np.ndarray,
     tau: float,
     accepted_ab: Iterable[Cell] = (),
     accepted_ba: Iterable[Cell] = (),
@@ -113,6 +235,7 @@ def alignment_heatmap(
     verdicts: Sequence[str | None] = (),
     references: Iterable[tuple[int, int, str]] = (),
     rule: Rule = "context",
+    budget: PlotBudget = PLOT_BUDGET,
 ) -> Figure:
     """The heat map of a ``len(labels_a) x len(labels_b)`` cosine matrix, diverging around ``tau``.
 
@@ -122,36 +245,48 @@ def alignment_heatmap(
     verdict's colour; ``references`` holds (i, j, mark), a key of `CELL_MARKS`: B_j supports A_i (supported),
     states its value where it means something else (misplaced), is the number its context fits (context), or is
     the number it is compared with (unsupported). ``rule`` (`verdict_rule`) picks the legend.
+
+    A matrix within ``budget`` (`PlotBudget`) is drawn whole. A larger one is cut to the rows and columns
+    `top_by_cosine` keeps (figures the verdict flags, then accepted matches and verdict marks), and its title says
+    how many of each it left out (`left_out_note`): a map is never cut silently. Labels keep their numbers (A17,
+    B3), so the gaps show.
     """
     sim = np.asarray(similarity, dtype=float).reshape(len(labels_a), len(labels_b))
     n_a, n_b = sim.shape
-    # Titles and footer wrapped to the figure's width: the Space shows the figure as drawn, where a line wider
-    # than the figure is cut off at both ends (bbox "tight" in `save_figure` only helps files). The matches'
-    # legend is in the footer, not the axes' title, for the same reason: a narrow map has narrow axes.
-    width = max(4.8, 1.3 * n_b + 3.2)
-    legend = _wrapped(MATCH_LEGEND + (f"\n{heatmap_legend(rule)}" if any(v in MARKS for v in verdicts) else ""),
-                      width, LEGEND_SIZE)
-    title = _wrapped(title, width, TITLE_SIZE) if title else ""
-    text_height = (legend.count("\n") + 1) * LEGEND_SIZE * 1.25 / 72 + (title.count("\n") + 1) * TITLE_SIZE * 1.3 / 72
-    fig = Figure(figsize=(width, max(1.6, 0.6 * n_a + 0.9) + text_height), dpi=100, layout="constrained")
+    accepted_ab, references = list(accepted_ab), list(references)
+    verdicts = [*verdicts, *[None] * (n_a - len(verdicts))]
+    legend = MATCH_LEGEND + (f"\n{heatmap_legend(rule)}" if any(v in MARKS for v in verdicts) else "")
+    fit = _layout(n_a, n_b, title, legend, budget)
+    flagged = np.array([v in MARKS and v != SUPPORTED for v in verdicts], dtype=bool)
+    rows, columns = top_by_cosine(sim, fit.rows, fit.columns, [*accepted_ab, *((i, j) for i, j, _ in references)],
+                                  flagged)
+    ra = {int(r): k for k, r in enumerate(rows)}
+    cb = {int(c): k for k, c in enumerate(columns)}
+    fig = Figure(figsize=fit.size, dpi=100, layout="constrained")
     ax = fig.add_subplot()
-    # Diverging around tau: blue cells pass the gate, red ones are rejected.
+    _draw_cells(fig, ax, sim[np.ix_(rows, columns)], tau)
+    _mark_matches(ax, [(ra[i], cb[j]) for i, j in accepted_ab if i in ra and j in cb],
+                  [(cb[j], ra[i]) for j, i in accepted_ba if i in ra and j in cb],
+                  [(ra[i], cb[j]) for i, j in rejected if i in ra and j in cb],
+                  [(ra[i], cb[j], mark) for i, j, mark in references if i in ra and j in cb])
+    _label_axes(ax, [labels_a[r] for r in rows], [labels_b[c] for c in columns], [verdicts[r] for r in rows])
+    fig.supxlabel(fit.legend, fontsize=LEGEND_SIZE, color="#333")
+    if fit.title:
+        fig.suptitle(fit.title, fontsize=TITLE_SIZE)
+    return fig
+
+
+def _draw_cells(fig: Figure, ax: Any, sim: np.ndarray, tau: float) -> None:
+    """The cosines as colours diverging around tau (blue cells pass the gate, red ones are rejected) and as text."""
     lo, hi = min(float(sim.min()), tau - 1e-3), max(float(sim.max()), tau + 1e-3)
     norm = TwoSlopeNorm(vcenter=tau, vmin=min(lo, -1.0), vmax=max(hi, 1.0))
     image = ax.imshow(sim, cmap="RdBu", norm=norm)
     cbar = fig.colorbar(image, ax=ax, shrink=0.9)
     cbar.ax.axhline(tau, color="black", linewidth=2)
     cbar.set_label(f"context cosine\n(τ = {tau:.4f})")  # two lines: a short map leaves a short bar
-    for i in range(n_a):
-        for j in range(n_b):
-            ax.text(j, i, f"{sim[i, j]:.3f}", ha="center", va="center", fontsize=9,
-                    color="white" if abs(float(norm(sim[i, j])) - 0.5) > 0.3 else "black")
-    _mark_matches(ax, accepted_ab, accepted_ba, rejected, references)
-    _label_axes(ax, labels_a, labels_b, verdicts)
-    fig.supxlabel(legend, fontsize=LEGEND_SIZE, color="#333")
-    if title:
-        fig.suptitle(title, fontsize=TITLE_SIZE)
-    return fig
+    dark = np.abs(np.asarray(norm(sim), dtype=float) - 0.5) > 0.3
+    for (i, j), value in np.ndenumerate(sim):  # within the budget: at most its rows x columns
+        ax.text(j, i, f"{value:.3f}", ha="center", va="center", fontsize=9, color="white" if dark[i, j] else "black")
 
 
 def _label_axes(ax: Any, labels_a: Sequence[str], labels_b: Sequence[str], verdicts: Sequence[str | None]) -> None:
@@ -266,12 +401,13 @@ def _axis_labels(mentions: Sequence[Mapping[str, Any]], side: str) -> list[str]:
     return [_label(side, badges[i], m["text"]) for i, m in enumerate(mentions) if m["scored"]]
 
 
-def explanation_figure(info: Mapping[str, Any]) -> Figure:
+def explanation_figure(info: Mapping[str, Any], budget: PlotBudget = PLOT_BUDGET) -> Figure:
     """The figure of one ``NASH.explain(a, b)`` dict: always a Figure, so a caller always gets a file.
 
     With scored numbers on both sides, the alignment heat map titled with NASH, S_num, τ and the numeric
-    support, each of A's numbers marked with its verdict; otherwise a small figure saying there is nothing to
-    align, with the scores and each text's numbers (A's with their verdicts: all unmatched when B has none).
+    support, each of A's numbers marked with its verdict, cut to `budget` (and saying so) when it holds more;
+    otherwise a small figure saying there is nothing to align, with the scores and each text's numbers (A's with
+    their verdicts: all unmatched when B has none).
     """
     if not has_alignment(info):
         return _no_alignment_figure(info)
@@ -279,7 +415,7 @@ def explanation_figure(info: Mapping[str, Any]) -> Figure:
     verdicts, references = _verdict_marks(info)
     return alignment_heatmap(_axis_labels(ma, "A"), _axis_labels(mb, "B"), info["similarity_matrix"],
                              info["threshold"], *_cells(info), title=_title(info), verdicts=verdicts,
-                             references=references, rule=verdict_rule(info))
+                             references=references, rule=verdict_rule(info), budget=budget)
 
 
 def _mentions_line(mentions: Sequence[Mapping[str, Any]], side: str, verdicts: Mapping[int, str] | None = None) -> str:
@@ -339,17 +475,17 @@ def save_figure(figure: Figure, path: str | os.PathLike[str]) -> Path:
     """
     out = check_figure_path(path)
     # bbox "tight" keeps long labels and the no-alignment text inside the saved image.
-    figure.savefig(out, format=out.suffix.lower()[1:], dpi=PNG_DPI, bbox_inches="tight", pad_inches=0.1)
+    figure.savefig(out, format=out.suffix.lower()[1:], dpi=PNG_DPI, bbox_inches="tight", pad_inches=PAD_INCHES)
     return out
 
 
 def pair_figure(explain: Callable[[str, str], dict[str, Any]], a: str, b: str,
-                path: str | os.PathLike[str] | None = None) -> Figure:
-    """`NASH.plot`: the heat map of `explain(a, b)`, written to `path` when given (checked before scoring: a bad
-    path should not cost a forward pass)."""
+                path: str | os.PathLike[str] | None = None, budget: PlotBudget = PLOT_BUDGET) -> Figure:
+    """`NASH.plot`: the heat map of `explain(a, b)` within `budget`, written to `path` when given (checked before
+    scoring: a bad path should not cost a forward pass)."""
     if path is not None:
         check_figure_path(path)
-    figure = explanation_figure(explain(a, b))
+    figure = explanation_figure(explain(a, b), budget)
     if path is not None:
         save_figure(figure, path)
     return figure

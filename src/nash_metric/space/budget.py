@@ -6,6 +6,10 @@ import time
 from collections.abc import Callable
 
 LOCAL_HINT = "run `nash score --pairs FILE` locally for large files"
+# A heat map's cost: building its artists in the handler, then rendering and encoding them (gradio's WebP, after the
+# handler returns), about linear in the cells drawn, each with its cosine as text. Measured by perf/plot_budget.py:
+# 40 x 30 cells with their marks in about 5 s on 2 idle CPU cores (a dense 2,000-character pair), more when busy.
+DRAW_SECONDS_FIXED, DRAW_SECONDS_PER_CELL = 0.5, 5e-3
 
 
 class OverBudget(TimeoutError):
@@ -36,6 +40,11 @@ class Deadline:
 
     def allowance(self) -> str:
         return f"this Space allows {self.seconds:g} s per request"
+
+
+def drawing_seconds(cells: int) -> float:
+    """About how long a heat map of `cells` drawn cells takes to reach the page (`DRAW_SECONDS_PER_CELL`)."""
+    return DRAW_SECONDS_FIXED + cells * DRAW_SECONDS_PER_CELL
 
 
 def next_chunk(remaining: float, seconds_per_pair: float | None, first: int, largest: int) -> int:

@@ -5,7 +5,8 @@ Every scoring handler returns a readable error panel instead of raising (users n
 and reports the tau it scored with (but Check figures, whose verdicts tau does not change). The tau inputs are
 `use_model_tau` (take the loaded model's own tau) and `tau` (the slider, used only when `use_model_tau` is off).
 Each request checks its model against the allow-list first and runs under a time budget (`budget.Deadline`),
-checked between bounded steps.
+checked between bounded steps. Compare's heat map is bounded too (`reports.plot.PLOT_BUDGET`), and left out, with
+the reason, when it would not be drawn in the time left.
 """
 
 from __future__ import annotations
@@ -20,11 +21,11 @@ import numpy as np
 
 from ..pipeline.output import NASHOutput
 from ..reports.explain_text import MARKS, figure_verdicts, support_summary
-from ..reports.plot import explanation_figure, has_alignment
+from ..reports.plot import PLOT_BUDGET, PlotBudget, explanation_figure, has_alignment
 from . import scorers
 from .allow import allowed_model
 from .batch_files import parse_pairs, write_csv
-from .budget import LOCAL_HINT, Deadline, SourceSpeed, next_chunk
+from .budget import LOCAL_HINT, Deadline, SourceSpeed, drawing_seconds, next_chunk
 from .figures import figure_rows
 from .limits import MAX_CANDIDATES, MAX_CHARS, MAX_SOURCE_CHARS, SpaceLimits
 from .render import (
@@ -44,7 +45,7 @@ from .render import (
 
 BATCH_HEADER = ["a", "b", "bertscore_f1", "baseline", "nash", "text_similarity", "numeric_similarity", "alpha"]
 FIRST_CHUNK, LARGEST_CHUNK = 4, 32  # pairs per scoring step of a batch (the budget is checked between steps)
-MAX_OPENINGS = 8  # opening examples kept (one per model and settings a page loaded with)
+MAX_OPENINGS = 8  # opening examples kept (one per tab, model and settings a page loaded with)
 
 
 def _text(value: Any, name: str, limit: int = MAX_CHARS) -> str:
@@ -80,13 +81,61 @@ def _round(value: Any) -> Any:
     return round(value, 4) if isinstance(value, float) else value
 
 
+def _baselines(scorer: Any, model: str, a: str, b: str,
+               deadline: Deadline) -> tuple[tuple[float | None, float | None], str]:
+    """(BERTScore F1, embedding cosine) of the pair and "", or (None, None) and a line naming the limit when NASH's
+    scoring took the whole budget: its scores are complete by then, and shown without the baselines."""
+    if deadline.expired():
+        return (None, None), info_html(f"BERTScore and the embedding cosine were left out: scoring with NASH took "
+                                       f"the whole time allowed ({deadline.allowance()}).")
+    bert = scorers.bertscore_f1(scorer, [a], [b], timeout=deadline.remaining())[0]
+    cosine = scorers.embedding_cosine(model, [a], [b], timeout=deadline.remaining())
+    return (bert, cosine[0] if cosine else None), ""
+
+
+def _heat_map(info: dict[str, Any], deadline: Deadline, budget: PlotBudget = PLOT_BUDGET) -> tuple[Any, str]:
+    """The heat map of `NASH.plot` (cut to `budget`, its title says so) and "", or None and a line saying why not:
+    nothing to align, too little time left to draw it, or a drawing that failed. The scores never depend on it:
+    a figure that overran the budget or failed in gradio would lose the whole answer."""
+    if not has_alignment(info):  # here an info line says it; no figure for nothing to align
+        return None, info_html("No alignment to show: numbers on at most one side "
+                               f"(S_num = {info['scores']['numeric']:.0f} by definition).")
+    n_a, n_b = (sum(m["scored"] for m in info["mentions"][side]) for side in ("a", "b"))
+    cells = budget.cells(n_a, n_b)
+    seconds, left = drawing_seconds(cells), deadline.remaining()
+    if seconds > left:
+        return None, info_html(f"The heat map was left out: drawing its {cells:,} cells takes about {seconds:.0f} s "
+                               f"and this request has {left:.0f} s left ({deadline.allowance()}). The scores, texts "
+                               "and table are complete; `nash explain A B --plot map.png` draws it locally.")
+    try:
+        return explanation_figure(info, budget), ""
+    except Exception as exc:  # the scores are in hand: show them, and say what went wrong with the figure
+        return None, info_html(f"The heat map could not be drawn ({type(exc).__name__}: {' '.join(str(exc).split())}"
+                               "); the scores, texts and table are complete.")
+
+
+def _alignment_rows(info: dict[str, Any]) -> list[list[Any]]:
+    """The Compare tab's table: every match both ways, with its verdict when A's figure has one."""
+    ma, mb = info["mentions"]["a"], info["mentions"]["b"]
+    rows = []
+    for key, src, dst in (("a_to_b", ma, mb), ("b_to_a", mb, ma)):
+        for r in info["alignments"][key]:
+            target = dst[r["target"]] if r["target"] is not None else None
+            verdict = r.get("verdict")
+            rows.append([key.replace("_to_", " → ").upper(), src[r["source"]]["text"], src[r["source"]]["value"],
+                         target["text"] if target else "–", target["value"] if target else None,
+                         *(_round(r[k]) for k in ("cosine", "status", "magnitude_similarity", "contribution")),
+                         f"{MARKS[verdict]} {verdict}" if verdict in MARKS else ""])
+    return rows
+
+
 class SpaceHandlers:
     """The handlers of one served demo; `limits` decides the models allowed and the time per request."""
 
     def __init__(self, limits: SpaceLimits) -> None:
         self.limits = limits
         self.source_speed = SourceSpeed()
-        self._opening: dict[tuple, tuple] = {}  # check_example's results
+        self._opening: dict[tuple, tuple] = {}  # the opening examples' results (`_kept`)
 
     def _model(self, model: str) -> str:
         return allowed_model(model, self.limits)
@@ -110,7 +159,10 @@ class SpaceHandlers:
     def compare(self, text_a: str, text_b: str, model: str, backend: str, use_model_tau: bool, tau: float,
                 progress=gr.Progress()):
         """Score one pair: baselines vs NASH, highlighted numbers (A's unsupported figures flagged), alignment heat
-        map and table."""
+        map and table.
+
+        Once NASH has scored the pair, its scores always come back: the baselines and the heat map are left out,
+        with a line naming the limit, when the time left would not cover them (`_baselines`, `_heat_map`)."""
         deadline = Deadline(self.limits.request_seconds)
         a, b = _text(text_a, "Text A"), _text(text_b, "Text B")
         model = self._model(model)
@@ -118,37 +170,22 @@ class SpaceHandlers:
         scorer = scorers.scorer_for(model, backend, use_model_tau, tau, timeout=deadline.remaining())
         progress(0.4, desc="scoring with NASH")
         info = scorer.explain(a, b)
-        deadline.check("BERTScore")
         progress(0.7, desc="scoring with BERTScore")
-        bert = scorers.bertscore_f1(scorer, [a], [b], timeout=deadline.remaining())[0]
-        cosine = scorers.embedding_cosine(model, [a], [b], timeout=deadline.remaining())
+        (bert, cosine), left_out = _baselines(scorer, model, a, b, deadline)
         s = info["scores"]
-        cards = score_cards({"bertscore": bert, "baseline": cosine[0] if cosine else None, "nash": s["nash"],
-                             "text": s["text"], "numeric": s["numeric"], "numeric_support": s.get("numeric_support")},
+        cards = score_cards({"bertscore": bert, "baseline": cosine, "nash": s["nash"], "text": s["text"],
+                             "numeric": s["numeric"], "numeric_support": s.get("numeric_support")},
                             "Embedding cosine", info["alpha"])
-        cards += tau_html(info["threshold"], info["config"]["threshold_source"])
+        cards += tau_html(info["threshold"], info["config"]["threshold_source"]) + left_out
         ma, mb = info["mentions"]["a"], info["mentions"]["b"]
         verdicts = {e["index"]: {"verdict": e["verdict"], "reference": mb[e["reference"]]
                                  if e["reference"] is not None else None} for e in figure_verdicts(info)}
         support = support_html(s.get("numeric_support"), support_summary(info), ma, verdicts)
         panels = (text_panel("Text A (prediction)", a, ma, info["masked"]["a"], "A", verdicts, support)
                   + text_panel("Text B (reference)", b, mb, info["masked"]["b"], "B"))
-        figure = None
-        if has_alignment(info):  # the same figure as `NASH.plot`
-            figure = explanation_figure(info)
-        else:  # here an info line says it; no figure for nothing to align
-            panels += info_html("No alignment to show: numbers on at most one side "
-                                f"(S_num = {s['numeric']:.0f} by definition).")
-        rows = []
-        for key, src, dst in (("a_to_b", ma, mb), ("b_to_a", mb, ma)):
-            for r in info["alignments"][key]:
-                target = dst[r["target"]] if r["target"] is not None else None
-                verdict = r.get("verdict")
-                rows.append([key.replace("_to_", " → ").upper(), src[r["source"]]["text"], src[r["source"]]["value"],
-                             target["text"] if target else "–", target["value"] if target else None,
-                             *(_round(r[k]) for k in ("cosine", "status", "magnitude_similarity", "contribution")),
-                             f"{MARKS[verdict]} {verdict}" if verdict in MARKS else ""])
-        return cards, panels, figure, rows
+        progress(0.9, desc="drawing the heat map")
+        figure, why_not = _heat_map(info, deadline)
+        return cards, panels + why_not, figure, _alignment_rows(info)
 
     @_safe(n_outputs=1)
     def rank(self, anchor: str, candidates: str, model: str, backend: str, use_model_tau: bool, tau: float,
@@ -198,16 +235,36 @@ class SpaceHandlers:
         return check_summary_html(support, verdicts), verdict_segments(text, verdicts), \
             figure_table(figure_rows(source, verdicts))
 
-    def check_example(self, source: str, text: str, model: str, backend: str, use_model_tau: bool, tau: float):
-        """`check` of what the tab opens on: scored once per model and settings, then kept (every page load
-        shows it, and a crowd of visitors should not each cost a scoring)."""
-        key = (source, text, model, backend, use_model_tau, tau)
+    def _kept(self, handler: Callable[..., tuple], *inputs: Any) -> tuple:
+        """`handler`'s result for what a tab opens on: scored once per tab, model and settings, then kept (every
+        page load shows it, and a crowd of visitors should not each cost a scoring). An error is not kept: the
+        next page load tries again (a model that failed to load may load then)."""
+        key = (handler.__name__, *inputs)
         if key in self._opening:
             return self._opening[key]
-        result = self.check(source, text, model, backend, use_model_tau, tau)
+        result = handler(*inputs)
         if "nash-error" not in result[0] and len(self._opening) < MAX_OPENINGS:
             self._opening[key] = result
         return result
+
+    def check_example(self, source: str, text: str, model: str, backend: str, use_model_tau: bool, tau: float):
+        """`check` of the Check figures tab's example, scored when a page loads (`_kept`)."""
+        return self._kept(self.check, source, text, model, backend, use_model_tau, tau)
+
+    def compare_example(self, text_a: str, text_b: str, model: str, backend: str, use_model_tau: bool, tau: float):
+        """`compare` of the Compare tab's example, scored when a page loads (`_kept`), so the first screen shows
+        its scores, texts, heat map and table without a click; a model that cannot load shows its error panel."""
+        return self._kept(self._compare_drawn, text_a, text_b, model, backend, use_model_tau, tau)
+
+    def _compare_drawn(self, *inputs: Any) -> tuple:
+        """`compare` with its heat map drawn here, once: a kept matplotlib figure would be drawn again by every page
+        load, concurrently, which matplotlib does not allow on one figure."""
+        cards, panels, figure, rows = self.compare(*inputs)
+        try:
+            drawn = None if figure is None else gr.Plot(render=False).postprocess(figure)
+        except Exception:  # pragma: no cover - the scores stand without their figure
+            drawn = None
+        return cards, panels, drawn, rows
 
     @_safe(n_outputs=3)
     def batch(self, file: Any, model: str, backend: str, use_model_tau: bool, tau: float, progress=gr.Progress()):

@@ -86,10 +86,14 @@ def test_compare_flags_the_changed_figure_of_the_prediction():
 @pytest.mark.parametrize(
     "name,content,message",
     [
-        ("p.csv", "x,y\n1,2\n", "no recognised pair of columns"),
-        ("p.csv", "a,b\nfine\n", "line 2: column 'b' is missing"),
-        ("p.jsonl", '{"a": "x", "b": null}\n', "line 1: column 'b' is missing"),
-        ("p.jsonl", '{"a": "x", "b": "y"}\n{"a": "x", "b": \n', "line 2: not valid JSON"),
+        ("p.csv", "x,y\n1,2\n", r"p\.csv:1: no recognised pair of columns"),
+        # The messages below are those of the command line's reader (corpus.pair_files), which the Space shares.
+        ("p.csv", "a,b\nfine\n", r"p\.csv:2: expected 2 fields \(a, b\), got 1$"),
+        ("p.jsonl", '{"a": "x", "b": null}\n', r"p\.jsonl:1: field 'b' is null"),
+        ("p.jsonl", '{"a": "x", "b": "y"}\n{"a": "x"}\n', r"p\.jsonl:2: missing field 'b'; fields are \['a'\]$"),
+        ("p.jsonl", '{"a": "x", "b": 4}\n', r"p\.jsonl:1: field 'b' must be a string, got int"),
+        ("p.jsonl", '{"a": "x", "b": "y"}\n{"a": "x", "b": \n', r"p\.jsonl:2: invalid JSON: Expecting value"),
+        ("p.csv", 'a,b\n"open quote,y\n', r"p\.csv:2: CSV error: unexpected end of data"),
         ("p.jsonl", '["a", "b"]\n', "expected a JSON object"),
         ("p.exe", "a,b\nx,y\n", "unsupported file type"),
         ("p.csv", "a,b\n", "no pairs"),
@@ -202,6 +206,41 @@ def test_an_explicit_tau_is_applied(tiny_model_dir):
     assert "τ = 0.5000" in figure.axes[1].get_ylabel()
 
 
+def test_the_compare_tab_opens_on_its_scored_example(tiny_model_dir):
+    from nash_metric.space.app import EXAMPLES
+
+    model = str(tiny_model_dir)
+    h = _handlers(model)
+    cards, panels, plot, rows = h.compare_example(*EXAMPLES[0], model, "token", False, 0.5)
+    assert "nash-error" not in cards and 'data-metric="NASH"' in cards and _tau_of(cards) == 0.5, cards
+    assert 'data-testid="text-A"' in panels and [row[1] for row in rows] == ["4%", "40%"]
+    assert plot.type == "matplotlib" and plot.plot.startswith("data:image/")  # drawn once here, not per page load
+    assert h.compare_example(*EXAMPLES[0], model, "token", False, 0.5)[0] is cards  # scored once, then kept
+    assert h.compare(*EXAMPLES[0], model, "token", False, 0.5)[0] == cards  # what a click on Compare shows
+    # A model that cannot load: the page still opens, with the reason where the scores would be; not kept.
+    refused = h.compare_example(*EXAMPLES[0], "/no/such/model", "token", False, 0.5)
+    assert "nash-error" in refused[0] and "not available on this Space" in refused[0]
+    assert refused[1:] == (None, None, None)
+    assert not any("/no/such/model" in key for key in h._opening)
+
+
+def test_the_demo_loads_the_compare_example_and_hides_an_empty_heat_map():
+    from nash_metric.space.app import build_demo, heat_map_visibility
+    from nash_metric.space.limits import SpaceLimits
+
+    demo = build_demo(SpaceLimits())
+    heatmap = next(c for c in demo.get_config_file()["components"]
+                   if c.get("props", {}).get("elem_id") == "compare-heatmap")
+    assert heatmap["props"]["visible"] == "hidden"  # no blank box before a figure exists
+    events = {getattr(f.fn, "__name__", None): f for f in demo.fns.values()}
+    opening = events["compare_example"]
+    assert [event for _, event in opening.targets] == ["load"] and [o._id for o in opening.outputs] == [
+        o._id for o in events["compare"].outputs]  # the page's load fills what Compare fills, nothing clicked
+    assert opening.api_visibility == "private" and events["compare"].api_name == "compare"
+    assert events["heat_map_visibility"].targets == [(heatmap["id"], "change")]
+    assert heat_map_visibility(None)["visible"] == "hidden" and heat_map_visibility(object())["visible"] is True
+
+
 @pytest.mark.slow
 def test_compare_endpoint(client):
     from nash_metric.space.scorers import get_scorer
@@ -243,7 +282,7 @@ def test_malformed_upload_returns_an_error_message(client, tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"a": "x", "b": "y"}\nnot json\n')
     summary, _, download = client.predict(handle_file(str(bad)), MODEL, "sentence", True, 0.0, api_name="/batch")
-    assert "nash-error" in summary and "line 2: not valid JSON" in summary and "Traceback" not in summary
+    assert "nash-error" in summary and "bad.jsonl:2: invalid JSON" in summary and "Traceback" not in summary
     assert download is None
 
 

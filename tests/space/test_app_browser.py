@@ -4,6 +4,7 @@ and Chinese drawn with real glyphs (a CJK font is installed by install_browser.s
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -37,6 +38,49 @@ def fill(page, elem_id: str, text: str) -> None:
     box.fill(text)
 
 
+def test_the_first_screen_shows_the_compare_examples_scores_without_a_click(page, space_url, data_paths):
+    from playwright.sync_api import expect
+
+    from nash_metric.config import DEFAULT_MODEL
+    from nash_metric.space.app import EXAMPLES
+    from nash_metric.space.scorers import get_scorer
+
+    scores = get_scorer(DEFAULT_MODEL, "auto").explain(*EXAMPLES[0])["scores"]  # the server runs in this process
+    # A visitor's first screen, in a page of its own: no earlier test's clicks on it.
+    fresh = page.context.browser.new_page(viewport={"width": 1280, "height": 1100})
+    try:
+        fresh.goto(space_url)
+        for name, key in (("NASH", "nash"), ("S_text", "text"), ("S_num", "numeric")):
+            expect(fresh.locator(f'#compare-scores [data-metric="{name}"] .nash-card-value')).to_have_text(
+                f"{scores[key]:.4f}", timeout=120_000)
+        expect(fresh.locator('#compare-scores [data-metric="BERTScore F1"] .nash-card-value')).to_have_text(
+            re.compile(r"^0\.\d{4}$"))
+        expect(fresh.locator('[data-testid="text-A"] mark')).to_have_text(re.compile(r"^4%A1"))
+        expect(fresh.locator('[data-testid="text-B"] mark')).to_have_text(re.compile(r"^40%B1"))
+        expect(fresh.locator("#compare-heatmap")).to_be_visible()  # shown once it holds the example's figure
+        expect(fresh.locator("#compare-heatmap img")).to_have_count(1)
+        assert fresh.locator("#compare-a textarea").input_value() == EXAMPLES[0][0]
+        data_paths.artifacts.mkdir(exist_ok=True)
+        fresh.screenshot(path=str(data_paths.artifacts / "space_first_screen.png"), full_page=True)
+    finally:
+        fresh.close()
+
+
+def test_the_heat_map_is_shown_only_while_a_result_has_one(page):
+    from playwright.sync_api import expect
+
+    page.get_by_role("tab", name="Compare").click()
+    fill(page, "compare-a", "Revenue increased strongly.")
+    fill(page, "compare-b", "Revenue increased by 40%.")
+    page.locator("#compare-button").click()
+    expect(page.get_by_test_id("text-A")).to_contain_text("strongly", timeout=60_000)
+    expect(page.locator("#compare-texts")).to_contain_text("No alignment to show")
+    expect(page.locator("#compare-heatmap")).to_be_hidden()  # no blank box for a result without a figure
+    fill(page, "compare-a", "Revenue increased by 4%.")
+    page.locator("#compare-button").click()
+    expect(page.locator("#compare-heatmap img")).to_be_visible(timeout=60_000)
+
+
 def test_tau_slider_shows_the_models_own_tau_until_unticked(page):
     from playwright.sync_api import expect
 
@@ -65,7 +109,8 @@ def test_rank_tab_shows_bertscore_blind_and_nash_right(page, data_paths):
     expect(page.get_by_test_id("nash-top")).to_have_text("Revenue increased by 3.56%.")
     verdict = page.get_by_test_id("verdict")
     assert "NASH puts a different candidate first." in verdict.inner_text()
-    assert "default for this model" in page.get_by_test_id("tau").inner_text()
+    # The Compare tab's opening example states its tau too: this is the ranking's.
+    assert "default for this model" in page.locator("#rank-output").get_by_test_id("tau").inner_text()
     data_paths.artifacts.mkdir(exist_ok=True)
     page.screenshot(path=str(data_paths.artifacts / "space_rank.png"), full_page=True)
 

@@ -183,7 +183,9 @@ def test_extra_columns_are_reported_and_ragged_rows_refused(tmp_path):
     parsed = parse_pairs(path)
     assert parsed.pairs == [("x 1", "y 2")] and parsed.ignored == ("id", "note")
     path.write_text("a,b\nx 1,y 2\nx 3,y 4,surprise\n")
-    with pytest.raises(BatchFileError, match="line 3: 3 fields, but the header row has 2"):
+    # The command line reader's message (the Space shares it), with its hint for the usual cause.
+    with pytest.raises(BatchFileError, match=r"^p\.csv:3: expected 2 fields \(a, b\), got 3; quote a text that "
+                                             "contains a comma$"):
         parse_pairs(path)
     jsonl = tmp_path / "p.jsonl"
     jsonl.write_text('{"a": "x", "b": "y", "id": 1}\n{"a": "x", "b": "y", "src": "z"}\n')

@@ -74,7 +74,9 @@ def test_latin1_file_is_read_with_a_warning(tmp_path):
 
 
 @pytest.mark.parametrize(("content", "match"), [
-    ("prediction,reference\na,b\nc,d,e\n", r"pairs\.csv:3: expected 2 fields \(prediction, reference\), got 3"),
+    ("prediction,reference\na,b\nc,d,e\n", r"pairs\.csv:3: expected 2 fields \(prediction, reference\), got 3; quote "
+                                          "a text that contains a comma$"),
+    ("prediction,reference\na,b\nc\n", r"pairs\.csv:3: expected 2 fields \(prediction, reference\), got 1$"),
     ("pred,reference\na,b\n", r"pairs\.csv:1: no column 'prediction'; columns are \['pred', 'reference'\] "
                               r"\(pass --prediction-column/--reference-column"),
     ("prediction,reference\n", r"pairs\.csv: no pairs"),
@@ -86,6 +88,13 @@ def test_csv_errors_name_file_line_and_field(tmp_path, content, match):
     path.write_text(content, encoding="utf-8")
     with pytest.raises(InputFileError, match=match):
         open_pairs(path).read()
+
+
+def test_a_tsv_row_with_too_many_fields_gets_no_quoting_hint(tmp_path):
+    path = tmp_path / "pairs.tsv"
+    path.write_text("prediction\treference\na\tb\tc\n", encoding="utf-8")  # TSV is read without quotes
+    with pytest.raises(InputFileError, match=r"pairs\.tsv:2: expected 2 fields \(prediction, reference\), got 3$"):
+        open_pairs(path)
 
 
 @pytest.mark.parametrize(("records", "match"), [

@@ -7,6 +7,7 @@ holds one chunk, and the streamed decoding says and refuses what `io.read_text` 
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import tracemalloc
@@ -19,7 +20,7 @@ import pytest
 from nash_metric import pair_files, textfile
 from nash_metric.common.blank import BlankCount, BlankTextWarning, count_blank_corpus
 from nash_metric.common.io import InputFileError, _lines, read_text
-from nash_metric.corpus.pair_files import open_candidates_references, open_pairs
+from nash_metric.corpus.pair_files import Header, open_candidates_references, open_pairs, text_records
 
 PREDICTIONS = [f"Revenue rose {k}%{' in Q4' if k % 3 else ''}." for k in range(23)]
 REFERENCES = [f"Revenue grew by {k} percent, line\nbreak {k}" if k % 4 == 1 else f"Up {k}%." for k in range(23)]
@@ -237,3 +238,24 @@ def test_lines_start_anywhere_a_reader_recorded(tmp_path):
     assert [(line.number, line.text) for line in lines] == [(1, "one\r\n"), (2, "two\r"), (3, "three\n"), (4, "four")]
     again = list(textfile.open_text(path).lines(lines[1].start, 2))
     assert again == lines[1:] and lines[1].start == lines[0].end == 8  # the BOM is bytes 0-2
+
+
+def test_text_records_read_a_text_as_open_pairs_reads_its_file(tmp_path):
+    """The Space's Batch tab reads an upload's text with `text_records`: the records `open_pairs` reads."""
+    path = tmp_path / "pairs.csv"
+    text = 'id,prediction,reference\r\n1,"a ""b"", c","d\r\ne"\r\n\r\n2,f,\r\n'
+    path.write_bytes(text.encode())
+    header, records = text_records(path, io.StringIO(text, newline=""), ",")
+    assert header == Header(1, ("id", "prediction", "reference"))
+    rows = list(records)
+    assert rows == [(2, {"id": "1", "prediction": 'a "b", c', "reference": "d\r\ne"}),
+                    (5, {"id": "2", "prediction": "f", "reference": ""})]
+    with pytest.warns(BlankTextWarning, match=r"pairs\.csv:5: blank 'reference' field"):
+        corpus = open_pairs(path).read()
+    assert list(zip(corpus.predictions, corpus.references)) == [(r["prediction"], r["reference"]) for _, r in rows]
+    jsonl = tmp_path / "pairs.jsonl"
+    lines = '{"prediction": "a", "reference": "b"}\n\n{"prediction": "c", "reference": "d", "x": 1}\n'
+    jsonl.write_text(lines, encoding="utf-8")
+    header, records = text_records(jsonl, io.StringIO(lines, newline=""), None)
+    assert header is None and list(records) == [(1, {"prediction": "a", "reference": "b"}),
+                                                (3, {"prediction": "c", "reference": "d", "x": 1})]

@@ -17,7 +17,10 @@ scored 0 as bert-score scores it (``blank.py``), and named with its file and lin
 first `SHOWN_BLANK` of a file, then a count); a missing field or a null is still an error. A file changed after it
 was opened is refused when read again, never misread.
 
-`PairSource.read()` gives the pairs as lists (`PairCorpus`), for inputs that fit in memory.
+`PairSource.read()` gives the pairs as lists (`PairCorpus`), for inputs that fit in memory. The reading of CSV/TSV
+and JSONL records (`text_records`, `csv_header`, `csv_records`, `jsonl_records`: one dialect, Python's `csv` with
+doubled quotes, and one set of ``file:line`` messages) and the checks of a record's two cells (`PairChecker`) are
+also what the Space's Batch tab reads its uploads with.
 pyarrow is imported where it is used, so importing this module stays cheap (``nash --help``).
 """
 
@@ -41,6 +44,7 @@ INPUT_FORMATS = (".csv", ".tsv", ".jsonl", ".parquet")
 STRIDE = 1024  # pairs between two recorded starts: reading from pair k parses at most STRIDE - 1 records before it
 SHOWN_BLANK = 10  # blank texts of a file named one by one in warnings; the rest are counted in one more
 _COLUMN_HINT = "pass --prediction-column/--reference-column to choose others"
+NO_PAIRS = "no pairs (the file has no data rows)"
 
 Reference = str | list[str]  # one reference, or a list of them
 Chunk = tuple[list[str], list[Reference]]  # predictions and their references
@@ -171,11 +175,14 @@ def _blank_cells(value: str | list[str], name: str) -> list[str]:
     return [f"blank {name!r}[{index}] field" for index, item in enumerate(value) if is_blank(item)]
 
 
-class _Checker:
-    """The checks of a record's two cells, the same when a file is opened and when its chunks are read."""
+class PairChecker:
+    """The checks of a record's two cells, the same when a file is opened and when its chunks are read, and the same
+    for the Space's Batch tab. ``hint`` ends the missing-field message (how to choose other columns)."""
 
-    def __init__(self, path: Path, columns: tuple[str, str], *, lists_allowed: bool, unit: str) -> None:
+    def __init__(self, path: Path, columns: tuple[str, str], *, lists_allowed: bool, unit: str,
+                 hint: str | None = _COLUMN_HINT) -> None:
         self.path, self.columns, self.lists_allowed, self.unit = path, columns, lists_allowed, unit
+        self.hint = f" ({hint})" if hint else ""
         self.first_kind: tuple[int, str] | None = None  # (line or row, "string" | "list") of the first record
 
     def __call__(self, number: int, record: Mapping[str, Any]) -> tuple[str, Reference]:
@@ -183,7 +190,7 @@ class _Checker:
         prediction_column, reference_column = self.columns
         for name in self.columns:
             if name not in record:
-                raise _fail(path, number, f"missing field {name!r}; fields are {list(record)} ({_COLUMN_HINT})", unit)
+                raise _fail(path, number, f"missing field {name!r}; fields are {list(record)}{self.hint}", unit)
         prediction, reference = record[prediction_column], record[reference_column]
         if problem := _cell_problem(prediction, prediction_column):
             raise _fail(path, number, problem, unit)
@@ -270,7 +277,7 @@ class _Cursor:
 class _CheckedFile(PairSource):
     """A file of pairs whose records were checked when it was opened (`check`, `_len`, `_blank`)."""
 
-    check: _Checker
+    check: PairChecker
     _len: int
     _blank: BlankCount
 
@@ -293,13 +300,13 @@ class TextPairs(_CheckedFile):
         self.path, self.columns, self.sources = path, columns, [str(path)]
         self.text = open_text(path, encoding)
         self.delimiter = {".csv": ",", ".tsv": "\t"}.get(path.suffix.lower())  # None: JSONL
-        self.check = _Checker(path, columns, lists_allowed=self.delimiter is None, unit="line")
+        self.check = PairChecker(path, columns, lists_allowed=self.delimiter is None, unit="line")
         self.starts: list[tuple[int, int]] = []  # (byte offset, line) from which pair k * STRIDE is read first
         cursor = _Cursor(self.text)
-        self.header: list[str] = []
-        self.picks: list[tuple[str, int]] = []  # (column, index) of the two columns in a CSV/TSV row
+        self.header: Header | None = None  # CSV/TSV only
         if self.delimiter is not None:
-            self.header, self.picks = _header(path, csv_rows(path, cursor, self.delimiter), columns)
+            self.header = csv_header(path, csv_rows(path, cursor, self.delimiter))
+            _require_columns(path, self.header, columns)
         tally = _Tally(path, columns, "line")
         position = (cursor.offset, cursor.number)
         for number, record in self._records(cursor):
@@ -308,23 +315,16 @@ class TextPairs(_CheckedFile):
             tally.add(number, *self.check(number, record))
             position = (cursor.offset, cursor.number)
         if not tally.pairs:
-            raise InputFileError(path, None, "no pairs (the file has no data rows)")
+            raise InputFileError(path, None, NO_PAIRS)
         tally.blanks.warn()
         self._len, self._blank = tally.pairs, tally.corpus
 
     def _records(self, cursor: _Cursor) -> Iterator[tuple[int, Mapping[str, Any]]]:
         """(line, record) from the cursor on: a JSON object, or a CSV/TSV row's two cells by column."""
-        if self.delimiter is None:
-            for line in cursor:
-                if (record := jsonl_record(self.path, cursor.number - 1, line.rstrip("\r\n"))) is not None:
-                    yield cursor.number - 1, record
-            return
-        width = len(self.header)
-        for number, row in csv_rows(self.path, cursor, self.delimiter, first_line=cursor.number):
-            if len(row) != width:
-                raise InputFileError(self.path, number, f"expected {width} fields ({', '.join(self.header)}), "
-                                     f"got {len(row)}")
-            yield number, {name: row[index] for name, index in self.picks}
+        if self.delimiter is None or self.header is None:
+            return jsonl_records(self.path, cursor, cursor.number)
+        rows = csv_rows(self.path, cursor, self.delimiter, first_line=cursor.number)
+        return csv_records(self.path, rows, self.header, self.delimiter, self.columns)
 
     def _pairs(self, start: int, stop: int) -> Iterator[tuple[str, Reference]]:
         if start == stop:
@@ -336,19 +336,68 @@ class TextPairs(_CheckedFile):
             yield self.check(line, record)
 
 
-def _header(path: Path, rows: Iterator[tuple[int, list[str]]],
-            columns: tuple[str, str]) -> tuple[list[str], list[tuple[str, int]]]:
-    """The header of a CSV/TSV file and where the two columns are in it."""
+def _require_columns(path: Path, header: Header, columns: tuple[str, str]) -> None:
+    for name in columns:
+        if name not in header.names:
+            raise InputFileError(path, header.line, f"no column {name!r}; columns are {list(header.names)} "
+                                 f"({_COLUMN_HINT})")
+
+
+# ------------------------------------------------------------------------------- records: the one CSV/JSONL reader
+
+
+@dataclass(frozen=True)
+class Header:
+    """The header row of a CSV/TSV file: the line it is on and its column names, stripped."""
+
+    line: int
+    names: tuple[str, ...]
+
+
+def csv_header(path: Path, rows: Iterator[tuple[int, list[str]]]) -> Header:
+    """The first record of `rows` (``io.csv_rows``) as the header; an empty file or a repeated name is refused."""
     first = next(rows, None)
     if first is None:
         raise InputFileError(path, None, "no pairs (empty file)")
-    line, header = first[0], [name.strip() for name in first[1]]
-    if len(set(header)) != len(header):
-        raise InputFileError(path, line, f"duplicate column names in header {header}")
-    for name in columns:
-        if name not in header:
-            raise InputFileError(path, line, f"no column {name!r}; columns are {header} ({_COLUMN_HINT})")
-    return header, [(name, header.index(name)) for name in columns]
+    names = [name.strip() for name in first[1]]
+    if len(set(names)) != len(names):
+        raise InputFileError(path, first[0], f"duplicate column names in header {names}")
+    return Header(first[0], tuple(names))
+
+
+def csv_records(path: Path, rows: Iterable[tuple[int, list[str]]], header: Header, delimiter: str,
+                columns: Sequence[str] | None = None) -> Iterator[tuple[int, dict[str, str]]]:
+    """(line, {column: cell}) of each row after the header, of `columns` (None: all); a row of another width than
+    the header is refused at its line, since its cells could not be told apart."""
+    picks = [(name, header.names.index(name)) for name in (header.names if columns is None else columns)]
+    width = len(header.names)
+    for number, row in rows:
+        if len(row) != width:
+            # Too many fields in a CSV is mostly an unquoted comma in a text.
+            hint = "; quote a text that contains a comma" if delimiter == "," and len(row) > width else ""
+            raise InputFileError(path, number, f"expected {width} fields ({', '.join(header.names)}), "
+                                 f"got {len(row)}{hint}")
+        yield number, {name: row[index] for name, index in picks}
+
+
+def jsonl_records(path: Path, lines: Iterable[str], first_line: int = 1) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line, object) of each non-blank line of a JSONL text (lines with their endings, the first numbered
+    `first_line`)."""
+    for number, line in enumerate(lines, start=first_line):
+        if (record := jsonl_record(path, number, line.rstrip("\r\n"))) is not None:
+            yield number, record
+
+
+def text_records(path: Path, lines: Iterable[str],
+                 delimiter: str | None) -> tuple[Header | None, Iterator[tuple[int, dict[str, Any]]]]:
+    """The header (None for JSONL) and the records of a whole CSV (``","``), TSV (``"\\t"``) or JSONL (None) text,
+    read as `open_pairs` reads a file: ``lines`` are its lines with their endings (``io.StringIO(text, newline="")``),
+    ``path`` names it in errors. The Space's Batch tab reads its uploads with this."""
+    if delimiter is None:
+        return None, jsonl_records(path, lines)
+    rows = csv_rows(path, lines, delimiter)
+    header = csv_header(path, rows)
+    return header, csv_records(path, rows, header, delimiter)
 
 
 # ----------------------------------------------------------------------------------------------------- Parquet
@@ -367,12 +416,12 @@ class ParquetPairs(_CheckedFile):
                 raise InputFileError(path, None, f"no column {name!r}; columns are {names} ({_COLUMN_HINT})")
         sizes = [parquet.metadata.row_group(k).num_rows for k in range(parquet.num_row_groups)]
         self.group_starts = [0, *itertools.accumulate(sizes)]  # row (0-based) where each row group starts, and the end
-        self.check = _Checker(path, columns, lists_allowed=True, unit="row")
+        self.check = PairChecker(path, columns, lists_allowed=True, unit="row")
         tally = _Tally(path, columns, "row")
         for number, record in self._records(parquet, None, 0):
             tally.add(number, *self.check(number, record))
         if not tally.pairs:
-            raise InputFileError(path, None, "no pairs (the file has no data rows)")
+            raise InputFileError(path, None, NO_PAIRS)
         tally.blanks.warn()
         self._len, self._blank = tally.pairs, tally.corpus
 

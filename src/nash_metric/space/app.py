@@ -3,10 +3,11 @@
 Tabs: Compare (one pair, highlighted numbers with A's unsupported figures flagged, masked texts, alignment heat
 map, numeric support), Rank (one anchor, several candidates, two rankings), Check figures (a generated text's
 figures against a long source: supported, misplaced or unsupported, and where), Batch (CSV/JSONL upload, CSV
-download), About (method, options).
+download), About (method, options). Compare and Check figures open on their examples scored when the page loads
+(kept, not scored again for every visitor); the heat map is hidden while there is no figure to show.
 The shared controls (model, backbone, tau) take their choices, defaults and help from `NASHConfig`;
 the handlers live in `handlers`, the HTML in `render`, the heat map in `nash_metric.reports.plot` (shared with
-`NASH.plot`), file parsing in `batch_files`.
+`NASH.plot`), the Batch tab's files in `batch_files` (read by the command line's reader).
 What a deployment allows (models, time, uploads, queue) comes from `SpaceLimits` and is stated on the page.
 """
 
@@ -128,21 +129,7 @@ def build_demo(limits: SpaceLimits | None = None) -> gr.Blocks:
         gr.on([demo.load, backend.change, model.submit, model.blur, use_model_tau.change], h.tau_control,
               tau_inputs, tau, api_name="tau", show_progress="minimal")
         scoring = [model, backend, use_model_tau, tau]
-        with gr.Tab("Compare"):
-            with gr.Row():
-                text_a = gr.Textbox(EXAMPLES[0][0], label="Text A", lines=2, max_length=MAX_CHARS, elem_id="compare-a")
-                text_b = gr.Textbox(EXAMPLES[0][1], label="Text B", lines=2, max_length=MAX_CHARS, elem_id="compare-b")
-            compare_btn = gr.Button("Compare", variant="primary", elem_id="compare-button")
-            cards = gr.HTML(elem_id="compare-scores")
-            panels = gr.HTML(elem_id="compare-texts")
-            heatmap = gr.Plot(label="Alignment heat map")
-            table = gr.Dataframe(headers=["direction", "number", "value", "aligned to", "value ", "cosine", "status",
-                                          "magnitude sim", "contribution", "verdict (A's figure)"],
-                                 label="Aligned numbers",
-                                 interactive=False, wrap=True)
-            gr.Examples(EXAMPLES, [text_a, text_b], label="Cases")
-            compare_btn.click(h.compare, [text_a, text_b, *scoring], [cards, panels, heatmap, table],
-                              api_name="compare")
+        _compare_tab(h, scoring, demo)
         _rank_tab(h, scoring)
         _check_tab(h, scoring, demo)
         _batch_tab(h, scoring, limits)
@@ -151,6 +138,34 @@ def build_demo(limits: SpaceLimits | None = None) -> gr.Blocks:
                         latex_delimiters=[{"left": "$", "right": "$", "display": False}])
     # Per-event concurrency, and a bounded queue: a crowd gets "queue full" instead of unbounded waits.
     return demo.queue(default_concurrency_limit=limits.concurrency, max_size=limits.max_queue)
+
+
+def _compare_tab(h: SpaceHandlers, scoring: list[Any], demo: gr.Blocks) -> None:
+    """The Compare tab, opening on its first example scored (`SpaceHandlers.compare_example`)."""
+    with gr.Tab("Compare"):
+        with gr.Row():
+            text_a = gr.Textbox(EXAMPLES[0][0], label="Text A", lines=2, max_length=MAX_CHARS, elem_id="compare-a")
+            text_b = gr.Textbox(EXAMPLES[0][1], label="Text B", lines=2, max_length=MAX_CHARS, elem_id="compare-b")
+        compare_btn = gr.Button("Compare", variant="primary", elem_id="compare-button")
+        cards = gr.HTML(elem_id="compare-scores")
+        panels = gr.HTML(elem_id="compare-texts")
+        # Hidden until it holds a figure: an empty plot is a large blank box.
+        heatmap = gr.Plot(label="Alignment heat map", visible="hidden", elem_id="compare-heatmap")
+        table = gr.Dataframe(headers=["direction", "number", "value", "aligned to", "value ", "cosine", "status",
+                                      "magnitude sim", "contribution", "verdict (A's figure)"],
+                             label="Aligned numbers",
+                             interactive=False, wrap=True)
+        gr.Examples(EXAMPLES, [text_a, text_b], label="Cases")
+        inputs, outputs = [text_a, text_b, *scoring], [cards, panels, heatmap, table]
+        opening = demo.load(h.compare_example, inputs, outputs, api_name=False, show_progress="minimal")
+        # A click replaces the opening example, never the other way round (a late example would overwrite it).
+        compare_btn.click(h.compare, inputs, outputs, api_name="compare", cancels=[opening])
+        heatmap.change(heat_map_visibility, heatmap, heatmap, api_name=False, show_progress="hidden")
+
+
+def heat_map_visibility(figure: Any) -> Any:
+    """Show the heat map when a result holds one, hide it otherwise (an error, nothing to align)."""
+    return gr.update(visible=True if figure is not None else "hidden")
 
 
 def _rank_tab(h: SpaceHandlers, scoring: list[Any]) -> None:

@@ -1,22 +1,27 @@
-"""Batch-tab file handling: strict, size-limited parsing of CSV/JSONL pairs and the CSV download.
+"""Batch-tab file handling: size-limited reading of CSV/TSV/JSONL pairs, and the CSV download.
 
-Every failure is a ``BatchFileError`` whose message is shown to the user as is, so it names the
-line and the column and never leaks a Python traceback. Columns other than the pair are reported, not
-silently dropped; the download neutralises spreadsheet formulas in text cells.
+The records are read by the reader of ``nash score --pairs`` (`corpus.pair_files.text_records` and `PairChecker`):
+the same dialect (Python's `csv`, doubled quotes included), the same checks of a cell and the same ``file:line``
+messages, so an upload gives the pairs the command line gives. This module adds the Space's own rules: the size,
+pair and character limits, the column pairs it recognises (`COLUMN_PAIRS`), strict UTF-8, the report of other
+columns (never silently dropped), and a download that neutralises spreadsheet formulas in text cells. Every failure
+is a ``BatchFileError`` whose message is shown to the user as is, never a Python traceback.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import json
+import itertools
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..common.io import InputFileError, check_text
+from ..corpus.pair_files import NO_PAIRS, PairChecker, text_records
 from .limits import MAX_CHARS, MAX_ROWS, SpaceLimits, format_bytes
 
 MAX_BYTES = SpaceLimits.max_file_bytes  # the default limit
@@ -35,7 +40,8 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 def limits_text(max_bytes: int = MAX_BYTES) -> str:
     return (
-        f"CSV (with a header row) or JSONL (one object a line), at most {format_bytes(max_bytes)}, "
+        f"CSV (comma-separated with a header row, as `nash score --pairs` reads it; `.tsv` for tabs) or JSONL (one "
+        f"object a line), at most {format_bytes(max_bytes)}, "
         f"{MAX_ROWS} pairs and {MAX_CHARS} characters per text. Columns: "
         + ", ".join(f"`{a}`/`{b}`" for a, b in COLUMN_PAIRS)
         + "; other columns are ignored (and listed)."
@@ -63,80 +69,40 @@ def _pick_columns(names: Sequence[str], where: str) -> tuple[str, str]:
     raise BatchFileError(f"{where}: no recognised pair of columns (found {shown}); expected one of {wanted}.")
 
 
-def _check_text(value: Any, where: str, column: str) -> str:
-    """The cell as text; a blank one is a text too (scored 0, as bert-score does), a missing or null one is not."""
-    if value is None:
-        raise BatchFileError(f"{where}: column {column!r} is missing.")
-    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-        raise BatchFileError(f"{where}: column {column!r} must be text, got {type(value).__name__}.")
-    text = str(value)
-    if len(text) > MAX_CHARS:
-        raise BatchFileError(f"{where}: column {column!r} has {len(text)} characters (limit {MAX_CHARS}).")
-    return text
-
-
-def _add(pairs: list[tuple[str, str]], row: Mapping[str, Any], cols: tuple[str, str], where: str) -> None:
-    if len(pairs) >= MAX_ROWS:
-        raise BatchFileError(f"too many pairs: the limit is {MAX_ROWS}.")
-    pairs.append((_check_text(row.get(cols[0]), where, cols[0]), _check_text(row.get(cols[1]), where, cols[1])))
-
-
-def _parse_csv(text: str) -> PairsFile:
-    try:
-        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
-    extra = object()  # DictReader's key for the fields of a row beyond the header
-    reader = csv.DictReader(io.StringIO(text), dialect=dialect, restkey=extra)  # type: ignore[arg-type]
-    try:
-        header = reader.fieldnames or []
-        cols = _pick_columns(header, "header row")
-        pairs: list[tuple[str, str]] = []
-        for row in reader:
-            where = f"line {reader.line_num}"
-            if extra in row:
-                raise BatchFileError(f"{where}: {len(header) + len(row[extra])} fields, but the header row has "
-                                     f"{len(header)}; quote texts that contain the delimiter {dialect.delimiter!r}.")
-            if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
-                continue  # blank line
-            _add(pairs, row, cols, where)
-    except csv.Error as err:
-        raise BatchFileError(f"not valid CSV: {err}") from None
-    return PairsFile(pairs, cols, tuple(n for n in header if n not in cols))
-
-
-def _parse_jsonl(text: str) -> PairsFile:
+def _read_pairs(name: str, text: str, delimiter: str | None) -> PairsFile:
+    """The pairs of a decoded upload (`delimiter` None: JSONL) read as ``nash score --pairs`` reads a file, within
+    the Space's limits; ``name`` (the file's own name) locates the errors."""
+    path = Path(name)
+    header, records = text_records(path, io.StringIO(text, newline=""), delimiter)
+    first = next(records, None)
+    if first is None:
+        raise BatchFileError(f"{name}: {NO_PAIRS}")
+    names = list(header.names) if header else list(first[1])  # JSONL: the first object's keys
+    columns = _pick_columns(names, f"{name}:{header.line if header else first[0]}")
+    check = PairChecker(path, columns, lists_allowed=False, unit="line", hint=None)
     pairs: list[tuple[str, str]] = []
-    cols: tuple[str, str] | None = None
-    ignored: dict[str, None] = {}  # ordered set
-    for n, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise BatchFileError(f"line {n}: not valid JSON ({err.msg} at column {err.colno}).") from None
-        if not isinstance(row, dict):
-            raise BatchFileError(f"line {n}: expected a JSON object, got {type(row).__name__}.")
-        cols = cols or _pick_columns(list(row), f"line {n}")
-        _add(pairs, row, cols, f"line {n}")
-        ignored.update((str(k), None) for k in row if k not in cols)
-    return PairsFile(pairs, cols or ("a", "b"), tuple(ignored))
+    ignored = dict.fromkeys(n for n in names if n not in columns)  # an ordered set
+    for number, record in itertools.chain([first], records):
+        if len(pairs) >= MAX_ROWS:
+            raise BatchFileError(f"too many pairs: the limit is {MAX_ROWS}.")
+        a, b = check(number, record)
+        for column, cell in zip(columns, (a, b)):
+            if len(cell) > MAX_CHARS:
+                raise BatchFileError(f"{name}:{number}: field {column!r} has {len(cell):,} characters "
+                                     f"(limit {MAX_CHARS:,}).")
+        pairs.append((a, str(b)))  # no lists here: `check` refuses a list reference
+        if header is None:
+            ignored.update((key, None) for key in record if key not in columns)
+    return PairsFile(pairs, columns, tuple(ignored))
 
 
-def parse_pairs(path: str | os.PathLike[str] | None, max_bytes: int = MAX_BYTES) -> PairsFile:
-    """Read (a, b) pairs from an uploaded ``.csv``/``.tsv``/``.jsonl``/``.json`` file within the limits."""
-    if not path:
-        raise BatchFileError("no file uploaded: choose a CSV or JSONL file first.")
-    p = Path(path)
-    suffix = p.suffix.lower()
-    if suffix not in (".csv", ".tsv", ".jsonl", ".json", ".txt"):
-        raise BatchFileError(f"unsupported file type {suffix or '(none)'!r}: upload a .csv or .jsonl file.")
+def _decoded(path: Path, max_bytes: int) -> str:
+    """The upload as text: within the size limit, UTF-8 (a BOM dropped), not binary, not blank."""
     try:
-        size = p.stat().st_size
+        size = path.stat().st_size
         if size > max_bytes:  # a second line: the server refuses larger uploads before storing them
             raise BatchFileError(f"file is {format_bytes(size)}; the limit is {format_bytes(max_bytes)}.")
-        raw = p.read_bytes()
+        raw = path.read_bytes()
     except OSError as err:
         raise BatchFileError(f"could not read the uploaded file ({err.strerror or err}).") from None
     if b"\x00" in raw[:4096]:
@@ -147,11 +113,24 @@ def parse_pairs(path: str | os.PathLike[str] | None, max_bytes: int = MAX_BYTES)
         raise BatchFileError(f"file is not UTF-8 text (bad byte at offset {err.start}).") from None
     if not text.strip():
         raise BatchFileError("the file is empty.")
+    return text
+
+
+def parse_pairs(path: str | os.PathLike[str] | None, max_bytes: int = MAX_BYTES) -> PairsFile:
+    """Read (a, b) pairs from an uploaded ``.csv``/``.tsv``/``.jsonl``/``.json`` file within the limits."""
+    if not path:
+        raise BatchFileError("no file uploaded: choose a CSV or JSONL file first.")
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix not in (".csv", ".tsv", ".jsonl", ".json", ".txt"):
+        raise BatchFileError(f"unsupported file type {suffix or '(none)'!r}: upload a .csv or .jsonl file.")
+    text = _decoded(p, max_bytes)
     looks_json = suffix in (".jsonl", ".json") or text.lstrip().startswith("{")
-    parsed = _parse_jsonl(text) if looks_json else _parse_csv(text)
-    if not parsed.pairs:
-        raise BatchFileError("the file has a header but no pairs.")
-    return parsed
+    try:
+        check_text(p.name, text)  # the command line's rule for binary content, with its message
+        return _read_pairs(p.name, text, None if looks_json else "\t" if suffix == ".tsv" else ",")
+    except InputFileError as err:  # the reader's own message, located in the file as the user named it
+        raise BatchFileError(str(err)) from None
 
 
 def csv_cell(value: Any) -> Any:

@@ -27,15 +27,14 @@ import json
 import os
 import platform
 import re
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import numpy as np
+from capped_child import run_capped  # perf/, the script's own folder
 
 from nash_metric import extract_numbers
 from nash_metric.common.reporting import environment, markdown_table, write_json
@@ -106,42 +105,15 @@ def workloads(path: Path, sizes: list[int], n_short: int, seed: int) -> tuple[li
 def measure(pairs: list[tuple[str, str]], backend: str, max_rss_kb: int, env: dict) -> dict:
     """Score `pairs` in a fresh process: peak RSS (MB), wall time, scoring time; killed past max_rss_kb."""
     with tempfile.TemporaryDirectory() as tmp:
-        path, errors = Path(tmp) / "pairs.jsonl", Path(tmp) / "stderr.txt"
+        path = Path(tmp) / "pairs.jsonl"
         path.write_text("".join(json.dumps({"prediction": a, "reference": b}) + "\n" for a, b in pairs), "utf-8")
-        # stderr to a file, not a pipe: the child's progress output can neither fill it nor block the child.
-        with errors.open("wb") as err:
-            start = time.perf_counter()
-            proc = subprocess.Popen([sys.executable, "-c", CHILD, str(path), backend], stdout=subprocess.PIPE,
-                                    stderr=err, env=env)
-            killed = False
-            while True:
-                pid, status, usage = os.wait4(proc.pid, os.WNOHANG)  # not poll(): it would reap the rusage
-                if pid:
-                    break
-                if not killed and _rss_kb(proc.pid) > max_rss_kb:
-                    proc.kill()
-                    killed = True
-                time.sleep(0.05)
-            wall = time.perf_counter() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        stdout = proc.stdout.read().decode() if proc.stdout else ""
-        last = (errors.read_text(errors="replace").strip().splitlines() or [""])[-1]
-    row = {"peak_rss_mb": usage.ru_maxrss / 1024, "wall_s": wall, "status": "ok"}
-    if killed:
-        row["status"] = f"killed above {max_rss_kb / 1024**2:.0f} GB"
-    elif proc.returncode:
-        row["status"] = f"exit {proc.returncode}: {last[:160]}"
-    else:
-        row.update(json.loads(stdout.strip().splitlines()[-1]))
+        child = run_capped([sys.executable, "-c", CHILD, str(path), backend], env, max_rss_kb)
+    row = {"peak_rss_mb": child.peak_rss_mb, "wall_s": child.seconds, "status": child.killed or "ok"}
+    if not child.killed and child.code:
+        row["status"] = f"exit {child.code}: {child.last_error[:160]}"
+    elif not child.killed:
+        row.update(json.loads(child.stdout.strip().splitlines()[-1]))
     return row
-
-
-def _rss_kb(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/status") as fh:
-            return next(int(line.split()[1]) for line in fh if line.startswith("VmRSS:"))
-    except (FileNotFoundError, StopIteration):
-        return 0
 
 
 def main(argv: list[str] | None = None) -> int:

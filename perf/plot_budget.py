@@ -30,15 +30,14 @@ import json
 import os
 import platform
 import struct
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import numpy as np
+from capped_child import run_capped  # perf/, the script's own folder
 
 from nash_metric import extract_numbers
 from nash_metric.common.reporting import environment, markdown_table, write_json
@@ -148,45 +147,19 @@ def png_size(path: Path) -> list[int] | None:
 def measure(kind: str, pair: tuple[str, str], max_rss_kb: int, timeout: float) -> dict:
     """Run the `kind` child on `pair` in a fresh process: peak RSS (MB), wall time, its JSON; killed past the caps."""
     with tempfile.TemporaryDirectory() as tmp:
-        source, figure, errors = Path(tmp) / "pair.json", Path(tmp) / "map.png", Path(tmp) / "stderr.txt"
+        source, figure = Path(tmp) / "pair.json", Path(tmp) / "map.png"
         source.write_text(json.dumps({"a": pair[0], "b": pair[1]}), "utf-8")
         argv = [sys.executable, "-c", CHILDREN[kind], str(source), str(figure), "unbounded" if kind == "before"
                 else "budget"]
-        with errors.open("wb") as err:  # a file, not a pipe: the child's output can neither fill it nor block it
-            start = time.perf_counter()
-            proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=err, env=dict(os.environ))
-            killed = ""
-            while True:
-                pid, status, usage = os.wait4(proc.pid, os.WNOHANG)  # not poll(): it would reap the rusage
-                if pid:
-                    break
-                if not killed and _rss_kb(proc.pid) > max_rss_kb:
-                    proc.kill()
-                    killed = f"killed above {max_rss_kb / 1024 ** 2:.1f} GB"
-                elif not killed and time.perf_counter() - start > timeout:
-                    proc.kill()
-                    killed = f"killed after {timeout:.0f} s"
-                time.sleep(0.05)
-            wall = time.perf_counter() - start
-        stdout = proc.stdout.read().decode() if proc.stdout else ""
-        last = (errors.read_text(errors="replace").strip().splitlines() or [""])[-1]
-        row = {"peak_rss_mb": usage.ru_maxrss / 1024, "process_s": wall, "status": killed or "ok"}
-        code = os.waitstatus_to_exitcode(status)
-        if not killed and code:
-            row["status"] = f"exit {code}: {last[:160]}"
-        elif not killed:
-            row.update(json.loads(stdout.strip().splitlines()[-1]))
+        child = run_capped(argv, dict(os.environ), max_rss_kb, timeout)
+        row = {"peak_rss_mb": child.peak_rss_mb, "process_s": child.seconds, "status": child.killed or "ok"}
+        if not child.killed and child.code:
+            row["status"] = f"exit {child.code}: {child.last_error[:160]}"
+        elif not child.killed:
+            row.update(json.loads(child.stdout.strip().splitlines()[-1]))
         if kind != "space":
             row["pixels"] = png_size(figure)
     return row
-
-
-def _rss_kb(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/status") as fh:
-            return next(int(line.split()[1]) for line in fh if line.startswith("VmRSS:"))
-    except (FileNotFoundError, StopIteration):
-        return 0
 
 
 def _scored(text: str) -> int:

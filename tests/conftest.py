@@ -217,3 +217,29 @@ def check_linear_time(read: Callable[[str], object], text: str) -> None:
 @pytest.fixture
 def assert_linear() -> Callable[[Callable[[str], object], str], None]:
     return check_linear_time
+
+
+def one_figure_table(a: str, b: str):
+    """The mention table (support keys included) of texts `a` and `b` holding one figure each, without a model
+    (every context vector the same), and the table rows of a's and b's figure: (pool, table, [row_a], [row_b])."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from nash_metric.pipeline.pool import TextPool
+    from nash_metric.pipeline.support import support_keys
+
+    pool = TextPool.build([a, b])
+    encodings = [SimpleNamespace(mention_has_tokens=np.ones(len(spans), bool),
+                                 mention_vectors=np.ones((len(spans), 16), np.float32)) for spans in pool.spans()]
+    table = pool.mention_table(encodings)
+    table.support = support_keys(pool, table)
+    ia, ib = (table.of(int(pool.original_ids([text])[0])) for text in (a, b))
+    assert ia.stop - ia.start == ib.stop - ib.start == 1, "one figure a side"
+    return pool, table, np.array([ia.start]), np.array([ib.start])
+
+
+@pytest.fixture
+def one_figure_pair() -> Callable[[str, str], tuple]:
+    """`one_figure_table`: a pair's one-figure mention table, no model."""
+    return one_figure_table

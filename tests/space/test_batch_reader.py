@@ -85,27 +85,20 @@ def _both_errors(path, columns=("a", "b")) -> tuple[str, str]:
     return str(cli.value).removeprefix(f"{path.parent}{os.sep}"), str(space.value)
 
 
-@pytest.mark.parametrize(("content", "message"), [
+@pytest.mark.parametrize(("name", "content", "message"), [
     # An unquoted comma: the issue's report was "line 2: 4 fields, but the header row has 2".
-    ('a,b\n"fine","also fine"\nThe "Separation Agreement", signed, pays 4%,ok\n',
+    ("bad.csv", 'a,b\n"fine","also fine"\nThe "Separation Agreement", signed, pays 4%,ok\n',
      "bad.csv:3: expected 2 fields (a, b), got 4; quote a text that contains a comma"),
-    ("a,b\nx 1,y 2\nshort\n", "bad.csv:3: expected 2 fields (a, b), got 1"),
-    ('a,b\nx 1,y 2\n"never closed,y 3\nx 4,y 4\n', "bad.csv:3: CSV error: unexpected end of data"),
-    ('a,b\nx 1,"y" 2\n', "bad.csv:2: CSV error: ',' expected after '\"'"),
+    ("bad.csv", "a,b\nx 1,y 2\nshort\n", "bad.csv:3: expected 2 fields (a, b), got 1"),
+    ("bad.csv", 'a,b\nx 1,y 2\n"never closed,y 3\nx 4,y 4\n', "bad.csv:3: CSV error: unexpected end of data"),
+    ("bad.csv", 'a,b\nx 1,"y" 2\n', "bad.csv:2: CSV error: ',' expected after '\"'"),
+    ("bad.jsonl", '{"a": "x", "b": "y"}\n\n{"a": "x", "b": \n',
+     "bad.jsonl:3: invalid JSON: Expecting value (column 17)"),
+    ("bad.jsonl", '{"a": "x", "b": "y"}\n{"a": "x", "b": null}\n', "bad.jsonl:2: field 'b' is null"),
+    ("bad.jsonl", '{"a": "x", "b": "y"}\n{"a": "x", "b": 4}\n', "bad.jsonl:2: field 'b' must be a string, got int"),
+    ("bad.jsonl", '{"a": "x", "b": "y"}\n[1]\n', "bad.jsonl:2: expected a JSON object, got list"),
 ])
-def test_a_malformed_csv_gets_the_same_message_and_line_in_both(tmp_path, content, message):
-    path = tmp_path / "bad.csv"
-    path.write_text(content, encoding="utf-8")
-    assert _both_errors(path) == (message, message)
-
-
-@pytest.mark.parametrize(("content", "message"), [
-    ('{"a": "x", "b": "y"}\n\n{"a": "x", "b": \n', "bad.jsonl:3: invalid JSON: Expecting value (column 17)"),
-    ('{"a": "x", "b": "y"}\n{"a": "x", "b": null}\n', "bad.jsonl:2: field 'b' is null"),
-    ('{"a": "x", "b": "y"}\n{"a": "x", "b": 4}\n', "bad.jsonl:2: field 'b' must be a string, got int"),
-    ('{"a": "x", "b": "y"}\n[1]\n', "bad.jsonl:2: expected a JSON object, got list"),
-])
-def test_a_malformed_jsonl_gets_the_same_message_and_line_in_both(tmp_path, content, message):
-    path = tmp_path / "bad.jsonl"
+def test_a_malformed_file_gets_the_same_message_and_line_in_both(tmp_path, name, content, message):
+    path = tmp_path / name
     path.write_text(content, encoding="utf-8")
     assert _both_errors(path) == (message, message)

@@ -3,14 +3,10 @@ support verdict uses also zeroes the magnitude of a match between incompatible k
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 import pytest
 
 from nash_metric.pipeline.alignment import align_numbers, kinds_fit, magnitude_similarity, value_similarity
-from nash_metric.pipeline.pool import TextPool
-from nash_metric.pipeline.support import support_keys
 
 # (a, b, fit): one figure each, read by the full reader.
 CASES = [
@@ -27,21 +23,9 @@ CASES = [
 ]
 
 
-def _table(a: str, b: str):
-    """The mention table of one pair (no model: every context vector is the same), with its support keys."""
-    pool = TextPool.build([a, b])
-    encodings = [SimpleNamespace(mention_has_tokens=np.ones(len(spans), bool),
-                                 mention_vectors=np.ones((len(spans), 16), np.float32)) for spans in pool.spans()]
-    table = pool.mention_table(encodings)
-    table.support = support_keys(pool, table)
-    ia, ib = (table.of(int(pool.original_ids([text])[0])) for text in (a, b))
-    assert ia.stop - ia.start == ib.stop - ib.start == 1, "one figure a side"
-    return pool, table, np.array([ia.start]), np.array([ib.start])
-
-
 @pytest.mark.parametrize(("a", "b", "fit"), CASES)
-def test_kinds_fit_is_symmetric_and_rules_the_magnitude(a, b, fit):
-    _, table, ia, ib = _table(a, b)
+def test_kinds_fit_is_symmetric_and_rules_the_magnitude(a, b, fit, one_figure_pair):
+    _, table, ia, ib = one_figure_pair(a, b)
     assert bool(kinds_fit(table, ia, ib)[0, 0]) is fit
     assert bool(kinds_fit(table, ib, ia)[0, 0]) is fit
     with_kinds = float(value_similarity(table, ia, ib)[0, 0])
@@ -52,8 +36,8 @@ def test_kinds_fit_is_symmetric_and_rules_the_magnitude(a, b, fit):
 
 
 @pytest.mark.parametrize("kinds", [True, False])
-def test_alignment_scores_another_kind_zero_only_with_kinds(kinds):
-    pool, table, _, _ = _table("Sales rose 2%.", "Sales rose 2 percentage points.")
+def test_alignment_scores_another_kind_zero_only_with_kinds(kinds, one_figure_pair):
+    pool, table, _, _ = one_figure_pair("Sales rose 2%.", "Sales rose 2 percentage points.")
     ids = pool.original_ids(["Sales rose 2%.", "Sales rose 2 percentage points."])
     alignment = align_numbers(table, ids[:1], ids[1:], kinds=kinds)
     scores = alignment.numeric_similarity(0.5)
@@ -62,17 +46,17 @@ def test_alignment_scores_another_kind_zero_only_with_kinds(kinds):
     assert float(scores.s_num[0]) == (0.0 if kinds else 1.0)  # 2 and 2: magnitude 1 without the kinds rule
 
 
-def test_a_condition_still_scores_its_number():
+def test_a_condition_still_scores_its_number(one_figure_pair):
     """A stated condition links its number whatever the kinds (comparison-aware mode reads the cue itself)."""
-    pool, table, _, _ = _table("Sales rose 2%.", "Sales rose 2 percentage points.")
+    pool, table, _, _ = one_figure_pair("Sales rose 2%.", "Sales rose 2 percentage points.")
     ids = pool.original_ids(["Sales rose 2%.", "Sales rose 2 percentage points."])
     alignment = align_numbers(table, ids[:1], ids[1:], conditions={0: np.array([[0.75]])})
     assert alignment.a_to_b.similarity.tolist() == [0.75]
     assert alignment.a_to_b.magnitude.tolist() == [0.0]
 
 
-def test_magnitude_unchanged_for_one_kind():
-    _, table, ia, ib = _table("Revenue increased by 4%.", "Revenue increased by 3.56%.")
+def test_magnitude_unchanged_for_one_kind(one_figure_pair):
+    _, table, ia, ib = one_figure_pair("Revenue increased by 4%.", "Revenue increased by 3.56%.")
     assert float(value_similarity(table, ia, ib)[0, 0]) == pytest.approx(float(magnitude_similarity(4.0, 3.56)))
 
 

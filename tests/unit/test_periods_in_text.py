@@ -3,8 +3,6 @@ fiscal years; how their periods compare and when one supports another. Expected 
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 import pytest
 
@@ -169,23 +167,6 @@ def test_numfine_shifts_keep_the_interval_form():
     assert q.shifted(3) == ("Q1", "--Q1")  # a yearless quarter wraps around the year
 
 
-def _supported(prediction: str, reference: str) -> bool:
-    """`alignment.value_support` of the one mention of ``reference`` for the one mention of ``prediction``."""
-    from nash_metric.pipeline.alignment import value_support
-    from nash_metric.pipeline.pool import TextPool
-    from nash_metric.pipeline.support import support_keys
-
-    pool = TextPool.build([prediction, reference])
-    encodings = [SimpleNamespace(mention_has_tokens=np.ones(len(spans), bool),
-                                 mention_vectors=np.ones((len(spans), 16), np.float32)) for spans in pool.spans()]
-    table = pool.mention_table(encodings)
-    table.support = support_keys(pool, table)
-    ia, ib = (table.of(int(pool.original_ids([text])[0])) for text in (prediction, reference))
-    assert ia.stop - ia.start == ib.stop - ib.start == 1  # one mention each
-    ia, ib = ia.start, ib.start
-    return bool(value_support(table, np.array([ia]), np.array([ib]))[0, 0])
-
-
 @pytest.mark.parametrize(("prediction", "reference", "supported"), [
     ("Revenue rose in Q3 2020.", "Revenue rose in the third quarter.", True),
     ("Revenue rose in Q3 2020.", "Revenue rose in the second quarter.", False),
@@ -194,5 +175,9 @@ def _supported(prediction: str, reference: str) -> bool:
     ("Revenue rose in H1 2020.", "Revenue rose in the six months ended June 30, 2020.", True),
     ("Revenue rose in Q3 2020.", "Revenue rose in the three months ended June 30, 2020.", False),
 ])
-def test_the_verdict_reads_periods_in_words(prediction, reference, supported):
-    assert _supported(prediction, reference) is supported
+def test_the_verdict_reads_periods_in_words(prediction, reference, supported, one_figure_pair):
+    """`alignment.value_support` of the one figure of ``reference`` for the one figure of ``prediction``."""
+    from nash_metric.pipeline.alignment import value_support
+
+    _, table, ia, ib = one_figure_pair(prediction, reference)
+    assert bool(value_support(table, ia, ib)[0, 0]) is supported

@@ -78,11 +78,13 @@ Returns:
         numbers of their match's magnitude similarity (falls when the prediction states figures the reference
         lacks or contradicts), and the mean over the reference's numbers (falls when figures are left out).
     numeric_support (list of float): the share of the prediction's figures that the reference supports (its
-        value stated at the precision written, in a context that fits); 1.0 when the prediction states none.
+        value stated at the precision written, bound to nothing the prediction contradicts); 1.0 when the
+        prediction states none.
     figure_verdicts (list of list of dict): per prediction, every figure with text, start, end, value, verdict
-        ('supported', 'misplaced': its value is stated only where it means something else, 'unsupported':
-        stated nowhere), found (where its value is stated, or None), reference (the number it is compared
-        with, or None) and cosine.
+        ('supported'; 'misplaced': its value is stated only for another period, row or subject;
+        'unsupported': stated nowhere; 'contradicted': stated as a change in the other direction), found
+        (where its value is stated, or None), reference (the number it is compared with, or None), cosine and
+        basis (what decided a misplaced or contradicted figure, or None).
     unsupported_numbers (list of list of dict): per prediction, the figure_verdicts entries not supported.
     alpha (list of float): text weight alpha = W_text / (W_text + W_num); 1.0 when there are no numbers.
     baseline (list of float): the backbone score on the original (unmasked) pair (BERTScore F1 or cosine).

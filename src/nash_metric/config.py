@@ -171,9 +171,9 @@ class NASHConfig:
     verdict: Verdict = option(
         "context",
         "How each figure of the prediction is judged against its reference or source: 'context' (its value "
-        "first: stated nowhere -> unsupported; then its context: stated only where it means something else -> "
-        "misplaced) or 'argmax' (earlier versions: only the number its context aligns with decides; unmatched "
-        "below tau).",
+        "first: stated nowhere -> unsupported; then what its places are bound to: another period, row or subject "
+        "-> misplaced, a change in the other direction -> contradicted) or 'argmax' (earlier versions: only the "
+        "number its context aligns with decides; unmatched below tau).",
         scores=True,
         cli={"choices": VERDICT_RULES},
     )

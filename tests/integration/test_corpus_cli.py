@@ -330,7 +330,7 @@ def build_args(argv):
 
 # -- rows: unsupported_numbers as lists ----------------------------------------------------------------------
 
-ENTRY_KEYS = ["text", "start", "end", "value", "verdict", "found", "reference", "cosine"]
+ENTRY_KEYS = ["text", "start", "end", "value", "verdict", "found", "reference", "cosine", "basis"]
 
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])

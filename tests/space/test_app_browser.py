@@ -161,7 +161,8 @@ def test_check_tab_opens_on_its_scored_example(page, data_paths):
 
     page.get_by_role("tab", name="Check figures").click()
     summary = page.get_by_test_id("check-summary")  # scored when the page loaded, nothing clicked
-    expect(summary).to_contain_text("2 supported, 1 misplaced, 1 unsupported (4 figures)", timeout=120_000)
+    expect(summary).to_contain_text("2 supported, 1 misplaced, 1 unsupported, 0 contradicted (4 figures)",
+                                    timeout=120_000)
     marked = page.locator("#check-marked .highlighted")
     expect(marked).to_have_count(4)
     colours = {"2019": "rgba(34, 197, 94, 0.5)", "$1,452.4 million": "rgba(34, 197, 94, 0.5)",  # green
@@ -172,7 +173,7 @@ def test_check_tab_opens_on_its_scored_example(page, data_paths):
         expect(marked.filter(has_text=text)).to_have_css("background-color", colour)
     table = page.locator("#check-table")
     expect(table).to_contain_text("line 10 (Consumer · 2018): | Consumer | 812.7 | [790.3] |")
-    expect(table).to_contain_text("812.7 · line 10 (Consumer · 2019)")
+    expect(table).to_contain_text("period: 2018, not 2019 · 812.7 · line 10 (Consumer · 2019)")
     data_paths.artifacts.mkdir(exist_ok=True)
     page.screenshot(path=str(data_paths.artifacts / "space_check.png"), full_page=True)
 

@@ -27,6 +27,25 @@ def _figure(text, needle, verdict):
             "found": None, "reference": None, "cosine": None}
 
 
+def test_a_contradicted_figure_shows_its_mark_colour_and_basis():
+    from nash_metric.space.render import CHECK_COLOURS, support_html
+
+    source = "Revenue improved by 24.3% year over year."
+    text = "Revenue decreased 24.3%."
+    figure = _figure(text, "24.3%", "contradicted")
+    at = source.index("24.3%")
+    figure["found"] = figure["reference"] = {"text": "24.3%", "start": at, "end": at + 5, "value": 24.3}
+    figure["basis"] = "direction: the source states a rise"
+    assert figure_table(figure_rows(source, [figure])) == [
+        ["24.3%", "⇅ contradicted", "line 1: Revenue improved by [24.3%] year over year.",
+         "direction: the source states a rise"]]
+    assert verdict_segments(text, [figure])[1] == ("24.3%", "contradicted")
+    assert len(set(CHECK_COLOURS.values())) == len(CHECK_COLOURS)  # one colour a verdict
+    html = support_html(0.0, "numeric support 0.00", [{"text": "24.3%", "start": figure["start"]}],
+                        {0: figure})
+    assert 'data-verdict="contradicted"' in html and "⇅ 24.3%" in html and "other direction" in html
+
+
 def test_segments_keep_every_character_once_and_label_each_figure():
     text = "Sales <b>rose</b> 5% to $1.2 bn & more"
     verdicts = [_figure(text, "$1.2 bn", "misplaced"), _figure(text, "5%", "supported")]  # any order
@@ -44,15 +63,16 @@ def test_table_rows_say_where_and_what_fits():
     at = source.index
     figure["found"] = {"text": "790.3", "start": at("790.3"), "end": at("790.3") + 5, "value": 790.3}
     figure["reference"] = {"text": "812.7", "start": at("812.7"), "end": at("812.7") + 5, "value": 812.7}
+    figure["basis"] = "period: 2018, not 2019"
     lost = _figure(text, "12", "unsupported")
     assert figure_table(figure_rows(source, [figure, lost])) == [
         ["790.3", "↷ misplaced", "line 3 (Consumer · 2018): | Consumer | 812.7 | [790.3] |",
-         "812.7 · line 3 (Consumer · 2019): | Consumer | [812.7] | 790.3 |"],
+         "period: 2018, not 2019 · 812.7 · line 3 (Consumer · 2019): | Consumer | [812.7] | 790.3 |"],
         ["12", "✗ unsupported", "nowhere in the source", ""],
     ]
     html = check_summary_html(0.0, [figure, lost])
     assert 'data-support="0.0"' in html and 'data-misplaced="1"' in html and 'data-unsupported="1"' in html
-    assert "numeric support 0.00: 0 supported, 1 misplaced, 1 unsupported (2 figures)" in html
+    assert "numeric support 0.00: 0 supported, 1 misplaced, 1 unsupported, 0 contradicted (2 figures)" in html
 
 
 def test_a_long_source_is_estimated_before_it_is_scored():
@@ -89,7 +109,8 @@ def test_the_check_tab_judges_the_opening_example(tiny_model_dir):
     assert table[1][2] == "line 9 (Industrial · 2019): | Industrial | [$ 1,452.4] | $ 1,146.2 |"
     assert table[2][2] == "line 10 (Consumer · 2018): | Consumer | 812.7 | [790.3] |"
     assert table[3][2] == "nowhere in the source"
-    assert 'data-support="0.5"' in summary and "2 supported, 1 misplaced, 1 unsupported (4 figures)" in summary
+    assert 'data-support="0.5"' in summary
+    assert "2 supported, 1 misplaced, 1 unsupported, 0 contradicted (4 figures)" in summary
     again = h.check_example(CHECK_SOURCE, CHECK_TEXT, model, "token", False, 0.5)
     assert again[0] is summary  # the opening example is scored once, then kept
 
@@ -150,4 +171,6 @@ def test_minilm_reports_the_examples_misplaced_figure_as_misplaced():
     assert "nash-error" not in summary, summary
     assert [(s, v) for s, v in segments if v] == [("2019", "supported"), ("$1,452.4 million", "supported"),
                                                   ("$790.3 million", "misplaced"), ("$0.55", "unsupported")]
-    assert table[2][3] == "812.7 · line 10 (Consumer · 2019): | Consumer | [812.7] | 790.3 |"  # its context: 2019
+    # what decided, and the number bound to what the text states: Consumer's 2019 cell
+    assert table[2][3] == ("period: 2018, not 2019 · 812.7 · line 10 (Consumer · 2019): | Consumer | [812.7] | "
+                           "790.3 |")

@@ -78,10 +78,12 @@ def test_rows_show_what_the_context_fits_only_where_it_is_not_where_the_value_st
     assert (misplaced.found.cell, misplaced.matched_text, misplaced.matched.cell) == ("Consumer · 2018", "812.7",
                                                                                       "Consumer · 2019")
     assert unsupported.found is None and unsupported.matched_text == "$0.52" and unsupported.matched.line == 10
-    assert verdict_counts(verdicts) == {"supported": 1, "misplaced": 1, "unsupported": 1}
-    assert summary_line(1 / 3, verdicts) == "numeric support 0.33: 1 supported, 1 misplaced, 1 unsupported (3 figures)"
+    assert verdict_counts(verdicts) == {"supported": 1, "misplaced": 1, "unsupported": 1, "contradicted": 0}
+    assert summary_line(1 / 3, verdicts) == ("numeric support 0.33: 1 supported, 1 misplaced, 1 unsupported, "
+                                             "0 contradicted (3 figures)")
     argmax = [{**verdicts[0], "verdict": "unmatched"}]
-    assert verdict_counts(argmax) == {"supported": 0, "misplaced": 0, "unsupported": 0, "unmatched": 1}
+    assert verdict_counts(argmax) == {"supported": 0, "misplaced": 0, "unsupported": 0, "contradicted": 0,
+                                      "unmatched": 1}
     assert summary_line(1.0, []) == "numeric support 1.00: the text states no figure to check"
 
 
@@ -186,9 +188,10 @@ def test_check_prints_each_figure_where_its_value_stands_and_writes_rows(files, 
     assert [f[-1] for f in figures] == ["1)", "1)", "2)", "2)", "2)"]  # (text line N): the text has two lines
     assert "      found    line 7 (Industrial · 2019): | Industrial | [1,452.4] | 1,146.2 |" in lines
     assert "      found    line 8 (Consumer · 2018): | Consumer | 812.7 | [790.3] |" in lines
-    assert "      context  812.7 fits it best, line 8 (Consumer · 2019): | Consumer | [812.7] | 790.3 |" in lines
+    assert "      because  period: 2018, not 2019" in lines
+    assert "      bound to 812.7, line 8 (Consumer · 2019): | Consumer | [812.7] | 790.3 |" in lines
     assert "      found    nowhere in the source" in lines
-    assert lines[-1] == "numeric support 0.60: 3 supported, 1 misplaced, 1 unsupported (5 figures)"
+    assert lines[-1] == "numeric support 0.60: 3 supported, 1 misplaced, 1 unsupported, 0 contradicted (5 figures)"
     assert "✓" not in out  # not a terminal: words
     written = read_rows(rows)
     assert written["index"] == [0] and written["numeric_support"] == [0.6] and written["unsupported"] == [2]
@@ -209,9 +212,9 @@ def test_jsonl_checks_each_line_against_its_own_source(files, tiny_model_dir, ca
     lines = capsys.readouterr().out.splitlines()
     headers = [line for line in lines if line.startswith(str(path))]
     assert headers == [f"{path}:1: 2 figures", f"{path}:3: 1 figure"]  # the blank line 2 is skipped
-    assert "numeric support 1.00: 2 supported, 0 misplaced, 0 unsupported (2 figures)" in lines
-    assert "numeric support 0.00: 0 supported, 0 misplaced, 1 unsupported (1 figure)" in lines
-    assert lines[-1] == "2 texts: mean numeric support 0.50; 2 supported, 0 misplaced, 1 unsupported"
+    assert "numeric support 1.00: 2 supported, 0 misplaced, 0 unsupported, 0 contradicted (2 figures)" in lines
+    assert "numeric support 0.00: 0 supported, 0 misplaced, 1 unsupported, 0 contradicted (1 figure)" in lines
+    assert lines[-1] == "2 texts: mean numeric support 0.50; 2 supported, 0 misplaced, 1 unsupported, 0 contradicted"
     written = read_rows(output)
     assert written["index"] == [0, 1] and written["unsupported"] == [0, 1]
     # a list of entries, as `unsupported_numbers` (a JSON text only in CSV/TSV cells)

@@ -95,11 +95,13 @@ def test_a_misplaced_figure_says_where_its_value_was_found_and_what_its_context_
     assert support_summary(info) == summary and summary in text.splitlines()
     rows = _verdict_rows(text)
     assert [row[:3] for row in rows] == [
-        ["1,146.2 (=1146.2)", "↷ MISPLACED", "found at 1,146.2 (=1146.2), but its context fits 1,452.4 (=1452.4)"],
+        ["1,146.2 (=1146.2)", "↷ MISPLACED",
+         "found at 1,146.2 (=1146.2), but A's binding fits 1,452.4 (=1452.4) (period: 2018, not 2019)"],
         ["2019 (=2019)", "✓ supported", "2019 (=2019)"]]
     assert float(rows[0][3]) == pytest.approx(figure["context_match"]["cosine"], abs=1e-4)
-    legend = "✓ supported: B states its value where the context fits · ↷ misplaced: B states its value, but only " \
-             "where it means something else · ✗ unsupported: B states its value nowhere"
+    legend = ("✓ supported: B states its value, and nothing B binds it to contradicts A · ↷ misplaced: B states its "
+              "value, but only for another period, row or subject · ✗ unsupported: B states its value nowhere · "
+              "⇅ contradicted: B states its value as a change in the other direction")
     assert legend in text.splitlines()
 
 
@@ -138,7 +140,7 @@ def test_an_explanation_without_verdicts_renders_as_before(tiny_scorer):
 
 @pytest.mark.parametrize(("verdict", "found", "reference", "rule", "note"), [
     ("supported", "4%", "4%", "context", "4%"),
-    ("misplaced", "1,146.2", "1,452.4", "context", "found at 1,146.2, but its context fits 1,452.4"),
+    ("misplaced", "1,146.2", "1,452.4", "context", "found at 1,146.2, but A's binding fits 1,452.4"),
     ("unsupported", None, "4%", "context", "stated nowhere; closest in context: 4%"),
     ("unsupported", None, None, "context", "stated nowhere; B has no number of its kind"),
     ("unsupported", None, "4%", "argmax", "aligned with 4%, another value"),
@@ -166,11 +168,11 @@ def test_the_support_line_of_nash_score():
     entries = [_entry("10%", "unsupported", None, "4%"), _entry("1,146.2", "misplaced", "1,146.2", "1,452.4"),
                _entry("7", "unsupported", None, None), _entry("3", "unmatched", None, None)]
     assert support_line(0.2, entries) == (
-        "numeric support 0.20; not supported: 10% (B says 4%); 1,146.2 (misplaced: found at 1,146.2, but its "
-        "context fits 1,452.4); 7 (stated nowhere in B); 3 (nothing in B aligns)")
+        "numeric support 0.20; not supported: 10% (B says 4%); 1,146.2 (misplaced: found at 1,146.2, but A's "
+        "binding fits 1,452.4); 7 (stated nowhere in B); 3 (nothing in B aligns)")
 
 
 def test_the_support_line_of_a_scored_misplaced_figure(tiny_scorer):
     out = tiny_scorer.score([MISPLACED_CLAIM], [TABLE])
     assert support_line(out.numeric_support[0], out.unsupported_numbers[0]) == (
-        "numeric support 0.50; not supported: 1,146.2 (misplaced: found at 1,146.2, but its context fits 1,452.4)")
+        "numeric support 0.50; not supported: 1,146.2 (misplaced: found at 1,146.2, but A's binding fits 1,452.4)")

@@ -176,10 +176,15 @@ def test_another_rows_value_in_a_table_is_misplaced():
 
 
 def test_another_items_value_in_prose_is_misplaced():
+    """Misplaced in prose when the prediction binds the place's subject ("product") to another of its figures;
+    one figure alone ("Services revenue was $40 million.") gives no such evidence, so it stays supported."""
     source = "Product revenue was $40 million. Services revenue was $25 million."
-    entry = _verdict_of("Services revenue was $40 million.", source, "$40 million")
+    swapped = "Services revenue was $40 million and product revenue was $25 million."
+    entry = _verdict_of(swapped, source, "$40 million")
     assert entry["verdict"] == "misplaced" and entry["reference"]["text"] == "$25 million"
+    assert _verdict_of(swapped, source, "$25 million")["verdict"] == "misplaced"
     assert _verdict_of("Product revenue was $40 million.", source, "$40 million")["verdict"] == "supported"
+    assert _verdict_of("Services revenue was $40 million.", source, "$40 million")["verdict"] == "supported"
 
 
 def test_a_value_stated_nowhere_is_unsupported_even_in_its_right_cell():
@@ -217,3 +222,148 @@ def test_a_count_in_words_is_not_judged_and_a_period_is_never_misplaced():
     assert _verdicts("Two friends met.", "Friends met.", rule="argmax")[0] == 0.0
     # "2019" is stated (a header) though another year's cells fit the sentence's words as well.
     assert _verdict_of("Fixed Price sales were 1,146.2 in 2019.", TABLE, "2019")["verdict"] == "supported"
+
+
+# -- binding: misplaced and contradicted need structural evidence (docs: "Figures against a source") -----------
+
+S5 = "Revenue of 100M grew 20% while costs of 80M grew 25%, yielding 20M profit."  # the paper's Appendix E
+S5_MIRROR = "Costs of 80M grew 25% while revenue of 100M grew 20%, yielding 20M profit."
+
+
+def _by_figure(prediction: str, reference: str) -> dict[str, str]:
+    return {e["text"]: e["verdict"] for e in _all(prediction, reference)}
+
+
+@pytest.mark.parametrize("reference", [S5, S5_MIRROR])
+def test_appendix_e_swapped_percentages_are_misplaced_and_the_profit_unsupported(reference):
+    """s6 against s5 (and against s5's mirror, costs first): each percent is bound to the other noun."""
+    verdicts = _by_figure("Revenue of 100M grew 25% while costs of 80M grew 20%, yielding 10M profit.", reference)
+    assert verdicts == {"100M": "supported", "25%": "misplaced", "80M": "supported", "20%": "misplaced",
+                        "10M": "unsupported"}
+
+
+@pytest.mark.parametrize("reference", [S5, S5_MIRROR])
+def test_appendix_e_the_same_facts_reordered_are_all_supported(reference):
+    assert set(_by_figure(S5_MIRROR, reference).values()) == {"supported"}
+    assert set(_by_figure(S5, reference).values()) == {"supported"}
+
+
+def test_a_misplaced_entry_says_what_decided():
+    [entry] = [e for e in _all("Capital expenditures were $160 million in 2023.",
+                               "Capital expenditures were $185 million in 2023, compared with $160 million in 2022.")
+               if e["text"] == "$160 million"]
+    assert entry["verdict"] == "misplaced"
+    assert entry["basis"] == "period: 2022, not 2023"
+    assert entry["found"]["text"] == "$160 million" and entry["reference"]["text"] == "$185 million"
+
+
+@pytest.mark.parametrize("prediction, verdict", [
+    ("Net debt was $2.1 billion at the end of 2023.", "misplaced"),  # last year's figure for this year
+    ("Net debt was $2.4 billion at the end of 2023.", "supported"),
+    ("Net debt was $2.1 billion at the end of 2022.", "supported"),
+])
+def test_a_clause_binds_its_year(prediction, verdict):
+    source = "Net debt stood at $2.4 billion at the end of 2023, up from $2.1 billion at the end of 2022."
+    assert _by_figure(prediction, source)[prediction.split(" was ")[1].split(" at")[0]] == verdict
+
+
+def test_years_listed_before_their_figures_bind_none():
+    """'in 2019 and 2018 were X and Y': a listed year is not each figure's, so nothing is misplaced."""
+    source = "| | 2019 | 2018 |\n|---|---|---|\n| Gross profit | 275,792 | 282,950 |"
+    prediction = "Gross profit in 2019 and 2018 were 275,792 and 282,950 respectively."
+    assert set(_by_figure(prediction, source).values()) == {"supported"}
+
+
+def test_words_alone_never_misplace_a_stated_value():
+    """The value is stated; another number's clause shares more words, but nothing binds the figure elsewhere."""
+    source = ("Adjusted EPS was $1.12 this quarter. GAAP EPS of $1.05 reflected restructuring charges "
+              "in the quarter and lower margins in the quarter.")
+    assert _by_figure("EPS was $1.12 in the quarter, with lower margins.", source) == {"$1.12": "supported"}
+    assert _by_figure("Adjusted EPS was $1.12.", source) == {"$1.12": "supported"}
+
+
+def test_a_per_unit_amount_or_one_ten_times_away_is_no_rival():
+    from nash_metric.pipeline.support import rivals
+
+    pool, table = _table("EPS was $2.41 and revenue was $812 million.",
+                         "Revenue was $790 million, EPS was $2.38 and net income was $95 million.")
+    a, b = (table.of(i) for i in pool.original_ids(["EPS was $2.41 and revenue was $812 million.",
+                                                     "Revenue was $790 million, EPS was $2.38 and net income was "
+                                                     "$95 million."]))
+    fits = rivals(table, np.arange(a.start, a.stop), np.arange(b.start, b.stop))
+    # rows: $2.41 (per share), $812 million; columns: $790 million, $2.38, $95 million
+    assert fits.tolist() == [[False, True, False], [True, False, True]]
+
+
+def test_a_range_is_one_figure():
+    source = "We expect capital spending of $80 million to $95 million next year, and growth of 3-6%."
+    assert set(_by_figure("Capital spending will be $80 million to $95 million.", source).values()) == {"supported"}
+    assert set(_by_figure("Capital spending should reach $95 million.", source).values()) == {"supported"}
+    assert set(_by_figure("Growth of 3-6% is expected.", source).values()) == {"supported"}
+
+
+@pytest.mark.parametrize("prediction, reference, verdict", [
+    ("Revenue decreased 24.3%.", "Revenue improved by 24.3% year over year.", "contradicted"),
+    ("Revenue grew 24.3%.", "Revenue improved by 24.3% year over year.", "supported"),
+    ("Margins fell 7.5%.", "Margin change: -7.5% on the year.", "supported"),  # a sign is a direction
+    ("Margins rose 7.5%.", "Margin change: (7.5)% on the year.", "contradicted"),
+    ("Sales were up 3%.", "a 3% decline in sales", "contradicted"),  # a change noun after the figure
+    ("Revenue rose to $6 million.", "Revenue fell to $6 million.", "supported"),  # a level, not a change
+    ("Revenue fell 5%.", "Revenue was 5% of the total.", "supported"),  # the source states no direction
+])
+def test_direction_of_change(prediction, reference, verdict):
+    assert list(_by_figure(prediction, reference).values()) == [verdict]
+
+
+_TABLE = ("Net sales ($ in millions):\n| | 2019 | 2018 |\n|---|---|---|\n"
+          "| Fixed Price | $ 1,452.4 | $ 1,146.2 |\n| Cost Plus | 800.1 | 700.2 |")
+
+
+@pytest.mark.parametrize("prediction, verdict, basis", [
+    ("Fixed Price sales were $1,452.4 million in 2019.", "supported", None),
+    ("Fixed Price sales were $1,146.2 million in 2019.", "misplaced", "period: 2018, not 2019"),  # another column
+    ("Cost Plus sales were $1,452.4 million in 2019.", "misplaced", "row: fixed price, not the one named"),
+    ("Fixed Price sales were $1,146.2 million in 2018.", "supported", None),
+])
+def test_a_table_cell_is_bound_by_its_row_and_column(prediction, verdict, basis):
+    entry = next(e for e in _all(prediction, _TABLE) if "million" in e["text"])
+    assert (entry["verdict"], entry["basis"]) == (verdict, basis)
+
+
+_CSV = "(in thousands of dollars)\nRegion,2023 Revenue,2022 Revenue,Stores\nNorth,812,790,140\nSouth,640,600,95\n"
+
+
+@pytest.mark.parametrize("prediction, expected", [
+    ("North revenue was $812 thousand in 2023.", {"2023": "supported", "$812 thousand": "supported"}),
+    ("North revenue was $812,000 in 2023.", {"$812,000": "supported", "2023": "supported"}),  # the caption scale
+    ("North revenue was $790 thousand in 2023.", {"$790 thousand": "misplaced", "2023": "supported"}),
+    ("North had 812 stores.", {"812": "misplaced"}),  # a revenue cell stated as a store count
+    ("North had 140 stores.", {"140": "supported"}),
+])
+def test_a_csv_block_is_a_table(prediction, expected):
+    assert _by_figure(prediction, _CSV) == expected
+
+
+@pytest.mark.parametrize("prediction, reference", [
+    ("The region has 2.5 billion people.", "The region has 2,477 hospitals."),
+    ("The firm earned $5 million.", "The firm employed 5,078 people."),
+    ("The firm earned $5,078.", "The firm employed 5,078 people."),
+])
+def test_a_count_is_never_an_amount_of_money_nor_at_a_scale(prediction, reference):
+    assert set(_by_figure(prediction, reference).values()) == {"unsupported"}
+
+
+def test_a_count_still_supports_a_count_at_its_scale():
+    assert _by_figure("The region has 2.5 thousand hospitals.", "The region has 2,477 hospitals.") == {
+        "2.5 thousand": "supported"}
+
+
+@pytest.mark.parametrize("prediction, reference, verdict", [
+    ("He died 20 years ago.", "About 20 minutes later, he signed.", "unsupported"),
+    ("It spread to 25 countries.", "It has spread for 25 years.", "unsupported"),
+    ("It spread for 25 years.", "It has spread for 25 years.", "supported"),
+    ("It lasted 25 years.", "It lasted 25.", "supported"),  # a plain number fits a length of time
+    ("870 infections were reported.", "In total, 870 people were infected.", "supported"),  # no time: a paraphrase
+])
+def test_a_length_of_time_agrees_only_with_the_same_unit_of_time(prediction, reference, verdict):
+    assert list(_by_figure(prediction, reference).values()) == [verdict]

@@ -198,14 +198,23 @@ def test_a_misplaced_figure_marks_where_its_value_is_and_what_its_context_fits(p
     colours = {t.get_text(): t.get_color() for t in ax.texts if t.get_text() in ("↷", "◎")}
     assert colours == {"↷": VERDICT_COLOURS["misplaced"], "◎": VERDICT_COLOURS["misplaced"]}
     legend = fig.get_supxlabel().replace("\n", " ")
-    for words in ("↷ misplaced (B states its value, but only where it means something else)",
+    for words in ("↷ misplaced (B states its value, but only for another period, row or subject)",
                   "✗ unsupported (B states its value nowhere)", "↷ where B states a misplaced figure's value",
-                  "◎ the number its context fits"):
+                  "◎ the number bound to what it states"):
         assert words in legend
     assert "∅" not in legend
     # Unsupported under this rule: ✗ on the number of B closest in context; none when B has none of its kind.
     info = _with_verdicts(pair_info, "context", ("unsupported", None, 2), None, ("unsupported",))
     assert _cell_marks(explanation_figure(info)) == [("✗", 2, 0)]
+
+
+def test_a_contradicted_figure_marks_where_its_value_is_stated_as_the_other_change(pair_info):
+    info = _with_verdicts(pair_info, "context", ("contradicted", 0, 0), None, ("supported", 1, 1))
+    fig = explanation_figure(info)
+    assert _rows(fig)[0] == ("A1: 4% ⇅", VERDICT_COLOURS["contradicted"])
+    assert ("⇅", 0, 0) in _cell_marks(fig)
+    assert "⇅ contradicted (B states its value as a change in the other direction)" in fig.get_supxlabel().replace(
+        "\n", " ")
 
 
 def test_an_explanation_without_verdicts_draws_no_marks(pair_info):

@@ -85,11 +85,11 @@ def test_importing_the_corpus_outputs_loads_neither_numpy_nor_pyarrow(module):
 REF = {"text": "3.56%", "start": 21, "end": 26, "value": 3.56}
 ENTRIES = [
     [{"text": "4%", "start": 21, "end": 23, "value": 4.0, "verdict": "misplaced", "found": REF, "reference": REF,
-      "cosine": 0.1 + 0.2}],
+      "cosine": 0.1 + 0.2, "basis": "period: 2022, not 2023"}],
     [],
     [{"text": "é 5", "start": 0, "end": 3, "value": 5.0, "verdict": "unsupported", "found": None, "reference": None,
-      "cosine": None}, {"text": "7", "start": 9, "end": 10, "value": 7.0, "verdict": "unmatched", "found": None,
-                        "reference": REF, "cosine": -0.0}],
+      "cosine": None, "basis": None}, {"text": "7", "start": 9, "end": 10, "value": 7.0, "verdict": "unmatched",
+                                       "found": None, "reference": REF, "cosine": -0.0, "basis": None}],
 ]
 
 

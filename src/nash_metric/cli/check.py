@@ -149,8 +149,11 @@ def check_report(check: Check, verdicts: Sequence[Mapping[str, Any]], support: f
         where = f"  (text line {check.text.count(chr(10), 0, row.start) + 1})" if several_lines else ""
         lines.append(f"  {verdict:<{WORDS_WIDTH + (2 if marks else 0)}}  {row.text}{where}")
         lines.append(f"      found    {row.found.describe() if row.found else 'nowhere in the source'}")
+        if row.basis is not None:
+            lines.append(f"      because  {row.basis}")
         if row.matched is not None:
-            lines.append(f"      context  {row.matched_text} fits it best, {row.matched.describe()}")
+            label = "bound to" if row.verdict == "misplaced" else "closest "
+            lines.append(f"      {label} {row.matched_text}, {row.matched.describe()}")
     lines.append(summary_line(support, verdicts))
     return "\n".join(lines)
 
@@ -188,10 +191,12 @@ def _warn_unscored(block: Sequence[Check], out: NASHOutput) -> None:
 
 
 CHECK = Command(
-    "check", "check each figure of a generated text against its source: supported, misplaced or unsupported",
+    "check", "check each figure of a generated text against its source: supported, misplaced, contradicted or "
+    "unsupported",
     add_check_arguments, run_check, scorer_options=True,
     description="Judge every figure of a generated text against its source, in two steps: its value (stated "
-    "nowhere in the source: unsupported), then its context (stated only where it means something else, such as "
-    "last year's column: misplaced), else supported. Prints each figure with its verdict and where its value "
-    "stands in the source (line, table cell, snippet), then the numeric support. Exits 0 whatever the verdicts.",
+    "nowhere in the source: unsupported), then what its places are bound to (only another year's column, row or "
+    "subject: misplaced; a change in the other direction: contradicted), else supported. Prints each figure "
+    "with its verdict and where its value stands in the source (line, table cell, snippet), then the numeric "
+    "support. Exits 0 whatever the verdicts.",
 )

@@ -99,12 +99,13 @@ def support_line(support: float, unsupported: list[dict]) -> str:
 
 def _not_supported_note(entry: dict) -> str:
     """"B says 4%" (unsupported: the number of B closest in context, or its aligned number under the argmax rule),
-    "misplaced: found at 1,146.2, but its context fits 1,452.4", "stated nowhere in B", "nothing in B aligns"."""
-    from ..reports.explain_text import MISPLACED, UNMATCHED, figure_note
+    "misplaced: found at 1,146.2, but A's binding fits 1,452.4", "contradicted: ...", "stated nowhere in
+    B", "nothing in B aligns"."""
+    from ..reports.explain_text import CONTRADICTED, MISPLACED, UNMATCHED, figure_note
 
     found, reference = (entry[key]["text"] if entry.get(key) else None for key in ("found", "reference"))
-    if entry["verdict"] == MISPLACED:
-        return f"misplaced: {figure_note(MISPLACED, found, reference)}"
+    if entry["verdict"] in (MISPLACED, CONTRADICTED):
+        return f"{entry['verdict']}: {figure_note(entry['verdict'], found, reference)}"
     if entry["verdict"] == UNMATCHED:
         return "nothing in B aligns"
     return f"B says {reference}" if reference else "stated nowhere in B"

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from itertools import pairwise
 
-from .table_grid import Grid, RawCell, is_nil, is_numeric, norm
+from .table_grid import Grid, RawCell, is_nil, is_numeric, line_spans, norm
 
 _SENTENCE_END = re.compile(r"[A-Za-z)][.:;!?]$")
 _GROUP_START = re.compile(r"(?:^|[\s$€£¥(])\d{1,3}$")  # "were 1" / "Americas $18" before ",234": a thousands group
@@ -93,3 +93,22 @@ def read_delimited(text: str, lines: Sequence[tuple[int, int]], free: Sequence[b
                 grids.append(Grid("delimited", lines[i][0], lines[j - 1][1], tuple(block), 0, spread=True))
             i = j
     return grids
+
+
+def fields_apart(text: str) -> str:
+    """`text` with each comma that separates two fields of a CSV block replaced by a tab (same length, so every
+    span still indexes `text`): the number reader then reads "North,812,790" as 812 and 790, not 812,790, and
+    "Item,2023,2022" as two years. Quoted fields ("5,400") keep their commas. Lines with pipes or tabs are left
+    to their own readers."""
+    if "," not in text or "\n" not in text:
+        return text
+    lines = line_spans(text)
+    free = [not any(ch in text[a:b] for ch in "|\t") for a, b in lines]
+    breaks = [comma for grid in read_delimited(text, lines, free) for row in grid.rows
+              for left, right in pairwise(row) for comma in range(left.end, right.start) if text[comma] == ","]
+    if not breaks:
+        return text
+    chars = list(text)
+    for comma in breaks:
+        chars[comma] = "\t"
+    return "".join(chars)

@@ -1,15 +1,17 @@
-"""The context of a figure, as the support verdict's second step compares it: the words it quantifies and the
-period it is stated for.
+"""The context of a figure, as the support verdict's second step reads it: what it is bound to and the words
+around it.
 
-* In running text, a figure's words are the content words of its clause: at most `WINDOW` words on each side
-  within its sentence, other numbers left out. Its period is the year its sentence names ("$1.2 billion in
-  2019"), none when it names several; a calendar period has none (its own value is its period).
-* In a table cell (`tables.find_tables`), its words are its row label, the section above its row and its column
-  headers, and its period the year its headers (else its row label) name: "Fixed Price" x "2019". A cell's
-  neighbours in reading order are other cells, not its meaning. The table's scale ("in millions") comes along.
+* In running text, its binding is `binding.prose_bindings`'s: the noun its clause quantifies, the year bound to
+  it ("$1.2 billion in 2019"; none when its sentence lists several), the direction of a change, a count's noun;
+  a calendar period has no year of its own (its value is its period). Its words are the content words of its
+  clause: at most `WINDOW` words on each side within its sentence, other numbers left out.
+* In a table cell (`tables.find_tables`), its binding is its row label and the section above its row
+  (`row_words`), its column headers (`column_words`) and the year its headers (else its row label) name:
+  "Fixed Price" x "2019". A cell's neighbours in reading order are other cells, not its meaning. The table's
+  scale ("in millions") comes along.
 
-Words are lower-cased and reduced to a crude stem (a plural's "s" dropped), stop words left out: the verdict
-weighs them by how rare they are among the source's figures, so frequent words cost little either way.
+Words are lower-cased and reduced to a crude stem (a plural's "s" dropped), stop words left out. They decide no
+verdict: they only choose which number a report shows beside an unsupported figure.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..numbers.mention import NumericMention
+from .binding import cell_direction, prose_bindings, stem, subject_words
 from .tables import Cell, Table, cell_at, find_tables, row_text
 
 __all__ = ["WINDOW", "Context", "context_words", "mention_contexts"]
@@ -37,7 +40,8 @@ _STOP = frozenset((
     "who", "whom", "what", "when", "where", "while", "during", "after", "before", "year", "years", "quarter",
     "quarters", "month", "months", "ended", "ending", "end", "total",
 ))
-_FIRST_YEAR_DAY = re.compile(r"^(?:FY)?(\d{4})")
+# What names a subject ("Total", "Net sales for the year") keeps "total"; the binding drops verbs itself.
+_SUBJECT_STOP = _STOP - {"total"}
 _PERCENT = re.compile(r"%|\bper ?cent", re.IGNORECASE)
 _PERCENT_AFTER = re.compile(r"\s*(?:\|\s*)?%")
 
@@ -51,39 +55,57 @@ class Context:
     cell: bool  # it stands in a table cell
     scale: float | None  # its table's scale ("in millions": 1e6), when it is a cell of a table that states one
     percent: bool = False  # a cell its table gives as a percent (in its header, row label, caption or own cell)
+    # What it is bound to (`binding`): the noun(s) it quantifies, the direction of a change (+1, -1, 0), whether
+    # it counts things ("2,477 hospitals") or is an amount per unit ("$2.41 per share"); for a cell, its row
+    # label, section and column headers (years left out: they are its `year`), and `place` its table cell.
+    subject: frozenset[str] = frozenset()
+    direction: int = 0
+    counted: str | None = None  # the noun it counts ("hospital"), None when it is no count
+    per_unit: bool = False
+    place: tuple[int, int, int] | None = None  # (table start, row, column) of a cell
+    row_words: frozenset[str] = frozenset()  # a cell's row label and section, as `subject` words
+    column_words: frozenset[str] = frozenset()  # a cell's column headers, years left out, as `subject` words
+    column_year: int | None = None  # the year a cell's column headers state (its `year` may be its row label's)
 
 
 def context_words(text: str) -> frozenset[str]:
     """The content words of `text`, lower-cased and stemmed (what two contexts share is counted on these)."""
-    return frozenset(w for w in (_stem(m.group()) for m in _WORD.finditer(text)) if w not in _STOP and len(w) > 1)
+    return frozenset(w for w in (stem(m.group()) for m in _WORD.finditer(text)) if w not in _STOP and len(w) > 1)
 
 
 def mention_contexts(text: str, mentions: Sequence[NumericMention]) -> list[Context]:
     """The `Context` of each of `mentions` (found in `text`), in order."""
     tables = find_tables(text) if _may_hold_a_table(text) else ()
-    years = [(m.start, m.end, y) for m in mentions if (y := _year_of(m)) is not None]
     sentences = [0, *(m.end() for m in _SENTENCE_END.finditer(text)), len(text)]
-    words = [(m.start(), m.end(), _stem(m.group())) for m in _WORD.finditer(text)]
+    words = [(m.start(), m.end(), stem(m.group())) for m in _WORD.finditer(text)]
     starts = [w[0] for w in words]
+    bindings = prose_bindings(text, mentions, _SUBJECT_STOP)
     out = []
-    for mention in mentions:
+    for mention, bound in zip(mentions, bindings):
         found = cell_at(tables, mention.start, mention.end) if tables else None
         if found is not None:
-            out.append(_cell_context(*found, _PERCENT_AFTER.match(text, mention.end) is not None))
+            out.append(_cell_context(text, mention, *found))
             continue
         low, high = _sentence_of(sentences, mention.start)
-        out.append(Context(_window(words, starts, mention, low, high), _nearest_year(years, mention, low, high),
-                           cell=False, scale=None))
+        out.append(Context(_window(words, starts, mention, low, high), bound.year, cell=False, scale=None,
+                           subject=bound.subject, direction=bound.direction, counted=bound.counted,
+                           per_unit=bound.per_unit))
     return out
 
 
-def _cell_context(table: Table, cell: Cell, percent_after: bool) -> Context:
+def _cell_context(text: str, mention: NumericMention, table: Table, cell: Cell) -> Context:
     header_years = [int(y) for h in cell.headers for y in _YEAR.findall(h)]
     label_years = [int(y) for y in _YEAR.findall(cell.row_label)]
     year = header_years[-1] if header_years else (label_years[-1] if label_years else None)
     named = row_text(cell)
-    percent = percent_after or bool(_PERCENT.search(" ".join((named, table.caption))))
-    return Context(context_words(named), year, cell=True, scale=table.scale, percent=percent)
+    percent = _PERCENT_AFTER.match(text, mention.end) is not None or bool(
+        _PERCENT.search(" ".join((named, table.caption))))
+    row = subject_words(_YEAR.sub(" ", f"{cell.section} {cell.row_label}"), _SUBJECT_STOP)
+    column = subject_words(_YEAR.sub(" ", " ".join(cell.headers)), _SUBJECT_STOP)
+    return Context(context_words(named), year, cell=True, scale=table.scale, percent=percent, subject=row | column,
+                   direction=cell_direction(text, mention), per_unit="per" in named.lower().split(),
+                   place=(table.start, cell.row, cell.column), row_words=row, column_words=column,
+                   column_year=header_years[-1] if header_years else None)
 
 
 def _window(words: list[tuple[int, int, str]], starts: list[int], mention: NumericMention, low: int, high: int
@@ -96,15 +118,6 @@ def _window(words: list[tuple[int, int, str]], starts: list[int], mention: Numer
     return frozenset(w for w in (*before, *after) if w not in _STOP and len(w) > 1)
 
 
-def _nearest_year(years: list[tuple[int, int, int]], mention: NumericMention, low: int, high: int) -> int | None:
-    if mention.period is not None:
-        return None  # a period is compared by its own value, not by the year around it
-    near = [(min(abs(s - mention.end), abs(mention.start - e)), y) for s, e, y in years
-            if low <= s and e <= high and (s, e) != (mention.start, mention.end)]
-    # Two years in one sentence ("in 2019 and 2018 respectively") leave the figure's own one unsaid.
-    return near[0][1] if near and len({y for _, y in near}) == 1 else None
-
-
 def _sentence_of(bounds: list[int], position: int) -> tuple[int, int]:
     from bisect import bisect_right
 
@@ -112,21 +125,5 @@ def _sentence_of(bounds: list[int], position: int) -> tuple[int, int]:
     return bounds[max(0, k)], bounds[min(len(bounds) - 1, k + 1)]
 
 
-def _year_of(mention: NumericMention) -> int | None:
-    if mention.period is None:
-        return None
-    found = _FIRST_YEAR_DAY.match(mention.period)
-    return int(found.group(1)) if found else None
-
-
-def _stem(word: str) -> str:
-    word = word.lower().removesuffix("'s").strip("'-&")
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
-
-
 def _may_hold_a_table(text: str) -> bool:
-    return "|" in text or "<t" in text.lower() or "\t" in text or "  " in text
+    return "|" in text or "<t" in text.lower() or "\t" in text or "  " in text or ("," in text and "\n" in text)

@@ -31,13 +31,14 @@ _INT = re.compile(r"[+-]?\d+")
 
 def figure_list_type() -> pa.DataType:
     """The Parquet type of a figure column: a list of `FigureVerdict` structs, `found` and `reference` nested
-    `NumberRef` structs (null when there is none), `cosine` null when nothing was compared."""
+    `NumberRef` structs (null when there is none), `cosine` null when nothing was compared, `basis` null unless
+    a binding decided."""
     import pyarrow as pa
 
     span = [("text", pa.string()), ("start", pa.int64()), ("end", pa.int64()), ("value", pa.float64())]
     number = pa.struct(span)
     return pa.list_(pa.struct([*span, ("verdict", pa.string()), ("found", number), ("reference", number),
-                               ("cosine", pa.float64())]))
+                               ("cosine", pa.float64()), ("basis", pa.string())]))
 
 
 class RowWriter:

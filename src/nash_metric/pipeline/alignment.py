@@ -62,6 +62,15 @@ class SupportKeys:
     table_scale: np.ndarray | None = None  # [M] its table's scale ("in millions": 1e6), NaN outside a scaled table
     clock: np.ndarray | None = None  # [M] bool: a time of day
     judged: np.ndarray | None = None  # [M] bool: a figure the verdict judges (not a small count written in words)
+    # What each mention is bound to (`context.binding`): the year its clause or column states (NaN: none), the
+    # direction of a change it states (+1, -1, 0), whether it counts things, is an amount per unit or of money,
+    # and the row of the other bound of its range (-1: not a range).
+    year: np.ndarray | None = None
+    direction: np.ndarray | None = None
+    counted: np.ndarray | None = None
+    per_unit: np.ndarray | None = None
+    money: np.ndarray | None = None
+    partner: np.ndarray | None = None
 
 
 @dataclass

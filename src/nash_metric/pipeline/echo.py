@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..config import NASHConfig, score_options
-from .support import CONTEXT_WEIGHTS
+from .support import RULE
 from .weighting import REFERENCES
 
 
@@ -82,9 +82,8 @@ RESOLVERS: dict[str, Resolver] = {
     "idf": Resolver("idf", lambda f: f.idf.digest if f.idf else REFERENCES,
                     lambda f: f.idf.source if f.idf else REFERENCES),
     "text_channel": Resolver("text_channel", lambda f: "one-pass" if f.config.one_pass else "two-pass"),
-    # The context rule's shipped weights are part of what it is: a refit changes the echo and so the hashcode.
-    "verdict": Resolver("verdict", lambda f: f.config.verdict if f.config.verdict == "argmax" else
-                        "context({period}/{cosine}/{margin})".format(**vars(CONTEXT_WEIGHTS))),
+    # The shipped rule's switches are part of what it is: a change echoes, and so hashes, differently.
+    "verdict": Resolver("verdict", lambda f: f.config.verdict if f.config.verdict == "argmax" else RULE.describe()),
     "baseline_path": Resolver("rescale_baseline", lambda f: f.rescale.digest if f.rescale else None,
                               lambda f: f.rescale.source if f.rescale else None),
 }

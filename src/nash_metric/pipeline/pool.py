@@ -27,6 +27,7 @@ import numpy as np
 
 from ..backbone.encoders import Encoding, Span
 from ..common.validation import check_pairs, check_reference_lists
+from ..context.table_delimited import fields_apart
 from ..numbers import NumericMention, extract_numbers
 from ..numbers.extract import range_connectors, reader_text
 from ..numbers.mention import mask_spans
@@ -57,7 +58,9 @@ class TextPool:
         out the tokens of ``left_out``.
         """
         distinct = sorted(set(originals))
-        mentions = {t: extract_numbers(t, reader) for t in distinct}
+        # A CSV block's field commas are not thousands separators ("North,812,790"): the full reader reads its
+        # fields apart (same spans); the paper reader reads as the toolkit does.
+        mentions = {t: extract_numbers(fields_apart(t) if reader == "full" else t, reader) for t in distinct}
         scorable = {t: valued(ms) for t, ms in mentions.items()}
         masked, channel, left_out = {}, {}, {}
         for t in distinct:

@@ -4,25 +4,29 @@ NASH's number channel grades how close two figures are, which is right for ranki
 a wrong figure: $0.13 against $0.15 scores 0.98. A user asking "did the model state figures its reference (a
 summary, or the whole source) does not support?" needs a verdict per figure. It is decided in two steps:
 
-1. **Value.** The figure's candidates are the reference numbers that agree with it at the precision it was
-   written with, in a fitting family (`numbers.precision`, `alignment.value_support`: rounding, hedges, percent
-   vs points, currencies and units, calendar periods). A bare reference number may stand at a scale its text
-   states elsewhere: a table's caption ("in millions") gives its cells that scale, and a figure written with a
-   scale word ("$1.2 billion") agrees with a reference number written without one ("1,234"; `SCALES`). No
-   candidate: the figure is **unsupported**, its value is stated nowhere.
-2. **Context.** Among the reference numbers of a fitting family (`rivals`), each is scored by how well its
-   context fits the figure's (`context_scores`): the words they share (weighted by how rare each is among the
-   reference's figures; a table cell's words are its row label, section and column headers), whether they are
-   stated for the same year (+) or different ones (-), and the backbone cosine of their mention vectors. The
-   figure is **supported** unless a reference number of another value fits its context better than every
-   candidate by more than a margin (`ContextWeights`): then it is **misplaced**, its value stated only where it
-   means something else (last year's column, another segment). A calendar period is never misplaced.
+1. **Value.** The figure's places are the reference numbers that agree with it at the precision it was written
+   with, in a fitting family (`numbers.precision`, `alignment.value_support`: rounding, hedges, percent vs
+   points, currencies and units, calendar periods). A bare reference number may stand at a scale its text states
+   elsewhere: a table's caption ("in millions") gives its cells that scale, and a figure written with a scale
+   word ("$1.2 billion") agrees with a reference number written without one ("1,234"; `SCALES`), unless that
+   number counts things ("2,477 hospitals"), which is never an amount of money. No place: **unsupported**.
+2. **Binding.** The value's places are read for what they are bound to (`context.binding`, docs: "Figures
+   against a source"): a cell's row label and column headers, a clause's period and the noun its figure
+   quantifies, the direction of a change. Word overlap and vector cosine decide nothing here: they were too
+   noisy to overrule a value the source states verbatim. The figure is
+   * **contradicted** when it states a change ("fell 7.5%") and every place states the opposite direction;
+   * **misplaced** when every place is bound to something the prediction contradicts (another year than the
+     one the prediction names, or a subject the prediction binds to another figure, or another row or column
+     of a table), *and* a commensurable number of another value is bound to what the prediction states (its
+     year and its subject). Commensurable: the same family, both per unit or both totals, at most
+     `VerdictRule.ratio` apart, never the other bound of a place's range. A calendar period is never misplaced;
+   * **supported** otherwise.
 
 Both steps read the pair alone, so a reference summary and a long source are judged alike, with no mode switch,
-and the verdict does not depend on the batch. tau does not gate it: the context step compares the candidates
-with the other numbers instead of holding one cosine to a fixed bar (README, "Figures against a source", has
-the measurements). A stated condition (comparison-aware mode) does not make a figure supported: the verdict is
-about values. A figure the reference implies but does not state (a sum, a change) is unsupported.
+and the verdict does not depend on the batch. tau does not gate it. A stated condition (comparison-aware mode)
+does not make a figure supported: the verdict is about values. A figure the reference implies but does not
+state (a sum, a change) is unsupported. Every rule was chosen leave-one-domain-out on dev data
+(`perf/verdict_ablation.py`).
 
 The rule of earlier versions, where only the argmax-aligned number decides (`verdict="argmax"`: ``supported``,
 ``unsupported`` when its value differs, ``unmatched`` when its cosine is below tau), is kept for the ablation.
@@ -40,28 +44,46 @@ from typing import Any, TypedDict
 
 import numpy as np
 
+from ..context.binding import DURATIONS
 from ..context.words import Context, mention_contexts
+from ..numbers.extract import range_connectors
 from ..numbers.precision import PERCENT, POINTS, TIME, written_precision
 from .alignment import Alignment, Matches, MentionTable, SupportKeys, value_support
 from .pool import TextPool
 
-SUPPORTED, MISPLACED, UNSUPPORTED, UNMATCHED = "supported", "misplaced", "unsupported", "unmatched"
-VERDICTS = (SUPPORTED, MISPLACED, UNSUPPORTED)  # the verdicts of the default rule, in code order
+SUPPORTED, MISPLACED, UNSUPPORTED, CONTRADICTED = "supported", "misplaced", "unsupported", "contradicted"
+UNMATCHED = "unmatched"
+VERDICTS = (SUPPORTED, MISPLACED, UNSUPPORTED, CONTRADICTED)  # the verdicts of the default rule, in code order
 ARGMAX_VERDICTS = (SUPPORTED, UNSUPPORTED, UNMATCHED)  # verdict="argmax"
 _STRICT = (PERCENT, POINTS, TIME)
+_SUPPORTED, _MISPLACED, _UNSUPPORTED, _CONTRADICTED = range(4)
 
 
 @dataclass(frozen=True)
-class ContextWeights:
-    """The context score's weights and the margin a misplaced figure needs. Chosen on dev data only (SummEdits'
-    five dev domains, the tuning half of FilingClaims): `perf/verdict_ablation.py` measures every choice."""
+class VerdictRule:
+    """The verdict's rules, each a switch so that `perf/verdict_ablation.py` can measure it leave-one-domain-out
+    (the dev sets: SummEdits' five dev domains against their documents, FilingClaims); the defaults shipped."""
 
-    period: float = 0.5  # same year +period, another year -period
-    cosine: float = 0.5  # times the backbone cosine of the two mention vectors
-    margin: float = 0.25  # misplaced: another value's context fits better than every candidate's by more
+    counts: bool = True  # a number that counts things never supports an amount of money, nor stands at a scale
+    durations: bool = True  # a length of time agrees only with the same unit of time ("20 years" vs "20 minutes")
+    tables: bool = True  # misplaced: a table cell's row, column or period
+    prose: bool = True  # misplaced: a clause's period or subject noun in running text
+    direction: bool = True  # contradicted: a change stated in the opposite direction
+    # misplaced: a count of other things ("ten jobs" for "10 machines"). Off: it loses SummEdits news left out
+    # ("870 people ... infected" for "870 infections"; `perf/verdict_ablation.py`).
+    nouns: bool = False
+    ratio: float = 10.0  # rivals: at most this many times apart ...
+    ratio_in_tables: bool = False  # ... also a table cell (False: a cell's row and column bind it exactly)
+
+    def describe(self) -> str:
+        """The rule as the echo names it: "context(counts+tables+prose+direction, ratio 10)"."""
+        on = [name for name in ("counts", "durations", "tables", "prose", "nouns", "direction") if getattr(self, name)]
+        return f"context({'+'.join(on) or 'value'}, ratio {self.ratio:g}{'' if self.ratio_in_tables else ' in prose'})"
 
 
-CONTEXT_WEIGHTS = ContextWeights()
+RULE = VerdictRule()
+# Step 1 as before this rule: values alone, no binding.
+VALUE_ONLY = VerdictRule(counts=False, durations=False, tables=False, prose=False, direction=False)
 SMALL_COUNT = 12  # written in words up to "twelve": a count (`_a_count`)
 SCALES = (1e3, 1e6, 1e9)  # the scales a bare reference number may stand at, for a figure written with a scale word
 
@@ -78,10 +100,12 @@ class NumberRef(TypedDict):
 class FigureVerdict(TypedDict):
     """One figure of the prediction and its verdict (an entry of `figure_verdicts` and `unsupported_numbers`).
 
-    `found`: where its value is stated (supported, misplaced; None when unsupported). `reference`: the reference
-    number it is compared with: its value's place when supported, the number of another value that fits its
-    context better when misplaced, the closest in context when unsupported (None when the reference states no
-    number). `cosine`: the backbone cosine of the figure and `reference`. README, "The support verdict".
+    `found`: where its value is stated (supported, misplaced, contradicted; None when unsupported). `reference`:
+    the reference number it is compared with: its value's place when supported or contradicted, the number of
+    another value bound to what the prediction states when misplaced, the closest in context when unsupported
+    (None when the reference states no number). `cosine`: the backbone cosine of the figure and `reference`.
+    `basis`: what decided a misplaced or contradicted figure ("period: 2022, not 2023"; None otherwise).
+    Docs: "The support verdict".
     """
 
     text: str
@@ -92,20 +116,22 @@ class FigureVerdict(TypedDict):
     found: NumberRef | None
     reference: NumberRef | None
     cosine: float | None
+    basis: str | None
 
 
 # -- what each mention brings ----------------------------------------------------------------------------------
 
 
 def support_keys(pool: TextPool, table: MentionTable, **precision: Any) -> SupportKeys:
-    """The written precision, unit family and context of every row of `table` (built by `pool.mention_table`);
-    `precision` goes to `written_precision` (its ablation switches)."""
+    """The written precision, unit family, context and binding of every row of `table` (built by
+    `pool.mention_table`); `precision` goes to `written_precision` (its ablation switches)."""
     size = len(table.values)
     values, tolerance = np.zeros(size), np.zeros(size)
     families: list[str | None] = [None] * size
     labels: list[tuple[str, int, int, float]] = [("", 0, 0, 0.0)] * size
     contexts: list[Context | None] = [None] * size
-    scaled, judged = np.zeros(size, bool), np.ones(size, bool)
+    scaled, judged, money = np.zeros(size, bool), np.ones(size, bool), np.zeros(size, bool)
+    partner = np.full(size, -1, np.int64)
     for text in pool.mentions:
         start = int(table.offsets[pool.ids[text]])
         scorable = [pool.mentions[text][i] for i in pool.scorable[text]]
@@ -114,6 +140,11 @@ def support_keys(pool: TextPool, table: MentionTable, **precision: Any) -> Suppo
             values[row], tolerance[row], families[row] = written.value, written.tolerance, written.family
             labels[row] = (mention.text, mention.start, mention.end, float(mention.value))
             contexts[row], scaled[row], judged[row] = context, _states_a_scale(mention), not _a_count(mention)
+            money[row] = mention.kind == "monetary"
+        ends = {m.end: start + k for k, m in enumerate(scorable)}
+        starts = {m.start: start + k for k, m in enumerate(scorable)}
+        for a_end, b_start in range_connectors(text, scorable):
+            partner[ends[a_end]], partner[starts[b_start]] = starts[b_start], ends[a_end]
     codes = {name: k for k, name in enumerate(sorted({f for f in families if f is not None}))}
     family = np.array([codes[f] if f is not None else -1 for f in families], np.int64)
     # A table states a cell's percent in its header, its row label or a cell of its own ("| 12.5 | % |").
@@ -132,6 +163,12 @@ def support_keys(pool: TextPool, table: MentionTable, **precision: Any) -> Suppo
         table_scale=np.array([c.scale if c is not None and c.scale else np.nan for c in contexts], np.float64),
         clock=np.array([f == TIME for f in families], bool),
         judged=judged,
+        year=np.array([c.year if c is not None and c.year is not None else np.nan for c in contexts], np.float64),
+        direction=np.array([c.direction if c is not None else 0 for c in contexts], np.int8),
+        counted=np.array([c is not None and c.counted is not None for c in contexts], bool),
+        per_unit=np.array([c is not None and c.per_unit for c in contexts], bool),
+        money=money,
+        partner=partner,
     )
 
 
@@ -156,12 +193,16 @@ def _states_a_scale(mention: Any) -> bool:
 # -- step 1: value ---------------------------------------------------------------------------------------------
 
 
-def value_agreement(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
+def value_agreement(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, rule: VerdictRule = RULE
+                    ) -> np.ndarray:
     """[m, n] whether reference mention ib[j] states the value of figure ia[i]: as written, at its table's scale,
-    or (a bare number, for a figure with a scale word) at one of `SCALES`."""
+    or (a bare number, for a figure with a scale word) at one of `SCALES`. With `rule.counts`, a number that
+    counts things ("5,078 people") never states an amount of money nor stands at a scale."""
     keys = mentions.support
     agree = value_support(mentions, ia, ib, unsigned=True)
     bare = ~keys.scaled[ib] & ~keys.strict[ib] & np.isnan(keys.table_scale[ib])
+    if rule.counts:
+        bare &= ~keys.counted[ib]
     if mentions.calendar is not None:
         bare &= mentions.calendar.level[ib] < 0
     in_scaled_table = ~np.isnan(keys.table_scale[ib])
@@ -179,36 +220,215 @@ def value_agreement(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray) -> n
             plain &= mentions.calendar.level[ib] < 0
         hour12 = np.where(hours % 12 == 0, 12, hours % 12)
         agree |= keys.clock[ia][:, None] & plain[None, :] & (keys.values[ib][None, :] == hour12)
+    if rule.counts:
+        agree &= ~(keys.money[ia][:, None] & keys.counted[ib][None, :])
+    if rule.durations and agree.any():
+        agree &= _same_duration(keys, ia, ib)
     return agree
 
 
-def rivals(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
-    """[m, n] whether reference mention ib[j] could state what figure ia[i] states, whatever its value: the same
-    family (a number without a unit fits any but a strict one), and a calendar period only for a period (a year
-    stated beside an amount is not a rival of the amount)."""
+def _same_duration(keys: SupportKeys, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
+    """[m, n] False where one side is a length of time and the other counts something else ("25 years" against
+    "25 countries", "20 minutes" against "20 years"); a plain number fits either."""
+    nouns_a, nouns_b = ([_noun(keys.contexts[k]) for k in side] for side in (ia, ib))
+    if not any(n in DURATIONS for n in (*nouns_a, *nouns_b)):
+        return np.ones((len(ia), len(ib)), bool)
+    codes = {n: k for k, n in enumerate(sorted({n for n in (*nouns_a, *nouns_b) if n is not None}))}
+    na = np.array([codes.get(n, -1) for n in nouns_a])[:, None]
+    nb = np.array([codes.get(n, -1) for n in nouns_b])[None, :]
+    timed = np.array([n in DURATIONS for n in sorted(codes)] + [False], bool)  # code -1 indexes the last: no noun
+    return ~(timed[na] | timed[nb]) | (na == nb) | (na < 0) | (nb < 0)
+
+
+def rivals(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, rule: VerdictRule = RULE) -> np.ndarray:
+    """[m, n] whether reference mention ib[j] could state what figure ia[i] states, whatever its value
+    (commensurable): the same family (a number without a unit fits any but a strict one), both amounts per unit
+    or both totals, neither counting things against money, at most `rule.ratio` apart (a table's scale applied;
+    a table cell at any distance unless `rule.ratio_in_tables`: its row and column bind it), and a calendar
+    period only for a period (a year stated beside an amount is not a rival of the amount)."""
     keys = mentions.support
     fa, fb = keys.family[ia][:, None], keys.family[ib][None, :]
     fits = (fa == fb) | (fa < 0) & ~keys.strict[ib][None, :] | (fb < 0) & ~keys.strict[ia][:, None]
+    fits &= keys.per_unit[ia][:, None] == keys.per_unit[ib][None, :]
+    fits &= ~((keys.money[ia][:, None] | keys.money[ib][None, :]) & (keys.counted[ia][:, None]
+                                                                      | keys.counted[ib][None, :]))
+    va = np.abs(keys.values[ia])[:, None]
+    vb = np.abs(keys.values[ib] * np.nan_to_num(keys.table_scale[ib], nan=1.0))[None, :]
+    near = _within(va, vb, rule.ratio)
+    # A bare number may stand at a scale for a figure written with one ("185" for "$185 million").
+    for scale in SCALES:
+        near |= _within(va, vb * scale, rule.ratio) & keys.scaled[ia][:, None] & np.isnan(keys.table_scale[ib])[None]
+    if not rule.ratio_in_tables:
+        near |= np.array([_cell(keys.contexts[j]) for j in ib], bool)[None, :]
+    fits &= near
     if mentions.calendar is None:
         return fits
     level = mentions.calendar.level
     return fits & ((level[ia] >= 0)[:, None] == (level[ib] >= 0)[None, :])
 
 
-# -- step 2: context -------------------------------------------------------------------------------------------
+def _within(a: np.ndarray, b: np.ndarray, ratio: float) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (np.maximum(a, b) <= ratio * np.minimum(a, b)) | ((a == 0) & (b == 0))
 
 
-def context_scores(keys: SupportKeys, ia: np.ndarray, ib: np.ndarray, cosine: np.ndarray,
-                   weights: ContextWeights = CONTEXT_WEIGHTS) -> np.ndarray:
-    """[m, n] how well reference mention ib[j]'s context fits figure ia[i]'s: shared words (each weighted by its
-    inverse frequency among the reference's figures, as a share of the figure's words the reference uses), plus
-    `weights.period` for the same year (minus for another), plus `weights.cosine` times the backbone cosine."""
+# -- step 2: binding -------------------------------------------------------------------------------------------
+
+
+def _subject(context: Context | None) -> frozenset[str]:
+    return context.subject if context is not None else frozenset()
+
+
+def _noun(context: Context | None) -> str | None:
+    return context.counted if context is not None else None
+
+
+def _cell(context: Context | None) -> bool:
+    return context is not None and context.cell
+
+
+class _Tables:
+    """The row words, column words and column years of each table of one reference, by the table's start
+    (`Context.place`)."""
+
+    def __init__(self, contexts: Sequence[Context | None]) -> None:
+        self.rows: dict[int, dict[int, frozenset[str]]] = {}
+        self.columns: dict[int, dict[int, frozenset[str]]] = {}
+        self.years: dict[int, set[int]] = {}
+        for c in contexts:
+            if c is not None and c.place is not None:
+                table, row, column = c.place
+                self.rows.setdefault(table, {})[row] = c.row_words
+                self.columns.setdefault(table, {})[column] = c.column_words
+                if c.column_year is not None:
+                    self.years.setdefault(table, set()).add(c.column_year)
+
+    def named(self, table: int, subject: frozenset[str]) -> tuple[set[int], set[int]]:
+        """The rows and the columns of `table` the prediction's subject names: those sharing the most words
+        with it ("Property, Plant and Equipment, Gross" over "..., Net"), none when it shares none."""
+        return _most(self.rows.get(table, {}), subject), _most(self.columns.get(table, {}), subject)
+
+
+def _most(labels: dict[int, frozenset[str]], subject: frozenset[str]) -> set[int]:
+    shared = {k: len(words & subject) for k, words in labels.items()}
+    best = max(shared.values(), default=0)
+    return {k for k, n in shared.items() if n == best} if best else set()
+
+
+def _contradicts(keys: SupportKeys, i: int, j: int, others: Sequence[frozenset[str]], tables: _Tables,
+                 rule: VerdictRule) -> str | None:
+    """What of reference number j's binding figure i's text contradicts, None when nothing does: another year
+    than the one the prediction names; for a table cell, another row or column than the ones of its table the
+    prediction names; in running text, a subject the prediction binds to another of its figures (`others`)."""
+    context = keys.contexts[j]
+    cell = _cell(context)
+    if not (rule.tables if cell else rule.prose):
+        return None
+    ya, yb = keys.year[i], keys.year[j]
+    if not np.isnan(ya) and not np.isnan(yb) and ya != yb:
+        return f"period: {int(yb)}, not {int(ya)}"
+    if cell and not np.isnan(ya) and context.column_year is None and int(ya) in tables.years.get(context.place[0], ()):
+        # "In 2019, X amounted to ..." against a table with a 2019 column: a cell of a column of no year (a
+        # change, a share) is not the 2019 value.
+        return f"column: {' '.join(sorted(context.column_words)) or '(no period)'}, not {int(ya)}"
+    noun_a, noun_b = _noun(keys.contexts[i]), _noun(context)
+    if rule.nouns and not cell and noun_a and noun_b not in (None, noun_a):
+        return f"counts {noun_b}, not {noun_a}"
+    sa, sb = _subject(keys.contexts[i]), _subject(context)
+    if not sa:
+        return None
+    if cell:
+        table, row, column = context.place
+        rows, columns = tables.named(table, sa)
+        if rows and row not in rows:
+            return f"row: {' '.join(sorted(context.row_words)) or '(unlabelled)'}, not the one named"
+        if columns and column not in columns:
+            return f"column: {' '.join(sorted(context.column_words)) or '(unlabelled)'}, not the one named"
+        return None
+    # Only a word the prediction itself binds to another of its figures: a paraphrase ("earnings per share" for
+    # "EPS") or an unshared word ("adjusted") says nothing by itself.
+    if sb and any(sb - sa & other for other in others):
+        return f"subject: {' '.join(sorted(sb))}, not {' '.join(sorted(sa))}"
+    return None
+
+
+def _bound_to_figure(keys: SupportKeys, i: int, j: int, places: np.ndarray) -> int:
+    """How strongly reference number j is bound to what figure i states (0: not bound): its year must be the
+    prediction's when it names one, and it must share the prediction's subject or a place's table row."""
+    ya, yb = keys.year[i], keys.year[j]
+    if not np.isnan(ya) and yb != ya:
+        return 0
+    sa, sb = _subject(keys.contexts[i]), _subject(keys.contexts[j])
+    row = keys.contexts[j].place[:2] if _cell(keys.contexts[j]) else None
+    same_row = row is not None and any(_cell(keys.contexts[p]) and keys.contexts[p].place[:2] == row for p in places)
+    shared = len(sa & sb)
+    if not shared and not same_row:
+        return 0
+    return 1 + shared + (not np.isnan(ya))
+
+
+def pair_verdicts(mentions: MentionTable, a: slice, b: slice, rule: VerdictRule = RULE
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[str | None]]:
+    """The verdicts of one pair's figures (table rows `a`) against its reference (rows `b`): per figure, the code
+    (`VERDICTS` order), the reference row where its value was found (-1: none), the reference row it is compared
+    with, their cosine and the basis of a misplaced or contradicted verdict."""
+    ia, ib = np.arange(a.start, a.stop), np.arange(b.start, b.stop)
+    m = len(ia)
+    if len(ib) == 0:
+        return (np.full(m, _UNSUPPORTED, np.int8), np.full(m, -1), np.full(m, -1), np.full(m, np.nan),
+                [None] * m)
+    keys = mentions.support
+    cosine = mentions.vectors[a] @ mentions.vectors[b].T
+    agree = value_agreement(mentions, ia, ib, rule)
+    rival = rivals(mentions, ia, ib, rule) & ~agree
+    closeness = context_scores(keys, ia, ib, cosine)
+    fits = rival | agree
+    # A calendar period is where the other figures stand, not a quantity stated for something.
+    quantity = mentions.calendar.level[ia] < 0 if mentions.calendar is not None else np.ones(m, bool)
+    code = np.full(m, _UNSUPPORTED, np.int8)
+    found = np.full(m, -1)
+    closest = np.where(fits.any(axis=1), np.where(fits, closeness, -np.inf).argmax(axis=1), cosine.argmax(axis=1))
+    compared = closest.copy()
+    basis: list[str | None] = [None] * m
+    tables = _Tables([keys.contexts[j] for j in ib])
+    for k in range(m):
+        places = np.flatnonzero(agree[k])
+        if not len(places):
+            continue
+        i = int(ia[k])
+        others = [_subject(keys.contexts[int(g)]) for g in ia
+                  if g != i and g != keys.partner[i] and keys.values[g] != keys.values[i]]
+        why = [_contradicts(keys, i, int(ib[p]), others, tables, rule) for p in places] if quantity[k] else [None]
+        free = [p for p, w in zip(places, why) if w is None]
+        best = max(free or places, key=lambda p: closeness[k, p])
+        code[k], found[k], compared[k] = _SUPPORTED, best, best
+        direction = int(keys.direction[i])
+        if rule.direction and direction and all(int(keys.direction[ib[p]]) == -direction for p in places):
+            code[k] = _CONTRADICTED
+            basis[k] = f"direction: the source states a {'fall' if direction > 0 else 'rise'}"
+            continue
+        if free:
+            continue
+        partners = {int(keys.partner[ib[p]]) for p in places}
+        strength = [(_bound_to_figure(keys, i, int(ib[j]), ib[places]), closeness[k, j], j)
+                    for j in np.flatnonzero(rival[k]) if int(ib[j]) not in partners
+                    and _contradicts(keys, i, int(ib[j]), others, tables, rule) is None]
+        bound = max((s for s in strength if s[0] > 0), default=None)
+        if bound is not None:
+            code[k], compared[k], basis[k] = _MISPLACED, bound[2], why[0]
+    rows = np.arange(m)
+    return code, np.where(found >= 0, found + b.start, -1), compared + b.start, cosine[rows, compared], basis
+
+
+def context_scores(keys: SupportKeys, ia: np.ndarray, ib: np.ndarray, cosine: np.ndarray) -> np.ndarray:
+    """[m, n] how close reference mention ib[j]'s context is to figure ia[i]'s, to choose which number a report
+    shows beside a figure (it decides no verdict): shared words (each weighted by its inverse frequency among the
+    reference's figures), plus half for the same year (minus half for another), plus half the backbone cosine."""
     words = _shared_words(keys, ia, ib)
-    year_a = np.array([_year(keys.contexts[i]) for i in ia], np.float64)[:, None]
-    year_b = np.array([_year(keys.contexts[j]) for j in ib], np.float64)[None, :]
+    year_a, year_b = keys.year[ia][:, None], keys.year[ib][None, :]
     both = ~np.isnan(year_a) & ~np.isnan(year_b)
     period = np.where(both, np.where(year_a == year_b, 1.0, -1.0), 0.0)
-    return words + weights.period * period + weights.cosine * cosine
+    return words + 0.5 * period + 0.5 * cosine
 
 
 def _shared_words(keys: SupportKeys, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
@@ -235,61 +455,28 @@ def _words(context: Context | None) -> frozenset[str]:
     return context.words if context is not None else frozenset()
 
 
-def _year(context: Context | None) -> float:
-    return float(context.year) if context is not None and context.year is not None else np.nan
-
-
 # -- the verdicts ----------------------------------------------------------------------------------------------
 
 
-def pair_verdicts(mentions: MentionTable, a: slice, b: slice, weights: ContextWeights = CONTEXT_WEIGHTS
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The verdicts of one pair's figures (table rows `a`) against its reference (rows `b`): per figure, the code
-    (`VERDICTS` order), the reference row where its value was found (-1: none), the reference row it is compared
-    with and their cosine."""
-    ia, ib = np.arange(a.start, a.stop), np.arange(b.start, b.stop)
-    m = len(ia)
-    if len(ib) == 0:
-        return np.full(m, 2, np.int8), np.full(m, -1), np.full(m, -1), np.full(m, np.nan)
-    cosine = mentions.vectors[a] @ mentions.vectors[b].T
-    agree = value_agreement(mentions, ia, ib)
-    fits = rivals(mentions, ia, ib) | agree
-    score = np.where(fits, context_scores(mentions.support, ia, ib, cosine, weights), -np.inf)
-    rows = np.arange(m)
-    found = np.where(agree, score, -np.inf).argmax(axis=1)
-    other = np.where(fits & ~agree, score, -np.inf)
-    has_value, has_other = agree.any(axis=1), (fits & ~agree).any(axis=1)
-    # A calendar period is where the other figures stand, not a quantity stated for something: never misplaced.
-    quantity = mentions.calendar.level[ia] < 0 if mentions.calendar is not None else np.ones(m, bool)
-    misplaced = quantity & has_value & has_other & (
-        other.max(axis=1) - np.where(has_value, score[rows, found], 0.0) > weights.margin)
-    code = np.where(has_value, np.where(misplaced, 1, 0), 2).astype(np.int8)
-    # What the figure is compared with: its value's place when supported, the better-fitting other number when
-    # misplaced, else the closest in context (by cosine when no number of its family is there).
-    closest = np.where(fits.any(axis=1), score.argmax(axis=1), cosine.argmax(axis=1))
-    compared = np.select([code == 0, code == 1], [found, other.argmax(axis=1)], closest)
-    return (code, np.where(has_value, found + b.start, -1), compared + b.start, cosine[rows, compared])
-
-
-def context_verdicts(mentions: MentionTable, pairs: Sequence[tuple[int, int]],
-                     weights: ContextWeights = CONTEXT_WEIGHTS) -> list[list[FigureVerdict]]:
+def context_verdicts(mentions: MentionTable, pairs: Sequence[tuple[int, int]], rule: VerdictRule = RULE
+                     ) -> list[list[FigureVerdict]]:
     """Per aligned pair (the text ids `pairs[k]` of prediction and reference), every figure with its verdict."""
     out: list[list[FigureVerdict]] = []
     for text_a, text_b in pairs:
         a, b = mentions.of(text_a), mentions.of(text_b)
-        code, found, compared, cosine = pair_verdicts(mentions, a, b, weights)
+        code, found, compared, cosine, basis = pair_verdicts(mentions, a, b, rule)
         judged = mentions.support.judged[a]
         out.append([_entry(mentions.support.labels, a.start + i, VERDICTS[code[i]], found[i], compared[i],
-                           cosine[i]) for i in range(len(code)) if judged[i]])
+                           cosine[i], basis[i]) for i in range(len(code)) if judged[i]])
     return out
 
 
 def _entry(labels: list[tuple[str, int, int, float]], row: int, verdict: str, found: int, compared: int,
-           cosine: float) -> FigureVerdict:
+           cosine: float, basis: str | None = None) -> FigureVerdict:
     text, start, end, value = labels[row]
     return FigureVerdict(text=text, start=start, end=end, value=value, verdict=verdict,
                          found=_ref(labels, found), reference=_ref(labels, compared),
-                         cosine=None if compared < 0 else float(cosine))
+                         cosine=None if compared < 0 else float(cosine), basis=basis)
 
 
 def _ref(labels: list[tuple[str, int, int, float]], row: int) -> NumberRef | None:

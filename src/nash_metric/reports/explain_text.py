@@ -3,8 +3,9 @@
 `figure_verdicts`, `support_summary` and `figure_note` read the verdicts out of an explain dict; the terminal
 text, the figure (`plot.py`), `nash score`'s support line and the Space (`space/render.py`) all show them
 through these, so they say the same. Under the default rule (`verdict="context"`, `pipeline/support.py`):
-✓ supported, ↷ misplaced (its value is in B, but where it means something else), ✗ unsupported (its value is
-stated nowhere in B); under `verdict="argmax"`: ✓ supported, ✗ unsupported, ∅ unmatched.
+✓ supported, ↷ misplaced (its value is in B, but bound to another period, row or subject), ✗ unsupported (its
+value is stated nowhere in B), ⇅ contradicted (B states its value as a change in the other direction); under
+`verdict="argmax"`: ✓ supported, ✗ unsupported, ∅ unmatched.
 Light on purpose (no numpy, no matplotlib): the Space's HTML layer imports it.
 """
 
@@ -15,17 +16,19 @@ from typing import Any, Literal
 
 from ..common.reporting import markdown_table
 
-SUPPORTED, MISPLACED, UNSUPPORTED, UNMATCHED = "supported", "misplaced", "unsupported", "unmatched"  # as support.py
-MARKS = {SUPPORTED: "✓", MISPLACED: "↷", UNSUPPORTED: "✗", UNMATCHED: "∅"}
+SUPPORTED, MISPLACED, UNSUPPORTED, CONTRADICTED = "supported", "misplaced", "unsupported", "contradicted"  # support.py
+UNMATCHED = "unmatched"
+MARKS = {SUPPORTED: "✓", MISPLACED: "↷", UNSUPPORTED: "✗", CONTRADICTED: "⇅", UNMATCHED: "∅"}
 Rule = Literal["context", "argmax"]  # as config.Verdict
 RULE_VERDICTS: dict[Rule, tuple[str, ...]] = {  # as support.VERDICTS and support.ARGMAX_VERDICTS
-    "context": (SUPPORTED, MISPLACED, UNSUPPORTED),
+    "context": (SUPPORTED, MISPLACED, UNSUPPORTED, CONTRADICTED),
     "argmax": (SUPPORTED, UNSUPPORTED, UNMATCHED),
 }
 VERDICT_HELP: dict[Rule, dict[str, str]] = {
-    "context": {SUPPORTED: "B states its value where the context fits",
-                MISPLACED: "B states its value, but only where it means something else",
-                UNSUPPORTED: "B states its value nowhere"},
+    "context": {SUPPORTED: "B states its value, and nothing B binds it to contradicts A",
+                MISPLACED: "B states its value, but only for another period, row or subject",
+                UNSUPPORTED: "B states its value nowhere",
+                CONTRADICTED: "B states its value as a change in the other direction"},
     "argmax": {SUPPORTED: "B's aligned number states the same value",
                UNSUPPORTED: "B's aligned number states another value",
                UNMATCHED: "no number of B aligns"},
@@ -43,10 +46,10 @@ def figure_verdicts(info: Mapping[str, Any]) -> list[dict[str, Any]]:
 
     Each entry: ``index`` (into ``info["mentions"]["a"]``), ``verdict``, ``found`` (index into
     ``info["mentions"]["b"]``: the number of B that states its value; None when unsupported or unmatched),
-    ``reference`` (index into ``info["mentions"]["b"]``: the number of B whose context fits it best — for a
-    misplaced figure, one of another value; under the argmax rule, its aligned number; None when B has no
-    number of its kind or, argmax, none aligns) and ``cosine`` (the context cosine with ``reference``). Empty
-    for an explain dict without verdicts.
+    ``reference`` (index into ``info["mentions"]["b"]``: the number of B it is compared with — for a misplaced
+    figure, the one of another value bound to what A states; under the argmax rule, its aligned number; None when
+    B has no number of its kind or, argmax, none aligns), ``cosine`` (the context cosine with ``reference``) and
+    ``basis`` (what decided a misplaced or contradicted figure). Empty for an explain dict without verdicts.
     """
     mentions_a = info["mentions"]["a"]
     out = []
@@ -55,7 +58,8 @@ def figure_verdicts(info: Mapping[str, Any]) -> list[dict[str, Any]]:
             continue
         found, match = m.get("found"), m.get("context_match")
         out.append({"index": i, "verdict": m["verdict"], "found": found["index"] if found else None,
-                    "reference": match["index"] if match else None, "cosine": match.get("cosine") if match else None})
+                    "reference": match["index"] if match else None, "cosine": match.get("cosine") if match else None,
+                    "basis": m.get("basis")})
     out.sort(key=lambda e: int(mentions_a[e["index"]].get("start", e["index"])))
     return out
 
@@ -83,22 +87,25 @@ def support_summary(info: Mapping[str, Any]) -> str:
 
 
 def verdict_legend(rule: Rule) -> str:
-    """"✓ supported: B states its value where the context fits · ↷ misplaced: …" for the rule's verdicts."""
+    """"✓ supported: B states its value, and nothing B binds it to contradicts A · ↷ misplaced: …" for the rule's
+    verdicts."""
     return " · ".join(f"{MARKS[v]} {v}: {VERDICT_HELP[rule][v]}" for v in RULE_VERDICTS[rule])
 
 
 def figure_note(verdict: str, found: str | None, reference: str | None, rule: Rule = "context") -> str:
     """What B says about one figure of A, by its verdict: `found` is B's number that states its value and
-    `reference` the one whose context fits it (as shown: text, or text and value), None when there is none.
+    `reference` the one it is compared with (as shown: text, or text and value), None when there is none.
 
-    supported "1,146.2"; misplaced "found at 1,146.2, but its context fits 1,452.4"; unsupported "stated
-    nowhere; closest in context: 4%" (argmax rule: "aligned with 4%, another value"); unmatched "nothing in B
-    aligns".
+    supported "1,146.2"; misplaced "found at 1,146.2, but A's binding fits 1,452.4"; contradicted
+    "found at 24.3%, stated as a change in the other direction"; unsupported "stated nowhere; closest in context:
+    4%" (argmax rule: "aligned with 4%, another value"); unmatched "nothing in B aligns".
     """
     if verdict == SUPPORTED:
         return found or reference or "–"
     if verdict == MISPLACED:
-        return f"found at {found}, but its context fits {reference}"
+        return f"found at {found}, but A's binding fits {reference}"
+    if verdict == CONTRADICTED:
+        return f"found at {found}, stated as a change in the other direction"
     if verdict == UNSUPPORTED and rule == "argmax" and reference is not None:
         return f"aligned with {reference}, another value"
     if verdict == UNSUPPORTED:
@@ -109,7 +116,7 @@ def figure_note(verdict: str, found: str | None, reference: str | None, rule: Ru
 
 def support_table(info: Mapping[str, Any]) -> str:
     """A's numbers with their verdict and what B says about each: where its value is stated, which of B's numbers
-    its context fits."""
+    it is compared with, and what decided a misplaced or contradicted figure."""
     mentions_a, mentions_b = info["mentions"]["a"], info["mentions"]["b"]
     rule = verdict_rule(info)
     nothing = f"– (B has no {'scored ' if mentions_b else ''}numbers)"
@@ -125,6 +132,7 @@ def support_table(info: Mapping[str, Any]) -> str:
             note = "– (best match below tau)"
         else:
             note = figure_note(verdict, found, reference, rule)
+            note += f" ({e['basis']})" if e.get("basis") else ""
         rows.append([_value(mentions_a[e["index"]]), label, note, e["cosine"]])
     return markdown_table(["number of A", "verdict", "in B", "context cosine"], rows, digits=4)
 

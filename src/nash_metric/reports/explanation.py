@@ -6,10 +6,11 @@ disagree with the score.
 
 Each mention of A (the prediction) carries its support verdict (`pipeline/support.py`, under the scorer's rule:
 `config["verdict"]`): ``verdict`` (None for a mention the verdict does not judge: unscored, or a small count
-written in words), ``found`` (the mention of B that states its value, or None) and ``context_match`` (the mention
-of B whose context fits it best, with their ``cosine``, or None); ``found`` and ``context_match`` give the
-``index`` into ``mentions["b"]`` with its text, span and value. Each A->B alignment row repeats the verdict, and
-``supported_by`` (index into ``mentions["b"]``) where it is supported.
+written in words), ``found`` (the mention of B that states its value, or None), ``context_match`` (the mention
+of B it is compared with, with their ``cosine``, or None) and ``basis`` (what decided a misplaced or
+contradicted figure, else None); ``found`` and ``context_match`` give the ``index`` into ``mentions["b"]``
+with its text, span and value. Each A->B alignment row repeats the verdict, and ``supported_by`` (index into
+``mentions["b"]``) where it is supported.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from ..pipeline.pool import TextPool
 from ..pipeline.steps import ScoredCall
 from ..pipeline.support import SUPPORTED
 
-NO_VERDICT: dict[str, Any] = {"verdict": None, "found": None, "context_match": None}
+NO_VERDICT: dict[str, Any] = {"verdict": None, "found": None, "context_match": None, "basis": None}
 
 
 def explain_pairs(call: ScoredCall, predictions: list[str], references: list[str]) -> list[dict[str, Any]]:
@@ -58,7 +59,7 @@ def _verdicts_by_mention(pool: TextPool, a: str, b: str, entries: Sequence[Mappi
         if match is not None:
             match["cosine"] = e["cosine"]
         out[in_a[e["start"], e["end"]]] = {"verdict": e["verdict"], "found": _located(in_b, e["found"]),
-                                           "context_match": match}
+                                           "context_match": match, "basis": e.get("basis")}
     return out
 
 

@@ -7,9 +7,10 @@ Built on ``matplotlib.figure.Figure`` (no pyplot state), so concurrent requests 
 GUI backend is ever selected. Import this module lazily: `import nash_metric` must stay free of matplotlib.
 Labels fall back to a CJK font when one is installed (Debian `fonts-noto-cjk`), so 3億元 is not drawn as boxes.
 Each row (a number of A, the prediction) carries its support verdict (`pipeline/support.py`): ✓ supported
-(green), ↷ misplaced (amber), ✗ unsupported (red), and under the argmax rule ∅ unmatched (grey). Cells say
-where: ✓ the number of B that supports it; for a misplaced figure ↷ where B states its value and ◎ the number
-its context fits; ✗ the number of B closest in context to an unsupported figure (argmax rule: its aligned one).
+(green), ↷ misplaced (amber), ⇅ contradicted (purple), ✗ unsupported (red), and under the argmax rule ∅ unmatched
+(grey). Cells say where: ✓ the number of B that supports it; for a misplaced figure ↷ where B states its value
+and ◎ the number bound to what A states; ⇅ where B states a contradicted change; ✗ the number of B closest in
+context to an unsupported figure (argmax rule: its aligned one).
 Titles and the legend are wrapped to the figure's width, so that a narrow map (one column) shows them whole.
 
 A map has a size limit, `PLOT_BUDGET` (`PlotBudget`: cells drawn, pixels a side and in all): a matrix within it is
@@ -35,6 +36,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from .explain_text import (
+    CONTRADICTED,
     MARKS,
     MISPLACED,
     RULE_VERDICTS,
@@ -72,13 +74,16 @@ PAD_INCHES = 0.1  # around a saved figure (bbox "tight")
 NO_ALIGNMENT = "No alignment to show: numbers on at most one side (S_num = 1 or 0 by definition)"
 MAX_LISTED = 12  # mentions listed per side on the no-alignment figure
 NO_ALIGNMENT_WIDTH = 7.2  # inches of text on the no-alignment figure (which is a little wider)
-VERDICT_COLOURS = {SUPPORTED: "#15803d", MISPLACED: "#b45309", UNSUPPORTED: "#b91c1c", UNMATCHED: "#6b7280"}
-CONTEXT = "context"  # a cell mark: the number of B whose context a misplaced figure fits
-CELL_MARKS = {SUPPORTED: MARKS[SUPPORTED], MISPLACED: MARKS[MISPLACED], CONTEXT: "◎", UNSUPPORTED: MARKS[UNSUPPORTED]}
+VERDICT_COLOURS = {SUPPORTED: "#15803d", MISPLACED: "#b45309", UNSUPPORTED: "#b91c1c", CONTRADICTED: "#7e22ce",
+                   UNMATCHED: "#6b7280"}
+CONTEXT = "context"  # a cell mark: the number of B bound to what a misplaced figure states
+CELL_MARKS = {SUPPORTED: MARKS[SUPPORTED], MISPLACED: MARKS[MISPLACED], CONTEXT: "◎", UNSUPPORTED: MARKS[UNSUPPORTED],
+              CONTRADICTED: MARKS[CONTRADICTED]}
 CELL_COLOURS = {**VERDICT_COLOURS, CONTEXT: VERDICT_COLOURS[MISPLACED]}
 CELL_HELP: dict[Rule, str] = {
     "context": "in a cell: ✓ the number of B that supports it; ↷ where B states a misplaced figure's value, ◎ the "
-               "number its context fits; ✗ the number closest in context to an unsupported figure",
+               "number bound to what it states; ⇅ where B states a contradicted change; ✗ the number closest in "
+               "context to an unsupported figure",
     "argmax": "in a cell: the number of B that supports (✓) or contradicts (✗) it",
 }
 MATCH_LEGEND = "accepted: solid box = A→B, dashed = B→A; × = best match below τ"
@@ -243,8 +248,9 @@ def alignment_heatmap(
     ``rejected`` holds (i, j) cells that were a best match in some direction but fell below τ.
     ``verdicts`` holds the support verdict of each row (None: none), appended to its label as a mark in the
     verdict's colour; ``references`` holds (i, j, mark), a key of `CELL_MARKS`: B_j supports A_i (supported),
-    states its value where it means something else (misplaced), is the number its context fits (context), or is
-    the number it is compared with (unsupported). ``rule`` (`verdict_rule`) picks the legend.
+    states its value for another period, row or subject (misplaced), is the number bound to what A states
+    (context), states its value as the other change (contradicted), or is the number it is compared with
+    (unsupported). ``rule`` (`verdict_rule`) picks the legend.
 
     A matrix within ``budget`` (`PlotBudget`) is drawn whole. A larger one is cut to the rows and columns
     `top_by_cosine` keeps (figures the verdict flags, then accepted matches and verdict marks), and its title says
@@ -379,7 +385,8 @@ def _verdict_marks(info: Mapping[str, Any]) -> tuple[list[str | None], list[tupl
         i = pa[e["index"]]
         rows[i] = e["verdict"]
         marks = {SUPPORTED: ((e["found"], SUPPORTED),), UNSUPPORTED: ((e["reference"], UNSUPPORTED),),
-                 MISPLACED: ((e["found"], MISPLACED), (e["reference"], CONTEXT))}.get(e["verdict"], ())
+                 MISPLACED: ((e["found"], MISPLACED), (e["reference"], CONTEXT)),
+                 CONTRADICTED: ((e["found"], CONTRADICTED),)}.get(e["verdict"], ())
         cells += [(i, pb[j], mark) for j, mark in marks if j is not None and j in pb]
     return rows, cells
 

@@ -61,17 +61,20 @@ CHECK_TEXT = ("In 2019, Industrial net sales were $1,452.4 million and Consumer 
 CHECK_INTRO = (
     "Paste a source (prose, markdown or HTML tables, TSV/CSV, aligned columns) and a text generated from it. "
     "Each figure of the text is judged in two steps: its **value** (stated nowhere in the source: "
-    "**unsupported**), then its **context** (its value stated only where it means something else, such as the "
-    "other year's column: **misplaced**); otherwise it is **supported**. Table cells are read by row and column. "
+    "**unsupported**), then what its places are **bound** to (only another year's column, another row or "
+    "another subject, while a number of another value is bound to what the text states: **misplaced**; a change "
+    "stated in the other direction: **contradicted**); otherwise it is **supported**. Table cells are read by "
+    "row and column. "
     "τ does not change the verdicts. On the command line: `nash check --source FILE --text FILE`."
 )
 ABOUT = "\n### How NASH scores a pair\n\n" + METHOD_STEPS + r"""
 **Numeric support** (beside NASH, not part of it): with A the prediction and B the reference (a summary, or
 the whole source), each figure of A is judged in two steps. Its *value*: no number of B states it at the
-precision A wrote it with, and it is *unsupported* (✗, outlined in red). Its *context*: when B states its value
-only where it means something else (last year's column, another segment) and another number of B fits its
-context clearly better, it is *misplaced* (↷, orange); otherwise *supported* (✓). The numeric support is the
-share of A's figures that are supported. The Check figures tab does this against a whole source.
+precision A wrote it with, and it is *unsupported* (✗, outlined in red). Its *binding*: when B states its value
+only for another period, row or subject (last year's column, another segment) and a number of another value is
+bound to what A states, it is *misplaced* (↷, orange); when A states a change and B states its value as a
+change in the other direction, it is *contradicted* (⇅, purple); otherwise *supported* (✓). The numeric support
+is the share of A's figures that are supported. The Check figures tab does this against a whole source.
 
 The baselines are numerically blind: "Revenue increased by 4%." looks closer to "…40%." than to
 "…3.56%.". NASH ranks them the right way. Paper: Huang et al., *NASH: Numerically Aware Scoring

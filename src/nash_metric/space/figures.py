@@ -3,8 +3,8 @@ its mark (`reports.explain_text.MARKS`), and the one-line summary of a text. `na
 Space's "Check figures" tab shows them, so both say the same.
 
 Reads `NASHOutput.figure_verdicts` entries (`pipeline.support.FigureVerdict`: `found` is where the value is
-stated, `reference` the number whose context fits the figure best). Free of gradio, numpy and torch: the CLI
-imports it before any model loads.
+stated, `reference` the number it is compared with, `basis` what decided a misplaced or contradicted figure).
+Free of gradio, numpy and torch: the CLI imports it before any model loads.
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..context.tables import Table, cell_at, find_tables
-from ..reports.explain_text import MARKS, MISPLACED, SUPPORTED, UNSUPPORTED
+from ..reports.explain_text import CONTRADICTED, MARKS, MISPLACED, SUPPORTED, UNSUPPORTED
 
 __all__ = ["MAIN_VERDICTS", "MARKS", "FigureRow", "Place", "Source", "figure_rows", "snippet", "summary_line",
            "verdict_counts"]
 
-MAIN_VERDICTS = (SUPPORTED, MISPLACED, UNSUPPORTED)  # always counted, even when 0 (`unmatched`: verdict="argmax")
+# Always counted, even when 0 (`unmatched`: verdict="argmax").
+MAIN_VERDICTS = (SUPPORTED, MISPLACED, UNSUPPORTED, CONTRADICTED)
 SNIPPET_CHARS = 72  # of the source line around a number, the number included
 _NEWLINE, _SPACES = re.compile(r"\n"), re.compile(r"\s+")
 
@@ -42,16 +43,18 @@ class Place:
 
 @dataclass(frozen=True)
 class FigureRow:
-    """One figure of a generated text, told: its verdict, where its value was found and, when another number's
-    context fits it better (misplaced) or its value is stated nowhere (unsupported), what its context matches."""
+    """One figure of a generated text, told: its verdict, where its value was found and, when another number is
+    bound to what it states (misplaced) or its value is stated nowhere (unsupported), that number; `basis`: what
+    decided a misplaced or contradicted figure ("period: 2022, not 2023")."""
 
     text: str
     start: int
     end: int
     verdict: str
     found: Place | None
-    matched: Place | None  # None for a supported figure (its context fits where its value was found)
+    matched: Place | None  # None for a supported figure (nothing but its value's place to show)
     matched_text: str | None
+    basis: str | None = None
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,7 @@ def figure_rows(source: str | Source, verdicts: Sequence[Mapping[str, Any]]) -> 
             text=entry["text"], start=int(entry["start"]), end=int(entry["end"]), verdict=entry["verdict"],
             found=read.place(found["start"], found["end"]) if found else None,
             matched=read.place(reference["start"], reference["end"]) if show_match else None,
-            matched_text=reference["text"] if show_match else None,
+            matched_text=reference["text"] if show_match else None, basis=entry.get("basis"),
         ))
     return rows
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..numbers import MASK_TOKEN
-from ..reports.explain_text import MARKS, MISPLACED, SUPPORTED, UNMATCHED, UNSUPPORTED
+from ..reports.explain_text import CONTRADICTED, MARKS, MISPLACED, SUPPORTED, UNMATCHED, UNSUPPORTED
 from .figures import FigureRow, summary_line
 
 _KINDS = ("percentage", "monetary", "quantity", "temporal")
@@ -49,8 +49,10 @@ def verdict_title(verdict: str, reference: Mapping[str, Any] | None) -> str:
     if verdict == UNMATCHED or reference is None:
         return f"{verdict}: no aligned number in the reference"
     if verdict == MISPLACED:
-        return f"misplaced: the reference states this value where it means something else; the context fits " \
-               f"{reference.get('text', '')}"
+        return f"misplaced: the reference states this value for another period, row or subject; what the " \
+               f"prediction binds it to states {reference.get('text', '')}"
+    if verdict == CONTRADICTED:
+        return f"contradicted: the reference states {reference.get('text', '')} as a change in the other direction"
     return f"{verdict}: the reference says {reference.get('text', '')}"
 
 
@@ -108,7 +110,7 @@ def support_html(share: float | None, summary: str, mentions: Sequence[Mapping[s
     flagged = []
     for k in sorted(verdicts, key=lambda k: int(mentions[k]["start"])):
         verdict = verdicts[k].get("verdict")
-        if verdict in (MISPLACED, UNSUPPORTED, UNMATCHED):
+        if verdict in (MISPLACED, UNSUPPORTED, CONTRADICTED, UNMATCHED):
             flagged.append(
                 f'<span class="nash-flagged nash-{verdict}" data-verdict="{verdict}">{MARKS[verdict]} '
                 f"{esc(mentions[k]['text'])} ({esc(verdict_title(verdict, verdicts[k].get('reference')))})</span>"
@@ -221,8 +223,8 @@ def ranking_html(
 
 
 # The Check figures tab's highlight colours, by verdict (gr.HighlightedText's color_map).
-CHECK_COLOURS = {SUPPORTED: "#22c55e", MISPLACED: "#f97316", UNSUPPORTED: "#ef4444"}
-CHECK_HEADER = ["figure", "verdict", "its value in the source", "what its context fits best"]
+CHECK_COLOURS = {SUPPORTED: "#22c55e", MISPLACED: "#f97316", UNSUPPORTED: "#ef4444", CONTRADICTED: "#a855f7"}
+CHECK_HEADER = ["figure", "verdict", "its value in the source", "what decided, and the number bound to it"]
 
 
 def verdict_segments(text: str, verdicts: Sequence[Mapping[str, Any]]) -> list[tuple[str, str | None]]:
@@ -245,10 +247,13 @@ def verdict_segments(text: str, verdicts: Sequence[Mapping[str, Any]]) -> list[t
 
 def figure_table(rows: Sequence[FigureRow]) -> list[list[str]]:
     """The table under the highlighted text: each figure, its verdict, where its value stands in the source and,
-    when that is not where it fits, the number whose context fits it best."""
+    when it is not supported, what decided (its basis) and the number bound to what it states (misplaced) or
+    closest in context (unsupported)."""
     return [[row.text, f"{MARKS.get(row.verdict, '')} {row.verdict}".strip(),
              row.found.describe() if row.found else "nowhere in the source",
-             f"{row.matched_text} · {row.matched.describe()}" if row.matched else ""] for row in rows]
+             " · ".join(part for part in (row.basis, row.matched and f"{row.matched_text} · {row.matched.describe()}")
+                        if part)]
+            for row in rows]
 
 
 def check_summary_html(support: float, verdicts: Sequence[Mapping[str, Any]]) -> str:
@@ -294,6 +299,8 @@ CSS = """
 .nash-num.nash-unmatched { outline: 2px dashed #6b7280; }
 .nash-num.nash-misplaced { outline: 2px solid #ea580c; text-decoration: underline dotted #ea580c; }
 .nash-misplaced .nash-flag, .nash-flagged.nash-misplaced { color: #c2410c; }
+.nash-num.nash-contradicted { outline: 2px solid #9333ea; text-decoration: underline double #9333ea; }
+.nash-contradicted .nash-flag, .nash-flagged.nash-contradicted { color: #7e22ce; }
 .nash-flag { margin-left: 2px; font-weight: 700; }
 .nash-unsupported .nash-flag, .nash-flagged.nash-unsupported { color: #b91c1c; }
 .nash-unmatched .nash-flag, .nash-flagged.nash-unmatched { color: #4b5563; }

@@ -29,9 +29,10 @@ skipped, by the value-anywhere check's rule. A row is an *edit* when
 token-backbone NASH: BERTScore F1), and from the scorer given: ``nash``, ``s_num`` (``numeric``),
 ``numeric_precision``, ``numeric_support`` (share of the summary's numbers its reference supports),
 ``verdict`` (1.0 when the scorer flags none of the summary's figures, else 0.0) and one binary field per verdict
-class, ``verdict_unsupported`` and ``verdict_misplaced`` (1.0 unless a figure of that class is flagged); from the
-texts alone, the value-anywhere check (`benchmarks.value_anywhere`): ``value_anywhere_share`` (share of the
-summary's digit strings whose value the reference states anywhere) and ``value_anywhere`` (1.0 when all are).
+class, ``verdict_unsupported``, ``verdict_misplaced`` and ``verdict_contradicted`` (1.0 unless a figure of
+that class is flagged); from the texts alone, the value-anywhere check (`benchmarks.value_anywhere`):
+``value_anywhere_share`` (share of the summary's digit strings whose value the reference states anywhere) and
+``value_anywhere`` (1.0 when all are).
 
 **Verdict classes**, per reference mode, subset, group and label: the rows with a flagged figure, and per verdict
 class (read from the scorer's ``unsupported_numbers`` entries, not from a fixed list) the rows with at least one

@@ -19,8 +19,9 @@ FIELDS = {
                       "(binary)",
     "verdict_unsupported": "1.0 unless a figure of the summary is flagged 'unsupported' (binary)",
     "verdict_misplaced": "1.0 unless a figure of the summary is flagged 'misplaced' (binary)",
+    "verdict_contradicted": "1.0 unless a figure of the summary is flagged 'contradicted' (binary)",
 }
-BINARY_FIELDS = ("verdict", "value_anywhere", "verdict_unsupported", "verdict_misplaced")
+BINARY_FIELDS = ("verdict", "value_anywhere", "verdict_unsupported", "verdict_misplaced", "verdict_contradicted")
 
 
 def roc_auc(y: np.ndarray, scores: np.ndarray) -> float | None:

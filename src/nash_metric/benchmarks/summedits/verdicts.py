@@ -2,7 +2,7 @@
 
 The scorer's ``unsupported_numbers`` lists, per pair, each figure whose verdict is not ``supported``, with that
 verdict (``unsupported``, ``misplaced``, ...). The classes are read from the entries, not from a fixed list, so a
-scorer that adds or retires one needs no change here. Two binary fields name a class each (consistent unless the
+scorer that adds or retires one needs no change here. Three binary fields name a class each (consistent unless the
 summary has a figure of that class); the breakdown counts, per label, the rows with at least one figure of each
 class and each class's share of the flagged figures.
 """
@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 
 # binary field -> the verdict class that makes it 0.0 (inconsistent)
-CLASS_FIELDS = {"verdict_unsupported": "unsupported", "verdict_misplaced": "misplaced"}
+CLASS_FIELDS = {"verdict_unsupported": "unsupported", "verdict_misplaced": "misplaced",
+                "verdict_contradicted": "contradicted"}
 LABELS = {1: "consistent", 0: "inconsistent"}
 
 

@@ -21,12 +21,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..numbers.mention import NumericMention
-from .binding import cell_direction, prose_bindings, stem, subject_words
+from .binding import WINDOW, cell_direction, prose_bindings, stem, subject_words
 from .tables import Cell, Table, cell_at, find_tables, row_text
 
 __all__ = ["WINDOW", "Context", "context_words", "mention_contexts"]
 
-WINDOW = 8  # words each side of a figure, within its sentence (chosen on dev data: README, "Figures against a source")
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'&-]*")
 _YEAR = re.compile(r"(?<!\d)(?:19[5-9]\d|20[0-4]\d)(?!\d)")

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from ..numbers.lexicon import COUNT_NOUNS, CURRENCY_WORDS
 from ..numbers.mention import NumericMention
 
-__all__ = ["DURATIONS", "FALL", "RISE", "WINDOW", "Binding", "cell_direction", "prose_bindings", "stem",
-           "subject_words", "year_of"]
+__all__ = ["DURATIONS", "FALL", "RISE", "SENTENCE_END", "WINDOW", "WORD", "Binding", "cell_direction",
+           "prose_bindings", "stem", "subject_words", "year_of"]
 
 RISE = ("rose", "rise", "rises", "rising", "risen", "grew", "grow", "grows", "growing", "grown", "increased",
         "increase", "increases", "increasing", "up", "gained", "gain", "gains", "climbed", "climb", "jumped",
@@ -65,8 +65,8 @@ _NOT_SUBJECT = frozenset((*(w for w in (*RISE, *FALL) if w not in _NOUNS), "yiel
                           "approximate"))
 _CLAUSE = re.compile(r"[,;:()\[\]–—]|\s-\s|\b(?:while|whereas|but|and|compared|versus|vs|against|which|"
                      r"although|though|whilst)\b", re.IGNORECASE)
-_WORD = re.compile(r"[A-Za-z][A-Za-z'&-]*")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^a-z0-9])|\n\s*\n|\n(?=\s*[-*•|])")
+WORD = re.compile(r"[A-Za-z][A-Za-z'&-]*")  # a word, as the binding and `words` read it
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^a-z0-9])|\n\s*\n|\n(?=\s*[-*•|])")
 _PER_UNIT = re.compile(r"\s*(?:per|a|an|each|/)\s*(?:diluted\s+|basic\s+|common\s+|ordinary\s+)?"
                        r"(?:share|unit|hour|hr|day|week|month|year|person|employee|head|capita|ton|tonne|barrel|"
                        r"boe|mwh|kwh|user|subscriber|customer|store|sqft|square)\b", re.IGNORECASE)
@@ -108,13 +108,13 @@ def stem(word: str) -> str:
 
 def subject_words(text: str, stop: frozenset[str]) -> frozenset[str]:
     """The content words of `text` that can name what a figure quantifies (stems, `stop` and verbs left out)."""
-    return frozenset(w for w in (stem(m.group()) for m in _WORD.finditer(text))
+    return frozenset(w for w in (stem(m.group()) for m in WORD.finditer(text))
                      if len(w) > 1 and w not in stop and w not in _NOT_SUBJECT)
 
 
 def prose_bindings(text: str, mentions: Sequence[NumericMention], stop: frozenset[str]) -> list[Binding]:
     """The `Binding` of each of `mentions` (found in `text`, sorted by start), read from running text."""
-    bounds = [0, *(m.end() for m in _SENTENCE_END.finditer(text)), len(text)]
+    bounds = [0, *(m.end() for m in SENTENCE_END.finditer(text)), len(text)]
     inside = _inside(mentions)
     cuts = sorted({0, len(text), *(c for m in _CLAUSE.finditer(text) if not inside(m.start())
                                    for c in (m.start(), m.end()))})
@@ -164,12 +164,12 @@ def _next_start(mentions: Sequence[NumericMention], k: int, high: int) -> int:
 
 
 def _last_words(text: str, low: int, high: int) -> list[str]:
-    return [m.group() for m in _WORD.finditer(text, low, high)][-WINDOW:]
+    return [m.group() for m in WORD.finditer(text, low, high)][-WINDOW:]
 
 
 def _first_words(text: str, low: int, high: int) -> list[str]:
     out = []
-    for m in _WORD.finditer(text, low, high):
+    for m in WORD.finditer(text, low, high):
         out.append(m.group())
         if len(out) == WINDOW:
             break
@@ -222,32 +222,34 @@ def _direction(text: str, mention: NumericMention, low: int) -> int:
             return -1
         if raw.startswith("+"):
             return 1
-    words = [m.group().lower() for m in _WORD.finditer(text, max(low, mention.start - 60), mention.start)]
+    words = [m.group().lower() for m in WORD.finditer(text, max(low, mention.start - 60), mention.start)]
     for word in reversed(words[-4:]):
         if word in _DIRECTION:
             return _DIRECTION[word]
         if word not in _BETWEEN:
             break
-    after = _WORD.match(text, mention.end + len(text[mention.end:mention.end + 3]) -
-                        len(text[mention.end:mention.end + 3].lstrip()))
-    if after is not None and after.start() - mention.end <= 2:
-        return _AFTER.get(after.group().lower(), 0)
-    return 0
+    after = _word_after(text, mention, 2)
+    return _AFTER.get(after, 0) if after else 0
 
 
 def _counted(text: str, mention: NumericMention) -> str | None:
     """The noun of things a number counts ("2,477 hospitals": "hospital"), None when it is no count."""
     if mention.kind not in ("quantity",) or mention.unit is not None:
         return None
-    after = _WORD.match(text, mention.end + len(text[mention.end:mention.end + 2]) -
-                        len(text[mention.end:mention.end + 2].lstrip()))
-    if after is None or after.start() - mention.end > 1:
+    word = _word_after(text, mention, 1)
+    if word is None:
         return None
-    word = after.group().lower()
     if stem(word) in DURATIONS or word in _COUNTED or (len(word) > 3 and word.endswith("s") and not
                                                         word.endswith("ss") and word not in _NOT_COUNTED):
         return stem(word)
     return None
+
+
+def _word_after(text: str, mention: NumericMention, spaces: int) -> str | None:
+    """The word right after a mention, lower-cased, when at most `spaces` whitespace characters come between."""
+    gap = len(text[mention.end:mention.end + spaces + 1]) - len(text[mention.end:mention.end + spaces + 1].lstrip())
+    found = WORD.match(text, mention.end + gap) if gap <= spaces else None
+    return found.group().lower() if found else None
 
 
 def _per_unit(text: str, mention: NumericMention, subject: frozenset[str]) -> bool:
@@ -255,5 +257,6 @@ def _per_unit(text: str, mention: NumericMention, subject: frozenset[str]) -> bo
 
 
 def cell_direction(text: str, mention: NumericMention) -> int:
-    """A table cell's direction: only its sign, and only on a percent ("(24.3)%", "-3.1 %")."""
+    """A table cell's direction: the sign of a percent ("(24.3)%", "-3.1 %") or a change noun right after it in
+    its cell ("5% increase"); the words before a cell are another cell's."""
     return _direction(text, mention, mention.start)

@@ -21,15 +21,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..numbers.mention import NumericMention
-from .binding import WINDOW, cell_direction, prose_bindings, stem, subject_words
+from .binding import SENTENCE_END, WINDOW, WORD, cell_direction, prose_bindings, stem, subject_words
 from .tables import Cell, Table, cell_at, find_tables, row_text
 
 __all__ = ["WINDOW", "Context", "context_words", "mention_contexts"]
 
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z'&-]*")
 _YEAR = re.compile(r"(?<!\d)(?:19[5-9]\d|20[0-4]\d)(?!\d)")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^a-z0-9])|(?<=;)\s+|\n\s*\n|\n(?=\s*[-*•|])")
+# A figure's word window also stops at a semicolon (the binding reads it as a clause break instead).
+_SENTENCE_END = re.compile(rf"{SENTENCE_END.pattern}|(?<=;)\s+")
 _STOP = frozenset((
     "a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or", "but", "as", "is",
     "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "than", "then",
@@ -69,14 +69,14 @@ class Context:
 
 def context_words(text: str) -> frozenset[str]:
     """The content words of `text`, lower-cased and stemmed (what two contexts share is counted on these)."""
-    return frozenset(w for w in (stem(m.group()) for m in _WORD.finditer(text)) if w not in _STOP and len(w) > 1)
+    return frozenset(w for w in (stem(m.group()) for m in WORD.finditer(text)) if w not in _STOP and len(w) > 1)
 
 
 def mention_contexts(text: str, mentions: Sequence[NumericMention]) -> list[Context]:
     """The `Context` of each of `mentions` (found in `text`), in order."""
     tables = find_tables(text) if _may_hold_a_table(text) else ()
     sentences = [0, *(m.end() for m in _SENTENCE_END.finditer(text)), len(text)]
-    words = [(m.start(), m.end(), stem(m.group())) for m in _WORD.finditer(text)]
+    words = [(m.start(), m.end(), stem(m.group())) for m in WORD.finditer(text)]
     starts = [w[0] for w in words]
     bindings = prose_bindings(text, mentions, _SUBJECT_STOP)
     out = []

@@ -78,14 +78,18 @@ Returns:
         numbers of their match's magnitude similarity (falls when the prediction states figures the reference
         lacks or contradicts), and the mean over the reference's numbers (falls when figures are left out).
     numeric_support (list of float): the share of the prediction's figures that the reference supports (its
-        value stated at the precision written, bound to nothing the prediction contradicts); 1.0 when the
-        prediction states none.
+        value stated at the precision written, bound to nothing the prediction contradicts) or computes; 1.0
+        when the prediction states none.
     figure_verdicts (list of list of dict): per prediction, every figure with text, start, end, value, verdict
-        ('supported'; 'misplaced': its value is stated only for another period, row or subject;
-        'unsupported': stated nowhere; 'contradicted': stated as a change in the other direction), found
-        (where its value is stated, or None), reference (the number it is compared with, or None), cosine and
-        basis (what decided a misplaced or contradicted figure, or None).
-    unsupported_numbers (list of list of dict): per prediction, the figure_verdicts entries not supported.
+        ('supported'; 'computed': stated nowhere, but a derivation of reference numbers bound to what it
+        states gives its value, and it counts as supported; 'misplaced': its value is stated only for another
+        period, row or subject; 'unsupported': stated nowhere; 'contradicted': stated as a change in the other
+        direction), found (where its value is stated, or None), reference (the number it is compared with, or
+        None), cosine, basis (what decided a misplaced or contradicted figure, or None), derivation (how the
+        reference numbers give a computed figure's value, "(62.4 − 50.2) / 50.2 = 24.3%", or an unsupported
+        one's closest derivation; else None) and operands (the reference numbers of derivation, or None).
+    unsupported_numbers (list of list of dict): per prediction, the figure_verdicts entries neither supported
+        nor computed.
     alpha (list of float): text weight alpha = W_text / (W_text + W_num); 1.0 when there are no numbers.
     baseline (list of float): the backbone score on the original (unmasked) pair (BERTScore F1 or cosine).
     baseline_precision, baseline_recall (list of float): its P and R, as bert_score.score returns them.

@@ -171,7 +171,8 @@ class NASHConfig:
     verdict: Verdict = option(
         "context",
         "How each figure of the prediction is judged against its reference or source: 'context' (its value "
-        "first: stated nowhere -> unsupported; then what its places are bound to: another period, row or subject "
+        "first: stated nowhere -> unsupported, unless a change, sum, share, ratio or average of the numbers bound "
+        "to what it names gives it -> computed; then what its places are bound to: another period, row or subject "
         "-> misplaced, a change in the other direction -> contradicted) or 'argmax' (earlier versions: only the "
         "number its context aligns with decides; unmatched below tau).",
         scores=True,

@@ -330,7 +330,8 @@ def build_args(argv):
 
 # -- rows: unsupported_numbers as lists ----------------------------------------------------------------------
 
-ENTRY_KEYS = ["text", "start", "end", "value", "verdict", "found", "reference", "cosine", "basis"]
+ENTRY_KEYS = ["text", "start", "end", "value", "verdict", "found", "reference", "cosine", "basis", "derivation",
+              "operands"]
 
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
@@ -359,6 +360,8 @@ def test_unsupported_numbers_are_lists_of_entries(capsys, tmp_path, tiny_model_d
         assert pa.types.is_list(kind) and pa.types.is_struct(kind.value_type)
         assert [kind.value_type.field(k).name for k in range(kind.value_type.num_fields)] == ENTRY_KEYS
         assert pa.types.is_struct(kind.value_type.field("found").type)
+        operands = kind.value_type.field("operands").type
+        assert pa.types.is_list(operands) and operands.value_type == kind.value_type.field("found").type
 
 
 # -- the summary counts empty predictions --------------------------------------------------------------------

@@ -41,6 +41,8 @@ PAIRS = [
     ("Revenue rose 4% on 1.2.3 units.", "Revenue rose 4%."),  # a mention with no value: unscored
     ("Fixed Price sales were 1,146.2 in 2019.",  # the 2018 cell's value stated for 2019: misplaced
      "| | 2019 | 2018 |\n|---|---|---|\n| Fixed Price | 1,452.4 | 1,146.2 |"),
+    ("Fixed Price sales grew 26.7% in 2019.",  # (1,452.4 - 1,146.2) / 1,146.2: computed, with its derivation
+     "| | 2019 | 2018 |\n|---|---|---|\n| Fixed Price | 1,452.4 | 1,146.2 |"),
 ]
 # Several references per prediction: the best one is kept (best_reference), with its unscored mentions.
 MULTI_PREDICTIONS = ["Revenue increased by 4%.", "Net sales rose to EUR 205.5 mn.", "Shipments of 1.2.3 units rose 5%."]

@@ -46,6 +46,64 @@ def test_a_contradicted_figure_shows_its_mark_colour_and_basis():
     assert 'data-verdict="contradicted"' in html and "⇅ 24.3%" in html and "other direction" in html
 
 
+GROWTH = "(62.4 − 50.2) / 50.2 = 24.3%"
+
+
+def test_a_computed_figure_shows_its_mark_colour_and_derivation():
+    from nash_metric.space.render import CHECK_COLOURS, CSS
+
+    source = "| | 2019 | 2018 |\n|---|---|---|\n| Revenue | 62.4 | 50.2 |\n"
+    text = "Revenue grew 24.3% in 2019 and 30% in 2020 <b>&</b>."
+    at = lambda needle: {"text": needle, "start": source.index(needle),  # noqa: E731
+                         "end": source.index(needle) + len(needle), "value": float(needle)}
+    computed = {**_figure(text, "24.3%", "computed"), "reference": at("62.4"), "derivation": GROWTH,
+                "operands": [at("62.4"), at("50.2")]}
+    closest = {**_figure(text, "30%", "unsupported"), "reference": at("62.4"),
+               "derivation": '<script>"(62.4 − 50.2) / 50.2 = 24.3%', "operands": [at("62.4"), at("50.2")]}
+    assert figure_table(figure_rows(source, [computed, closest])) == [
+        ["24.3%", "Σ computed", f"computed: {GROWTH}",
+         "62.4 · line 3 (Revenue · 2019): | Revenue | [62.4] | 50.2 | · "
+         "50.2 · line 3 (Revenue · 2018): | Revenue | 62.4 | [50.2] |"],
+        ["30%", "✗ unsupported", "nowhere in the source",
+         '62.4 · line 3 (Revenue · 2019): | Revenue | [62.4] | 50.2 | · closest derivation: <script>"(62.4 − 50.2) / '
+         '50.2 = 24.3%'],  # gr.Dataframe shows a str cell as text
+    ]
+    assert verdict_segments(text, [computed, closest])[1] == ("24.3%", "computed")
+    assert CHECK_COLOURS["computed"] == "#06b6d4" and len(set(CHECK_COLOURS.values())) == len(CHECK_COLOURS)
+    assert ".nash-num.nash-computed" in CSS and ".nash-flagged.nash-computed" in CSS
+    html = check_summary_html(0.5, [closest, computed])
+    assert 'data-computed="1"' in html and 'data-unsupported="1"' in html
+    assert "numeric support 0.50: 0 supported, 0 misplaced, 1 unsupported, 0 contradicted, 1 computed (2 figures)" \
+        in html
+    title = f"computed: the reference implies it: {GROWTH}"
+    assert (f'<span class="nash-flagged nash-computed" data-verdict="computed" title="{title}">Σ 24.3% ({title})'
+            "</span>") in html
+    assert html.count("nash-flagged") == 1  # the unsupported figure is in the counts, not listed as computed
+
+
+def test_the_compare_tab_marks_a_computed_figure_and_shows_derivations_on_hover():
+    from nash_metric.space.render import highlight_numbers, support_html
+
+    text = "Revenue grew 24.3% and 30%."
+    mentions = [{"text": "24.3%", "start": 13, "end": 18, "value": 24.3, "kind": "percentage"},
+                {"text": "30%", "start": 23, "end": 26, "value": 30.0, "kind": "percentage"}]
+    reference = {"text": "62.4", "start": 0, "end": 4, "value": 62.4}
+    verdicts = {0: {"verdict": "computed", "reference": reference, "derivation": GROWTH},
+                1: {"verdict": "unsupported", "reference": reference, "derivation": '50.2 / 62.4 = 0.8"<i>'}}
+    html = highlight_numbers(text, mentions, "A", verdicts)
+    titles = re.findall(r'<mark class="([^"]*)" data-verdict="([a-z]+)" title="([^"]*)">', html)
+    assert titles == [
+        ("nash-num nash-percentage nash-computed", "computed",
+         f"value 24.3 · percentage · computed: the reference implies it: {GROWTH}"),
+        ("nash-num nash-percentage nash-unsupported", "unsupported",
+         "value 30 · percentage · unsupported: the reference says 62.4; closest derivation: 50.2 / 62.4 = "
+         "0.8&quot;&lt;i&gt;")]
+    assert '<span class="nash-flag" aria-hidden="true">Σ</span>' in html  # its own visible mark
+    support = support_html(0.5, "numeric support 0.50", mentions, verdicts)
+    assert "nash-computed" not in support  # supported: not among the figures the reference lacks
+    assert "closest derivation: 50.2 / 62.4 = 0.8&quot;&lt;i&gt;" in support and "<i>" not in support
+
+
 def test_segments_keep_every_character_once_and_label_each_figure():
     text = "Sales <b>rose</b> 5% to $1.2 bn & more"
     verdicts = [_figure(text, "$1.2 bn", "misplaced"), _figure(text, "5%", "supported")]  # any order
@@ -72,7 +130,9 @@ def test_table_rows_say_where_and_what_fits():
     ]
     html = check_summary_html(0.0, [figure, lost])
     assert 'data-support="0.0"' in html and 'data-misplaced="1"' in html and 'data-unsupported="1"' in html
-    assert "numeric support 0.00: 0 supported, 1 misplaced, 1 unsupported, 0 contradicted (2 figures)" in html
+    assert "numeric support 0.00: 0 supported, 1 misplaced, 1 unsupported, 0 contradicted, 0 computed (2 figures)" \
+        in html
+    assert 'data-computed="0"' in html and "nash-computed" not in html
 
 
 def test_a_long_source_is_estimated_before_it_is_scored():
@@ -110,7 +170,7 @@ def test_the_check_tab_judges_the_opening_example(tiny_model_dir):
     assert table[2][2] == "line 10 (Consumer · 2018): | Consumer | 812.7 | [790.3] |"
     assert table[3][2] == "nowhere in the source"
     assert 'data-support="0.5"' in summary
-    assert "2 supported, 1 misplaced, 1 unsupported, 0 contradicted (4 figures)" in summary
+    assert "2 supported, 1 misplaced, 1 unsupported, 0 contradicted, 0 computed (4 figures)" in summary
     again = h.check_example(CHECK_SOURCE, CHECK_TEXT, model, "token", False, 0.5)
     assert again[0] is summary  # the opening example is scored once, then kept
 

@@ -78,13 +78,69 @@ def test_rows_show_what_the_context_fits_only_where_it_is_not_where_the_value_st
     assert (misplaced.found.cell, misplaced.matched_text, misplaced.matched.cell) == ("Consumer · 2018", "812.7",
                                                                                       "Consumer · 2019")
     assert unsupported.found is None and unsupported.matched_text == "$0.52" and unsupported.matched.line == 10
-    assert verdict_counts(verdicts) == {"supported": 1, "misplaced": 1, "unsupported": 1, "contradicted": 0}
+    assert verdict_counts(verdicts) == {"supported": 1, "misplaced": 1, "unsupported": 1, "contradicted": 0,
+                                        "computed": 0}
     assert summary_line(1 / 3, verdicts) == ("numeric support 0.33: 1 supported, 1 misplaced, 1 unsupported, "
-                                             "0 contradicted (3 figures)")
+                                             "0 contradicted, 0 computed (3 figures)")
     argmax = [{**verdicts[0], "verdict": "unmatched"}]
     assert verdict_counts(argmax) == {"supported": 0, "misplaced": 0, "unsupported": 0, "contradicted": 0,
-                                      "unmatched": 1}
+                                      "computed": 0, "unmatched": 1}
     assert summary_line(1.0, []) == "numeric support 1.00: the text states no figure to check"
+
+
+# A figure no number of SOURCE states, but a derivation of two gives (computed), and one that no derivation gives
+# either (unsupported, with the closest derivation of its bound numbers): hand-made as the pipeline writes them.
+DERIVED = "Industrial net sales grew 26.7% in 2019. Consumer net sales grew 5% in 2019."
+
+
+def _number(needle: str, value: float) -> dict:
+    start, end = _at(SOURCE, needle)
+    return {"text": needle, "start": start, "end": end, "value": value}
+
+
+def _derived_entries() -> list[dict]:
+    industrial, consumer = (_number("1,452.4", 1452.4), _number("1,146.2", 1146.2)), \
+        (_number("812.7", 812.7), _number("790.3", 790.3))
+    grew, five = _at(DERIVED, "26.7%"), _at(DERIVED, "5%")
+    return [
+        {"text": "26.7%", "start": grew[0], "end": grew[1], "value": 26.7, "verdict": "computed", "found": None,
+         "reference": _number("17%", 17.0), "cosine": 0.5, "basis": None,
+         "derivation": "(1,452.4 − 1,146.2) / 1,146.2 = 26.7%", "operands": list(industrial)},
+        {"text": "5%", "start": five[0], "end": five[1], "value": 5.0, "verdict": "unsupported", "found": None,
+         "reference": _number("17%", 17.0), "cosine": 0.4, "basis": None,
+         "derivation": "(812.7 − 790.3) / 790.3 = 2.8%", "operands": list(consumer)},
+    ]
+
+
+def test_a_computed_figure_shows_its_derivation_and_an_unsupported_one_its_closest():
+    from nash_metric.cli.check import Check, check_report
+
+    entries = _derived_entries()
+    computed, unsupported = figure_rows(SOURCE, entries)
+    assert computed.derivation == "(1,452.4 − 1,146.2) / 1,146.2 = 26.7%" and computed.matched is None
+    assert [(text, place.cell) for text, place in computed.operands] == [("1,452.4", "Industrial · 2019"),
+                                                                        ("1,146.2", "Industrial · 2018")]
+    assert unsupported.derivation == "(812.7 − 790.3) / 790.3 = 2.8%" and unsupported.matched_text == "17%"
+    report = check_report(Check(SOURCE, DERIVED, "derived"), entries, 0.5, marks=False).splitlines()
+    assert report == [
+        "derived: 2 figures",
+        "  computed     26.7%",
+        "      found    stated nowhere as such in the source",
+        "      computed (1,452.4 − 1,146.2) / 1,146.2 = 26.7%",
+        "      from     1,452.4, line 7 (Industrial · 2019): | Industrial | [1,452.4] | 1,146.2 |",
+        "      from     1,146.2, line 7 (Industrial · 2018): | Industrial | 1,452.4 | [1,146.2] |",
+        "  unsupported  5%",
+        "      found    nowhere in the source",
+        "      closest  17%, line 10: Net sales rose [17%] in 2019. The company paid a dividend of $0.52 per s…",
+        "      closest  derivation: (812.7 − 790.3) / 790.3 = 2.8%",
+        "numeric support 0.50: 0 supported, 0 misplaced, 1 unsupported, 0 contradicted, 1 computed (2 figures)",
+    ]
+    marked = check_report(Check(SOURCE, DERIVED, "derived"), entries, 0.5, marks=True).splitlines()
+    assert marked[1] == "  Σ computed     26.7%" and marked[6] == "  ✗ unsupported  5%"
+    # An entry from before derivations (no keys) reads as none.
+    old = [{k: v for k, v in entries[1].items() if k not in ("derivation", "operands")}]
+    assert not any("derivation" in line for line in check_report(Check(SOURCE, DERIVED, "old"), old, 0.0,
+                                                                  marks=False).splitlines())
 
 
 def test_marks_only_on_a_terminal_that_can_draw_them():
@@ -191,7 +247,8 @@ def test_check_prints_each_figure_where_its_value_stands_and_writes_rows(files, 
     assert "      because  period: 2018, not 2019" in lines
     assert "      bound to 812.7, line 8 (Consumer · 2019): | Consumer | [812.7] | 790.3 |" in lines
     assert "      found    nowhere in the source" in lines
-    assert lines[-1] == "numeric support 0.60: 3 supported, 1 misplaced, 1 unsupported, 0 contradicted (5 figures)"
+    assert lines[-1] == ("numeric support 0.60: 3 supported, 1 misplaced, 1 unsupported, 0 contradicted, "
+                         "0 computed (5 figures)")
     assert "✓" not in out  # not a terminal: words
     written = read_rows(rows)
     assert written["index"] == [0] and written["numeric_support"] == [0.6] and written["unsupported"] == [2]
@@ -212,9 +269,12 @@ def test_jsonl_checks_each_line_against_its_own_source(files, tiny_model_dir, ca
     lines = capsys.readouterr().out.splitlines()
     headers = [line for line in lines if line.startswith(str(path))]
     assert headers == [f"{path}:1: 2 figures", f"{path}:3: 1 figure"]  # the blank line 2 is skipped
-    assert "numeric support 1.00: 2 supported, 0 misplaced, 0 unsupported, 0 contradicted (2 figures)" in lines
-    assert "numeric support 0.00: 0 supported, 0 misplaced, 1 unsupported, 0 contradicted (1 figure)" in lines
-    assert lines[-1] == "2 texts: mean numeric support 0.50; 2 supported, 0 misplaced, 1 unsupported, 0 contradicted"
+    assert ("numeric support 1.00: 2 supported, 0 misplaced, 0 unsupported, 0 contradicted, 0 computed "
+            "(2 figures)") in lines
+    assert "numeric support 0.00: 0 supported, 0 misplaced, 1 unsupported, 0 contradicted, 0 computed (1 figure)" \
+        in lines
+    assert lines[-1] == ("2 texts: mean numeric support 0.50; 2 supported, 0 misplaced, 1 unsupported, "
+                         "0 contradicted, 0 computed")
     written = read_rows(output)
     assert written["index"] == [0, 1] and written["unsupported"] == [0, 1]
     # a list of entries, as `unsupported_numbers` (a JSON text only in CSV/TSV cells)

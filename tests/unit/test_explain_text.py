@@ -11,14 +11,13 @@ from __future__ import annotations
 import pytest
 
 from nash_metric.cli.score import support_line
+from nash_metric.common.verdicts import MARKS, RULE_VERDICTS, VERDICT_HELP
 from nash_metric.reports.explain_text import (
-    MARKS,
-    RULE_VERDICTS,
-    VERDICT_HELP,
     figure_note,
     figure_verdicts,
     render_explanation,
     support_summary,
+    support_table,
     verdict_rule,
 )
 
@@ -100,8 +99,10 @@ def test_a_misplaced_figure_says_where_its_value_was_found_and_what_its_context_
         ["2019 (=2019)", "✓ supported", "2019 (=2019)"]]
     assert float(rows[0][3]) == pytest.approx(figure["context_match"]["cosine"], abs=1e-4)
     legend = ("✓ supported: B states its value, and nothing B binds it to contradicts A · ↷ misplaced: B states its "
-              "value, but only for another period, row or subject · ✗ unsupported: B states its value nowhere · "
-              "⇅ contradicted: B states its value as a change in the other direction")
+              "value, but only for another period, row or subject · ✗ unsupported: B states its value nowhere, and "
+              "no derivation of its bound numbers gives it · ⇅ contradicted: B states its value as a change in the "
+              "other direction · Σ computed: B implies it: a change, sum, share, ratio or average of numbers bound "
+              "to what A states")
     assert legend in text.splitlines()
 
 
@@ -150,6 +151,93 @@ def test_what_b_says_about_a_figure(verdict, found, reference, rule, note):
     assert figure_note(verdict, found, reference, rule) == note
 
 
+GROWTH = "(62.4 − 50.2) / 50.2 = 24.3%"
+
+
+@pytest.mark.parametrize(("verdict", "reference", "derivation", "note"), [
+    ("computed", "62.4", GROWTH, f"computed: {GROWTH}"),
+    ("computed", None, None, "computed from B's numbers"),
+    ("unsupported", "4%", GROWTH, f"stated nowhere; closest in context: 4%; closest derivation: {GROWTH}"),
+    ("unsupported", None, GROWTH, f"stated nowhere; closest derivation: {GROWTH}"),
+    ("unsupported", None, None, "stated nowhere; B has no number of its kind"),
+    ("misplaced", "1,452.4", GROWTH, "found at 1,146.2, but A's binding fits 1,452.4"),  # no derivation to show
+])
+def test_what_b_says_about_a_computed_figure_or_the_closest_derivation(verdict, reference, derivation, note):
+    found = "1,146.2" if verdict == "misplaced" else None
+    assert figure_note(verdict, found, reference, "context", derivation) == note
+
+
+def _number(text: str, start: int, value: float, **extra) -> dict:
+    return {"text": text, "start": start, "end": start + len(text), "value": value, "kind": "quantity", "unit": None,
+            "scored": True, **extra}
+
+
+def _derived_info() -> dict:
+    """An explain dict as `explanation.py` writes it, by hand: 24.3% computed from B's 62.4 and 50.2, 30% unsupported
+    (its closest derivation gives 24.3%), 2019 supported; a computed figure counts as supported."""
+    b = [_number("62.4", 20, 62.4), _number("50.2", 30, 50.2), _number("2019", 10, 2019.0)]
+    located = lambda i: {"index": i, **{k: b[i][k] for k in ("text", "start", "end", "value")}}  # noqa: E731
+    a = [_number("24.3%", 12, 24.3, verdict="computed", found=None, context_match={**located(0), "cosine": 0.61},
+                 basis=None, derivation=GROWTH, operands=[located(0), located(1)]),
+         _number("2019", 21, 2019.0, verdict="supported", found=located(2), context_match={**located(2), "cosine": 0.9},
+                 basis=None, derivation=None, operands=None),
+         _number("30%", 40, 30.0, verdict="unsupported", found=None, context_match={**located(0), "cosine": 0.4},
+                 basis=None, derivation=GROWTH, operands=[located(0), located(1)])]
+    return {"mentions": {"a": a, "b": b}, "scores": {"numeric_support": 2 / 3}, "config": {"verdict": "context"}}
+
+
+def test_a_computed_figure_counts_as_supported_and_shows_its_derivation():
+    info = _derived_info()
+    entries = figure_verdicts(info)
+    assert [(e["index"], e["verdict"], e["derivation"], e["operands"]) for e in entries] == [
+        (0, "computed", GROWTH, [0, 1]), (1, "supported", None, None), (2, "unsupported", GROWTH, [0, 1])]
+    assert entries[0]["found"] is None and entries[0]["reference"] == 0
+    assert support_summary(info) == ("numeric support 0.67: 2 of 3 figures of A supported by B, 1 of them computed "
+                                      "(1 unsupported)")
+    rows = support_table(info).splitlines()[2:]
+    assert [[cell.strip() for cell in row.strip("|").split("|")][:3] for row in rows] == [
+        ["24.3% (=24.3)", "Σ computed", f"computed: {GROWTH}"],
+        ["2019 (=2019)", "✓ supported", "2019 (=2019)"],
+        ["30% (=30)", "✗ UNSUPPORTED",
+         f"stated nowhere; closest in context: 62.4 (=62.4); closest derivation: {GROWTH}"]]
+    del info["scores"]["numeric_support"]  # the share from the counts: computed among the supported
+    assert support_summary(info).startswith("numeric support 0.67: ")
+    info["mentions"]["a"][2].update(verdict="computed", derivation="50.2 / 62.4 × 100 = 80.4%")
+    assert support_summary(info) == "numeric support 1.00: 3 of 3 figures of A supported by B, 2 of them computed"
+
+
+def test_an_explain_dict_from_before_derivations_reads_them_as_none():
+    info = _derived_info()
+    for m in info["mentions"]["a"]:
+        del m["derivation"], m["operands"]
+    assert [(e["derivation"], e["operands"]) for e in figure_verdicts(info)] == [(None, None)] * 3
+    assert "computed from B's numbers" in support_table(info)
+
+
+def test_the_explanation_locates_the_operands_of_a_derivation_in_b():
+    from types import SimpleNamespace
+
+    from nash_metric.reports.explanation import NO_VERDICT, _verdicts_by_mention
+
+    a, b = "Revenue grew 24.3% in 2019; 30% later.", "| | 2019 | 2018 |\n| Revenue | 62.4 | 50.2 |"
+    span = lambda text, needle: SimpleNamespace(start=text.index(needle), end=text.index(needle) + len(needle))  # noqa: E731
+    ref = lambda needle: {"text": needle, "start": b.index(needle), "end": b.index(needle) + len(needle),  # noqa: E731
+                          "value": float(needle)}
+    pool = SimpleNamespace(mentions={a: [span(a, "24.3%"), span(a, "2019"), span(a, "30%")],
+                                     b: [span(b, "2019"), span(b, "2018"), span(b, "62.4"), span(b, "50.2")]})
+    entry = lambda needle, verdict, derivation, operands: {  # noqa: E731
+        "text": needle, "start": a.index(needle), "end": a.index(needle) + len(needle), "value": 0.0,
+        "verdict": verdict, "found": None, "reference": ref("62.4"), "cosine": 0.5, "basis": None,
+        "derivation": derivation, "operands": operands}
+    verdicts = _verdicts_by_mention(pool, a, b, [
+        entry("24.3%", "computed", GROWTH, [ref("62.4"), ref("50.2")]),
+        {k: v for k, v in entry("30%", "unsupported", None, None).items() if k not in ("derivation", "operands")}])
+    assert verdicts[0]["derivation"] == GROWTH
+    assert [(o["index"], o["text"]) for o in verdicts[0]["operands"]] == [(2, "62.4"), (3, "50.2")]
+    assert (verdicts[2]["derivation"], verdicts[2]["operands"]) == (None, None)  # an entry without the keys
+    assert 1 not in verdicts and set(NO_VERDICT) == set(verdicts[0])
+
+
 def test_every_verdict_has_a_mark_and_help_under_its_rule():
     from nash_metric.pipeline import support
 
@@ -170,6 +258,9 @@ def test_the_support_line_of_nash_score():
     assert support_line(0.2, entries) == (
         "numeric support 0.20; not supported: 10% (B says 4%); 1,146.2 (misplaced: found at 1,146.2, but A's "
         "binding fits 1,452.4); 7 (stated nowhere in B); 3 (nothing in B aligns)")
+    closest = {**_entry("30%", "unsupported", None, "4%"), "derivation": GROWTH}
+    assert support_line(0.5, [closest]) == (
+        f"numeric support 0.50; not supported: 30% (B says 4%; closest derivation: {GROWTH})")
 
 
 def test_the_support_line_of_a_scored_misplaced_figure(tiny_scorer):

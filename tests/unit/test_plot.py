@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from nash_metric.reports.plot import (
+    CELL_COLOURS,
     CELL_MARKS,
     MATCH_LEGEND,
     NO_ALIGNMENT,
@@ -199,7 +200,8 @@ def test_a_misplaced_figure_marks_where_its_value_is_and_what_its_context_fits(p
     assert colours == {"↷": VERDICT_COLOURS["misplaced"], "◎": VERDICT_COLOURS["misplaced"]}
     legend = fig.get_supxlabel().replace("\n", " ")
     for words in ("↷ misplaced (B states its value, but only for another period, row or subject)",
-                  "✗ unsupported (B states its value nowhere)", "↷ where B states a misplaced figure's value",
+                  "✗ unsupported (B states its value nowhere, and no derivation of its bound numbers gives it)",
+                  "↷ where B states a misplaced figure's value",
                   "◎ the number bound to what it states"):
         assert words in legend
     assert "∅" not in legend
@@ -215,6 +217,26 @@ def test_a_contradicted_figure_marks_where_its_value_is_stated_as_the_other_chan
     assert ("⇅", 0, 0) in _cell_marks(fig)
     assert "⇅ contradicted (B states its value as a change in the other direction)" in fig.get_supxlabel().replace(
         "\n", " ")
+
+
+def test_a_computed_figure_marks_the_numbers_it_is_derived_from(pair_info):
+    """A1 = 4% computed from B1 and B3 (a supported verdict: teal, not bold); A3 unsupported with a closest
+    derivation (which the map does not draw: ✗ on its closest number only)."""
+    info = _with_verdicts(pair_info, "context", ("computed", None, 0), None, ("unsupported", None, 1))
+    info["mentions"]["a"][0].update(derivation="40% × 7 = 2.8%", operands=[{"index": 0}, {"index": 2}])
+    info["mentions"]["a"][2].update(derivation="31 mn − 7 = 24 mn", operands=[{"index": 1}, {"index": 2}])
+    fig = explanation_figure(info)
+    assert _rows(fig) == [("A1: 4% Σ", VERDICT_COLOURS["computed"]), ("A3: 30 mn ✗", VERDICT_COLOURS["unsupported"])]
+    (ax,) = _image_axes(fig)
+    assert [t.get_fontweight() for t in ax.get_yticklabels()] == ["normal", "bold"]
+    assert _cell_marks(fig) == [("Σ", 0, 0), ("Σ", 2, 0), ("✗", 1, 1)]
+    assert {t.get_color() for t in ax.texts if t.get_text() == "Σ"} == {CELL_COLOURS["computed"]}
+    assert len(set(VERDICT_COLOURS.values())) == len(VERDICT_COLOURS)  # one colour a verdict
+    assert ("numeric support 0.50: 1 of 2 figures of A supported by B, 1 of them computed (1 unsupported)"
+            in fig.get_suptitle().replace("\n", " "))
+    legend = fig.get_supxlabel().replace("\n", " ")
+    assert "Σ computed (B implies it: a change, sum, share, ratio or average" in legend
+    assert "Σ each number of B a computed figure is derived from" in legend
 
 
 def test_an_explanation_without_verdicts_draws_no_marks(pair_info):

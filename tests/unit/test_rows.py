@@ -80,16 +80,24 @@ def test_importing_the_corpus_outputs_loads_neither_numpy_nor_pyarrow(module):
     assert result.stdout.strip() == "[]"
 
 
-# Figure entries as the scorer gives them (support.FigureVerdict): a supported one, a misplaced one, an unsupported
-# one with nothing to compare it with.
+# Figure entries as the scorer gives them (support.FigureVerdict): a misplaced one, a computed one (its derivation
+# and operands), an unsupported one with nothing to compare it with, one with a closest derivation, an unmatched one.
 REF = {"text": "3.56%", "start": 21, "end": 26, "value": 3.56}
+OPERANDS = [{"text": "62.4", "start": 40, "end": 44, "value": 62.4}, {"text": "50.2", "start": 47, "end": 51,
+                                                                      "value": 50.2}]
+GROWTH = "(62.4 − 50.2) / 50.2 = 24.3%"
 ENTRIES = [
     [{"text": "4%", "start": 21, "end": 23, "value": 4.0, "verdict": "misplaced", "found": REF, "reference": REF,
-      "cosine": 0.1 + 0.2, "basis": "period: 2022, not 2023"}],
+      "cosine": 0.1 + 0.2, "basis": "period: 2022, not 2023", "derivation": None, "operands": None},
+     {"text": "24.3%", "start": 30, "end": 35, "value": 24.3, "verdict": "computed", "found": None, "reference": REF,
+      "cosine": 0.5, "basis": None, "derivation": GROWTH, "operands": OPERANDS}],
     [],
     [{"text": "é 5", "start": 0, "end": 3, "value": 5.0, "verdict": "unsupported", "found": None, "reference": None,
-      "cosine": None, "basis": None}, {"text": "7", "start": 9, "end": 10, "value": 7.0, "verdict": "unmatched",
-                                       "found": None, "reference": REF, "cosine": -0.0, "basis": None}],
+      "cosine": None, "basis": None, "derivation": None, "operands": None},
+     {"text": "30%", "start": 5, "end": 8, "value": 30.0, "verdict": "unsupported", "found": None, "reference": REF,
+      "cosine": 0.25, "basis": None, "derivation": GROWTH, "operands": OPERANDS[::-1]},
+     {"text": "7", "start": 9, "end": 10, "value": 7.0, "verdict": "unmatched", "found": None, "reference": REF,
+      "cosine": -0.0, "basis": None, "derivation": None, "operands": []}],
 ]
 
 
@@ -118,10 +126,25 @@ def test_the_figure_type_is_the_verdict_schema():
 
     entry = figure_list_type().value_type
     assert [entry.field(k).name for k in range(entry.num_fields)] == list(get_type_hints(FigureVerdict))
-    for name in ("found", "reference"):
+    for name in ("found", "reference", "operands"):
         number = entry.field(name).type
+        number = number.value_type if name == "operands" else number  # a list of them
         assert [number.field(k).name for k in range(number.num_fields)] == list(get_type_hints(NumberRef))
         assert entry.field(name).nullable
+    assert str(entry.field("derivation").type) == "string" and entry.field("derivation").nullable
+
+
+@pytest.mark.parametrize("suffix", OUTPUT_FORMATS)
+def test_an_entry_written_before_derivations_reads_back(tmp_path, suffix):
+    """Rows of an older scorer (no `derivation`, `operands`): JSONL and CSV keep them as they came, Parquet's fixed
+    type gives them nulls."""
+    old = [{k: v for k, v in ENTRIES[0][0].items() if k not in ("derivation", "operands")}]
+    path = tmp_path / f"rows{suffix}"
+    with RowWriter(path, ["figure_verdicts"]) as writer:
+        writer.write({"figure_verdicts": [old]})
+    (cell,) = read_rows(path)["figure_verdicts"]
+    cell = json.loads(cell) if suffix in (".csv", ".tsv") else cell
+    assert cell == ([{**old[0], "derivation": None, "operands": None}] if suffix == ".parquet" else old)
 
 
 def test_figure_columns_refuse_what_is_not_a_list(tmp_path):

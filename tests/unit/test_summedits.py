@@ -406,6 +406,57 @@ def test_flagged_figures_are_counted_by_verdict_class(data_dir):
     assert "verdict_misplaced" not in res["thresholds"]["doc"]["figure_edits_vs_consistent"]
 
 
+# summary -> how many of its figures are computed (supported: never in `unsupported_numbers`)
+COMPUTED = {"Revenue reached 5 million in 2020.": 1, "Revenue was 7 million in 2020.": 2}
+
+
+class ComputingScorer(FakeScorer):
+    """FakeScorer whose output also lists every figure (`figure_verdicts`): the flagged ones of FLAGS, and the
+    computed ones of ``COMPUTED``."""
+
+    def with_options(self, **overrides):
+        return ComputingScorer(overrides.get("backend", self.backend), self.calls, overrides, self.flags)
+
+    def score(self, predictions, references, show_progress=False):
+        out = super().score(predictions, references, show_progress)
+        out.figure_verdicts = [[*flagged, *[{"text": "y", "verdict": "computed", "derivation": "7 − 5 = 2"}]
+                                * COMPUTED.get(p, 0)] for p, flagged in zip(predictions, out.unsupported_numbers)]
+        return out
+
+
+def test_computed_figures_are_counted_beside_the_flagged_ones(data_dir):
+    plain = evaluate(FakeScorer(flags=FLAGS), data_dir, reference="doc", show_progress=False)["results"]
+    result = evaluate(ComputingScorer(flags=FLAGS), data_dir, reference="doc", show_progress=False)
+    res = result["results"]
+    figure = res["verdict_classes"]["doc"]["figure_edits_vs_consistent"]["overall"]
+    before = plain["verdict_classes"]["doc"]["figure_edits_vs_consistent"]["overall"]
+    for label, rows, figures in (("consistent", 2, 2), ("inconsistent", 1, 2)):
+        classes = dict(figure[label]["classes"])
+        assert classes.pop("computed") == {"rows": rows, "figures": figures, "share_of_flagged": None}
+        # not flagged: the rows, figures and shares of the flagged ones stay
+        assert {**figure[label], "classes": classes} == before[label]
+    cells = res["metrics"]["doc"]["figure_edits_vs_consistent"]["overall"]
+    assert cells["verdict"] == plain["metrics"]["doc"]["figure_edits_vs_consistent"]["overall"]["verdict"]
+    # computed: consistent edits 0, 0 (the pair twice), 1 against figure edits 1, 0 (two computed), 1
+    assert cells["verdict_computed"] == {"auc": pytest.approx(1 / 3), "balanced_accuracy": pytest.approx(1 / 3)}
+    assert "verdict_computed" in FIELDS and "verdict_computed" not in res["thresholds"]["doc"]["all_edits"]
+    table = markdown(result)
+    assert "computed: rows / share of figures" in table and "| 2 / –  " in table
+    # A scorer without figure_verdicts (as FakeScorer) has no computed figures: the field is 1.0 everywhere.
+    assert plain["metrics"]["doc"]["all_edits"]["overall"]["verdict_computed"]["balanced_accuracy"] == 0.5
+
+
+def test_a_scorer_listing_figure_verdicts_for_other_pairs_is_refused(data_dir):
+    class Short(ComputingScorer):
+        def score(self, predictions, references, show_progress=False):
+            out = super().score(predictions, references, show_progress)
+            out.figure_verdicts = out.figure_verdicts[:-1]
+            return out
+
+    with pytest.raises(ValueError, match=r"the scorer listed figure verdicts for \d+ of \d+ pairs"):
+        evaluate(Short(flags=FLAGS), data_dir, reference="doc", show_progress=False)
+
+
 def test_the_value_anywhere_check_reads_the_texts_against_each_reference(data_dir):
     res = evaluate(FakeScorer(), data_dir, show_progress=False)["results"]
     for mode in ("original", "doc"):  # the doc is "Source of: " + the original summary: the same digit strings

@@ -14,8 +14,12 @@ and ``value_anywhere`` (1 when every digit string of the claim is found by value
 
 **Metrics** (`claim_tables`), label 1 positive: ROC AUC of the two shares, balanced accuracy of the two binary
 checks (no threshold), overall; per ``kind`` (the label-0 rows of that kind against every label-1 row); per
-``group`` (that group's rows); per group and kind. Per kind also the share of rows each check flags and the
-verdicts (any string) of the figures the scorer did not call supported.
+``group`` (that group's rows); per group and kind. Per kind also the share of rows each check flags, the
+verdicts (any string) of the figures the scorer did not call supported and the share of rows with a figure whose
+verdict is ``computed`` (no number states its value, a derivation of the source's numbers gives it: it counts as
+supported). On label-0 rows that share is the **false-computed rate** (`false_computed`): wrong values that a
+derivation excused; it is given overall, per kind, per group and per group and kind. It needs the scorer's
+``figure_verdicts`` (every figure's verdict); without them it is None.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from ..common.verdicts import COMPUTED
 from .registry import ScorerSource, scorer_factory
 from .summedits.metrics import balanced_accuracy, roc_auc
 from .value_anywhere import value_anywhere_share
@@ -41,6 +46,7 @@ FIELDS = {
     "verdict": "1 when NASH lists no figure of the claim as not supported: BA (binary, no threshold)",
     "value_anywhere_share": "share of the claim's digit strings found by value anywhere in the source: AUC",
     "value_anywhere": "1 when every digit string of the claim is found by value in the source: BA",
+    "false_computed": "share of label-0 rows with a figure whose verdict is computed (from figure_verdicts)",
 }
 
 
@@ -67,6 +73,8 @@ class ClaimScores:
     value_anywhere_share: np.ndarray
     value_anywhere: np.ndarray  # 1.0: every digit string found
     flagged: tuple[tuple[str, ...], ...]  # per claim, the verdict of each figure listed as not supported
+    # Per claim, the verdict of every figure (the scorer's figure_verdicts); None when the scorer gives none.
+    verdicts: tuple[tuple[str, ...], ...] | None = None
 
 
 # -- reading ------------------------------------------------------------------------------------------------
@@ -151,6 +159,10 @@ def score_claims(scorer: Any, claims: Sequence[Claim], show_progress: bool = Tru
                          f"{len(order)} pairs")
     index = np.array([position[(c.claim, c.source)] for c in claims], np.int64)
     flagged = [_verdicts(entries, k) for k, entries in enumerate(out.unsupported_numbers)]
+    every = getattr(out, "figure_verdicts", None)
+    if every is not None and len(every) not in (0, len(order)):
+        raise ValueError(f"the scorer gave figure verdicts for {len(every)} of {len(order)} pairs")
+    verdicts = [_verdicts(entries, k) for k, entries in enumerate(every)] if every else None
     share = np.array([value_anywhere_share(p, s) for p, s in order])
     scores = ClaimScores(
         numeric_support=np.asarray(out.numeric_support, dtype=float)[index],
@@ -158,6 +170,7 @@ def score_claims(scorer: Any, claims: Sequence[Claim], show_progress: bool = Tru
         value_anywhere_share=share[index],
         value_anywhere=(share == 1.0).astype(float)[index],
         flagged=tuple(flagged[k] for k in index),
+        verdicts=None if verdicts is None else tuple(verdicts[k] for k in index),
     )
     info = {"claims": len(claims), "distinct_pairs": len(order), "sources": len(first_seen),
             "threshold": out.config.get("threshold")}
@@ -188,11 +201,22 @@ def _values(claims: Sequence[Claim], name: str, mask: np.ndarray) -> list[str]:
     return list(dict.fromkeys(getattr(c, name) for c, m in zip(claims, mask) if m and getattr(c, name) is not None))
 
 
-def _flag_row(scores: ClaimScores, keep: np.ndarray) -> dict[str, Any]:
+def computed_share(scores: ClaimScores, keep: np.ndarray) -> float | None:
+    """The share of the rows ``keep`` with a figure whose verdict is ``computed`` (on label-0 rows: the
+    false-computed rate); None without rows or without the scorer's figure verdicts."""
+    rows = np.flatnonzero(keep)
+    if scores.verdicts is None or not len(rows):
+        return None
+    return float(np.mean([COMPUTED in scores.verdicts[k] for k in rows]))
+
+
+def _flag_row(scores: ClaimScores, keep: np.ndarray, y: np.ndarray) -> dict[str, Any]:
     n = int(keep.sum())
     tally = Counter(v for k in np.flatnonzero(keep) for v in scores.flagged[k])
     return {"rows": n, "flagged_by_verdict": float((scores.verdict[keep] < 0.5).mean()) if n else None,
             "flagged_by_value_anywhere": float((scores.value_anywhere[keep] < 0.5).mean()) if n else None,
+            "with_computed_figure": computed_share(scores, keep),
+            "false_computed": computed_share(scores, keep & (y == 0)),
             "figure_verdicts": dict(sorted(tally.items()))}
 
 
@@ -212,9 +236,19 @@ def claim_tables(claims: Sequence[Claim], scores: ClaimScores, mask: np.ndarray 
         out["group"][g] = metric_cell(y, scores, in_group)
         for k in _values(claims, "kind", in_group & (y == 0)):
             out["group_kind"][f"{g} · {k}"] = metric_cell(y, scores, in_group & ((y == 1) | (kind == k)))
-    out["flags"] = {k: _flag_row(scores, mask & (kind == k)) for k in _values(claims, "kind", mask)}
+    out["flags"] = {k: _flag_row(scores, mask & (kind == k), y) for k in _values(claims, "kind", mask)}
     if not out["flags"]:
-        out["flags"] = {f"label {v}": _flag_row(scores, mask & (y == v)) for v in (1, 0) if (mask & (y == v)).any()}
+        out["flags"] = {f"label {v}": _flag_row(scores, mask & (y == v), y) for v in (1, 0)
+                        if (mask & (y == v)).any()}
+    negative = mask & (y == 0)
+    out["false_computed"] = {
+        "overall": computed_share(scores, negative),
+        "kind": {k: computed_share(scores, negative & (kind == k)) for k in negative_kinds},
+        "group": {g: computed_share(scores, negative & (group == g)) for g in _values(claims, "group", negative)},
+        "group_kind": {f"{g} · {k}": computed_share(scores, negative & (group == g) & (kind == k))
+                       for g in _values(claims, "group", negative)
+                       for k in _values(claims, "kind", negative & (group == g))},
+    }
     return out
 
 
@@ -239,14 +273,28 @@ def metric_rows(tables: dict[str, Any], prefix: str = "", group_kind: bool = Tru
     return rows
 
 
+def _share(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
 def flag_markdown(tables: dict[str, Any]) -> str:
+    """Per kind: the share of rows each check flags, the share with a figure called computed (on a label-0 kind:
+    its false-computed rate) and the verdicts of the figures not supported; then the false-computed rate of the
+    label-0 rows overall and per group."""
     from ..common.reporting import markdown_table
 
     rows = [[k, f["rows"], f["flagged_by_verdict"], f["flagged_by_value_anywhere"],
+             f.get("with_computed_figure"),
              ", ".join(f"{v} {n}" for v, n in f["figure_verdicts"].items()) or "–"]
             for k, f in tables["flags"].items()]
-    return markdown_table(["kind", "rows", "flagged by verdict", "flagged by value-anywhere",
-                           "verdicts of the figures not supported"], rows)
+    table = markdown_table(["kind", "rows", "flagged by verdict", "flagged by value-anywhere",
+                            "with a figure called computed", "verdicts of the figures not supported"], rows)
+    rates = tables.get("false_computed")
+    if not rates:
+        return table
+    parts = [f"all {_share(rates['overall'])}", *(f"group {g} {_share(v)}" for g, v in rates["group"].items())]
+    return (f"{table}\n\nFalse-computed rate (share of the label-0 rows with a figure whose verdict is computed): "
+            f"{' · '.join(parts)}")
 
 
 def markdown(result: dict[str, Any]) -> str:

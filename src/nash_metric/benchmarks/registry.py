@@ -169,7 +169,8 @@ registry = BenchmarkRegistry([
     ),
     Benchmark(
         name="filing-claims",
-        summary="FilingClaims: claims about TAT-QA table cells (supported, misplaced, unsupported) in three forms",
+        summary="FilingClaims: claims about TAT-QA table cells, stated or computed from them, right and wrong, in "
+        "three forms",
         build_ref="filing_claims.build:build",
         build_markdown_ref="filing_claims.build:build_markdown",
         evaluate_ref="filing_claims.evaluation:evaluate",

@@ -1,5 +1,6 @@
-"""`nash check`: each figure of a generated text judged against its source (supported, misplaced, unsupported),
-with where its value stands in the source; rows as `nash score` writes them with --output.
+"""`nash check`: each figure of a generated text judged against its source (supported, computed, misplaced,
+unsupported, contradicted), with where its value stands in the source (or, for a computed figure, the derivation of
+the source's numbers that gives it, and where those stand); rows as `nash score` writes them with --output.
 
 A check, not a test: it exits 0 whatever the verdicts. The inputs are read and checked whole before the model
 loads, so a missing file, an empty source or a malformed JSONL line costs no model load.
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from ..common.verdicts import COMPUTED, MARKS, MISPLACED
 from .command import Command
 from .parser import UsageError
 
@@ -130,17 +132,22 @@ def _field(path: str | Path, line: int, record: Mapping[str, Any], name: str) ->
 
 
 def uses_marks(stream: IO[str]) -> bool:
-    """Marks (✓ ↷ ✗) on a terminal that can draw them; words only in a file or a pipe."""
+    """Marks (✓ Σ ↷ ✗ ⇅) on a terminal that can draw them; words only in a file or a pipe."""
     try:
-        "✓↷✗∅".encode(getattr(stream, "encoding", None) or "ascii")
+        "".join(MARKS.values()).encode(getattr(stream, "encoding", None) or "ascii")
     except (UnicodeEncodeError, LookupError):
         return False
     return bool(getattr(stream, "isatty", lambda: False)())
 
 
 def check_report(check: Check, verdicts: Sequence[Mapping[str, Any]], support: float, *, marks: bool) -> str:
-    """What `nash check` prints for one text: a header, each figure with its verdict and places, a summary."""
-    from ..space.figures import MARKS, Source, figure_rows, summary_line
+    """What `nash check` prints for one text: a header, each figure with its verdict and places, a summary.
+
+    Under each figure, one line a thing: where its value is ``found``; ``because`` what decided; ``bound to`` (or
+    ``closest``) the number it is compared with; for a computed figure the derivation that gives its value
+    (``computed``) and ``from`` where each of its numbers stands; for an unsupported one the closest derivation
+    of its bound numbers, when there is one (``closest  derivation: …``)."""
+    from ..space.figures import Source, figure_rows, summary_line
 
     lines = [f"{check.label}: {len(verdicts)} figure{'s' if len(verdicts) != 1 else ''}"]
     several_lines = "\n" in check.text.strip()
@@ -148,12 +155,18 @@ def check_report(check: Check, verdicts: Sequence[Mapping[str, Any]], support: f
         verdict = f"{MARKS.get(row.verdict, '?')} {row.verdict}" if marks else row.verdict
         where = f"  (text line {check.text.count(chr(10), 0, row.start) + 1})" if several_lines else ""
         lines.append(f"  {verdict:<{WORDS_WIDTH + (2 if marks else 0)}}  {row.text}{where}")
-        lines.append(f"      found    {row.found.describe() if row.found else 'nowhere in the source'}")
+        nowhere = "stated nowhere as such in the source" if row.verdict == COMPUTED else "nowhere in the source"
+        lines.append(f"      found    {row.found.describe() if row.found else nowhere}")
         if row.basis is not None:
             lines.append(f"      because  {row.basis}")
+        if row.derivation is not None and row.verdict == COMPUTED:
+            lines.append(f"      computed {row.derivation}")
+            lines += [f"      from     {text}, {place.describe()}" for text, place in row.operands]
         if row.matched is not None:
-            label = "bound to" if row.verdict == "misplaced" else "closest "
+            label = "bound to" if row.verdict == MISPLACED else "closest "
             lines.append(f"      {label} {row.matched_text}, {row.matched.describe()}")
+        if row.derivation is not None and row.verdict != COMPUTED:
+            lines.append(f"      closest  derivation: {row.derivation}")
     lines.append(summary_line(support, verdicts))
     return "\n".join(lines)
 
@@ -191,12 +204,14 @@ def _warn_unscored(block: Sequence[Check], out: NASHOutput) -> None:
 
 
 CHECK = Command(
-    "check", "check each figure of a generated text against its source: supported, misplaced, contradicted or "
-    "unsupported",
+    "check", "check each figure of a generated text against its source: supported, computed, misplaced, "
+    "contradicted or unsupported",
     add_check_arguments, run_check, scorer_options=True,
     description="Judge every figure of a generated text against its source, in two steps: its value (stated "
-    "nowhere in the source: unsupported), then what its places are bound to (only another year's column, row or "
-    "subject: misplaced; a change in the other direction: contradicted), else supported. Prints each figure "
-    "with its verdict and where its value stands in the source (line, table cell, snippet), then the numeric "
-    "support. Exits 0 whatever the verdicts.",
+    "nowhere in the source: computed when a derivation of the source's numbers bound to what it states gives it, "
+    "a change, sum, share, ratio or average; else unsupported), then what its places are bound to (only another "
+    "year's column, row or subject: misplaced; a change in the other direction: contradicted), else supported. "
+    "Prints each figure with its verdict and where its value stands in the source (line, table cell, snippet) or "
+    "the derivation that gives it, then the numeric support (computed figures count as supported). Exits 0 "
+    "whatever the verdicts.",
 )

@@ -29,7 +29,7 @@ from ..numbers.lexicon import COUNT_NOUNS, CURRENCY_WORDS
 from ..numbers.mention import NumericMention
 
 __all__ = ["DURATIONS", "FALL", "RISE", "SENTENCE_END", "WINDOW", "WORD", "Binding", "cell_direction",
-           "prose_bindings", "stem", "subject_words", "year_of"]
+           "change_sign", "prose_bindings", "stem", "subject_words", "year_of"]
 
 RISE = ("rose", "rise", "rises", "rising", "risen", "grew", "grow", "grows", "growing", "grown", "increased",
         "increase", "increases", "increasing", "up", "gained", "gain", "gains", "climbed", "climb", "jumped",
@@ -94,6 +94,7 @@ class Binding:
     direction: int  # +1 a rise, -1 a fall, 0 not stated as a change
     counted: str | None  # the noun a count counts ("hospital" in "2,477 hospitals"), None for any other figure
     per_unit: bool
+    years: frozenset[int] = frozenset()  # every year its sentence names: the periods of a change it may state
 
 
 def stem(word: str) -> str:
@@ -120,6 +121,10 @@ def prose_bindings(text: str, mentions: Sequence[NumericMention], stop: frozense
                                    for c in (m.start(), m.end()))})
     spans = [_clause(bounds, cuts, m) for m in mentions]
     years = _years(mentions, spans)
+    named: dict[int, set[int]] = {}
+    for m, span in zip(mentions, spans):
+        if (year := year_of(m)) is not None:
+            named.setdefault(span[0], set()).add(year)
     out = []
     for k, (mention, (low, _, clause_high)) in enumerate(zip(mentions, spans)):
         after = _first_words(text, mention.end, _next_start(mentions, k, clause_high))
@@ -129,7 +134,7 @@ def prose_bindings(text: str, mentions: Sequence[NumericMention], stop: frozense
                 break
             subject = _subject_before(text, mentions, j, low, stop)
         out.append(Binding(subject, years[k], _direction(text, mention, low), _counted(text, mention),
-                           _per_unit(text, mention, subject)))
+                           _per_unit(text, mention, subject), frozenset(named.get(low, ()))))
     return out
 
 
@@ -254,6 +259,22 @@ def _word_after(text: str, mention: NumericMention, spaces: int) -> str | None:
 
 def _per_unit(text: str, mention: NumericMention, subject: frozenset[str]) -> bool:
     return bool(_PER_UNIT.match(text, mention.end)) or bool(subject & _PER_UNIT_SUBJECT)
+
+
+# Nouns that name a change as a figure's subject ("the increase in revenue was $5 million"): a rise, a fall, or
+# either, by the figure's own sign ("the change in costs was -6.7%", "increase/(decrease)").
+_RISE_NOUNS = frozenset(("increase", "growth", "rise", "improvement"))
+_FALL_NOUNS = frozenset(("decrease", "decline", "drop", "fall", "reduction"))
+_EITHER_NOUNS = frozenset(("change", "variance", "movement"))
+
+
+def change_sign(subject: frozenset[str]) -> int | None:
+    """How a figure's subject names a change: +1 a rise ("increase"), -1 a fall ("decrease"), 0 a change of
+    either sign ("change", or both nouns: "increase/(decrease)"), None when it names no change."""
+    rise, fall = bool(subject & _RISE_NOUNS), bool(subject & _FALL_NOUNS)
+    if rise != fall:
+        return 1 if rise else -1
+    return 0 if rise or subject & _EITHER_NOUNS else None
 
 
 def cell_direction(text: str, mention: NumericMention) -> int:

@@ -28,6 +28,7 @@ __all__ = ["WINDOW", "Context", "context_words", "mention_contexts"]
 
 
 _YEAR = re.compile(r"(?<!\d)(?:19[5-9]\d|20[0-4]\d)(?!\d)")
+_SHORT_FISCAL = re.compile(r"\bFY?\s?['’]?(\d{2})(?!\d)")  # "FY19", "F18", "FY '19": a fiscal year
 # A figure's word window also stops at a semicolon (the binding reads it as a clause break instead).
 _SENTENCE_END = re.compile(rf"{SENTENCE_END.pattern}|(?<=;)\s+")
 _STOP = frozenset((
@@ -43,6 +44,8 @@ _STOP = frozenset((
 _SUBJECT_STOP = _STOP - {"total"}
 _PERCENT = re.compile(r"%|\bper ?cent", re.IGNORECASE)
 _PERCENT_AFTER = re.compile(r"\s*(?:\|\s*)?%")
+# "(In thousands, except percentages)" says which cells are not in the scale, not that this one is a percent.
+_EXCEPT = re.compile(r"\bexcept\b[^)|\n]*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,10 @@ class Context:
     row_words: frozenset[str] = frozenset()  # a cell's row label and section, as `subject` words
     column_words: frozenset[str] = frozenset()  # a cell's column headers, years left out, as `subject` words
     column_year: int | None = None  # the year a cell's column headers state (its `year` may be its row label's)
+    years: frozenset[int] = frozenset()  # every year its sentence names (a cell: its own year)
+    # The content words of its whole sentence (running text; at most `SENTENCE_WORDS`): where a computed figure's
+    # operation is named ("The percentage change in the total balance of goodwill of ... was 49.92%").
+    sentence: frozenset[str] = frozenset()
 
 
 def context_words(text: str) -> frozenset[str]:
@@ -88,23 +95,30 @@ def mention_contexts(text: str, mentions: Sequence[NumericMention]) -> list[Cont
         low, high = _sentence_of(sentences, mention.start)
         out.append(Context(_window(words, starts, mention, low, high), bound.year, cell=False, scale=None,
                            subject=bound.subject, direction=bound.direction, counted=bound.counted,
-                           per_unit=bound.per_unit))
+                           per_unit=bound.per_unit, years=bound.years,
+                           sentence=_sentence_words(words, starts, low, high)))
     return out
 
 
 def _cell_context(text: str, mention: NumericMention, table: Table, cell: Cell) -> Context:
-    header_years = [int(y) for h in cell.headers for y in _YEAR.findall(h)]
-    label_years = [int(y) for y in _YEAR.findall(cell.row_label)]
+    header_years = [y for h in cell.headers for y in _years_in(h)]
+    label_years = _years_in(cell.row_label)
     year = header_years[-1] if header_years else (label_years[-1] if label_years else None)
     named = row_text(cell)
     percent = _PERCENT_AFTER.match(text, mention.end) is not None or bool(
-        _PERCENT.search(" ".join((named, table.caption))))
+        _PERCENT.search(_EXCEPT.sub(" ", " ".join((named, table.caption)))))
     row = subject_words(_YEAR.sub(" ", f"{cell.section} {cell.row_label}"), _SUBJECT_STOP)
     column = subject_words(_YEAR.sub(" ", " ".join(cell.headers)), _SUBJECT_STOP)
     return Context(context_words(named), year, cell=True, scale=table.scale, percent=percent, subject=row | column,
                    direction=cell_direction(text, mention), per_unit="per" in named.lower().split(),
                    place=(table.start, cell.row, cell.column), row_words=row, column_words=column,
-                   column_year=header_years[-1] if header_years else None)
+                   column_year=header_years[-1] if header_years else None,
+                   years=frozenset(() if year is None else (year,)))
+
+
+def _years_in(text: str) -> list[int]:
+    """The years a header or row label names: "2019", and a fiscal year in two digits ("FY19", "F18")."""
+    return [int(y) for y in _YEAR.findall(text)] or [2000 + int(y) for y in _SHORT_FISCAL.findall(text)]
 
 
 def _window(words: list[tuple[int, int, str]], starts: list[int], mention: NumericMention, low: int, high: int
@@ -115,6 +129,17 @@ def _window(words: list[tuple[int, int, str]], starts: list[int], mention: Numer
     before = [w for s, e, w in words[max(0, here - 3 * WINDOW):here] if s >= low][-WINDOW:]
     after = [w for s, e, w in words[here:here + 3 * WINDOW] if s >= mention.end and e <= high][:WINDOW]
     return frozenset(w for w in (*before, *after) if w not in _STOP and len(w) > 1)
+
+
+SENTENCE_WORDS = 64  # a sentence's content words a context keeps: a run-on "sentence" stays bounded
+
+
+def _sentence_words(words: list[tuple[int, int, str]], starts: list[int], low: int, high: int) -> frozenset[str]:
+    from bisect import bisect_left
+
+    first = bisect_left(starts, low)
+    inside = (w for s, e, w in words[first:first + 3 * SENTENCE_WORDS] if e <= high)
+    return frozenset(w for w in inside if w not in _SUBJECT_STOP and len(w) > 1)  # "total" names a sum
 
 
 def _sentence_of(bounds: list[int], position: int) -> tuple[int, int]:

@@ -32,13 +32,16 @@ _INT = re.compile(r"[+-]?\d+")
 def figure_list_type() -> pa.DataType:
     """The Parquet type of a figure column: a list of `FigureVerdict` structs, `found` and `reference` nested
     `NumberRef` structs (null when there is none), `cosine` null when nothing was compared, `basis` null unless
-    a binding decided."""
+    a binding decided, `derivation` null unless the figure is computed or an unsupported one has a closest
+    derivation, `operands` (that derivation's numbers, a list of `NumberRef` structs) null with it. An entry
+    without the last two keys (written before derivations) gets nulls."""
     import pyarrow as pa
 
     span = [("text", pa.string()), ("start", pa.int64()), ("end", pa.int64()), ("value", pa.float64())]
     number = pa.struct(span)
     return pa.list_(pa.struct([*span, ("verdict", pa.string()), ("found", number), ("reference", number),
-                               ("cosine", pa.float64()), ("basis", pa.string())]))
+                               ("cosine", pa.float64()), ("basis", pa.string()), ("derivation", pa.string()),
+                               ("operands", pa.list_(number))]))
 
 
 class RowWriter:

@@ -71,6 +71,13 @@ class SupportKeys:
     per_unit: np.ndarray | None = None
     money: np.ndarray | None = None
     partner: np.ndarray | None = None
+    # Its family by name, for the derivations of computed figures (`derivations`): a percent (a cell its table
+    # gives as one included), percentage points.
+    percent: np.ndarray | None = None
+    points: np.ndarray | None = None
+    # Half a unit of the last written digit (a whole one when hedged), without `tolerance`'s relative cap: a
+    # computed "grew 3%" is 2.78% rounded, as its writer rounds (`derivations`).
+    rounding: np.ndarray | None = None
 
 
 @dataclass

@@ -43,9 +43,10 @@ class NASHOutput:
     numbers of what their matches contribute, and `numeric_recall` = S(reference -> prediction), the mean over
     the reference's numbers, as bert-score's P and R; `nash_precision` and `nash_recall` mix the precisions and
     the recalls with the same alpha. `numeric_support` is the share of the prediction's numbers that the
-    reference supports at their written precision (1.0 when it states none), and `unsupported_numbers` lists
-    the others (`support`). With `rescale_with_baseline`, the nash, text and baseline fields are rescaled
-    (s - b) / (1 - b) (`rescale`); the number fields and alpha never are.
+    reference supports at their written precision or implies by a derivation of bound numbers (`computed`; 1.0
+    when it states none), and `unsupported_numbers` lists the others (`support`). With `rescale_with_baseline`,
+    the nash, text and baseline fields are rescaled (s - b) / (1 - b) (`rescale`); the number fields and alpha
+    never are.
     """
 
     nash: np.ndarray
@@ -65,7 +66,8 @@ class NASHOutput:
     config: dict[str, Any]
     hashcode: str
     unscored: list[dict[str, Any]] = field(default_factory=list)
-    # Per pair, the prediction's numbers whose verdict is not `supported` (support.unsupported_numbers).
+    # Per pair, the prediction's numbers whose verdict is neither `supported` nor `computed`
+    # (support.unsupported_numbers).
     unsupported_numbers: list[list[dict[str, Any]]] = field(default_factory=list)
     # Per pair, every figure of the prediction with its verdict (support.FigureVerdict).
     figure_verdicts: list[list[dict[str, Any]]] = field(default_factory=list)

@@ -21,18 +21,22 @@ summary, or the whole source) does not support?" needs a verdict per figure. It 
      year and its subject). Commensurable: the same family, both per unit or both totals, at most
      `VerdictRule.ratio` apart, never the other bound of a place's range. A calendar period is never misplaced;
    * **supported** otherwise.
+3. **Derivation.** A figure stated nowhere (or stated only in a row or column other than the ones it names) is
+   **computed** when a derivation of the reference numbers bound to what it names gives it: a change, a
+   percentage change, a sum, a share, a ratio, an average, a change in points, at its written precision and in
+   the direction it states (`derivations`: "(62.4 − 50.2) / 50.2 = 24.3%"). It counts as supported. Otherwise
+   it stays **unsupported**, with the closest such derivation, if any, for the reader.
 
-Both steps read the pair alone, so a reference summary and a long source are judged alike, with no mode switch,
+All steps read the pair alone, so a reference summary and a long source are judged alike, with no mode switch,
 and the verdict does not depend on the batch. tau does not gate it. A stated condition (comparison-aware mode)
-does not make a figure supported: the verdict is about values. A figure the reference implies but does not
-state (a sum, a change) is unsupported. Every rule was chosen leave-one-domain-out on dev data
-(`perf/verdict_ablation.py`).
+does not make a figure supported: the verdict is about values. Every rule was chosen leave-one-domain-out on dev
+data (`perf/verdict_ablation.py`).
 
 The rule of earlier versions, where only the argmax-aligned number decides (`verdict="argmax"`: ``supported``,
 ``unsupported`` when its value differs, ``unmatched`` when its cosine is below tau), is kept for the ablation.
 
-``numeric_support`` is the share of the prediction's figures that are supported, 1.0 when it states none;
-``figure_verdicts`` lists every figure with its verdict, ``unsupported_numbers`` the ones not supported.
+``numeric_support`` is the share of the prediction's figures that are supported or computed, 1.0 when it states
+none; ``figure_verdicts`` lists every figure with its verdict, ``unsupported_numbers`` the ones neither.
 """
 
 from __future__ import annotations
@@ -40,23 +44,27 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, NamedTuple, TypedDict
 
 import numpy as np
 
+from ..common.verdicts import (
+    RULE_VERDICTS,
+    SUPPORTING,
+    UNMATCHED,
+)
 from ..context.binding import DURATIONS
 from ..context.words import Context, mention_contexts
 from ..numbers.extract import range_connectors
 from ..numbers.precision import PERCENT, POINTS, TIME, written_precision
 from .alignment import Alignment, Matches, MentionTable, SupportKeys, value_support
+from .derivations import Derivation, SourceIndex, derive
 from .pool import TextPool
 
-SUPPORTED, MISPLACED, UNSUPPORTED, CONTRADICTED = "supported", "misplaced", "unsupported", "contradicted"
-UNMATCHED = "unmatched"
-VERDICTS = (SUPPORTED, MISPLACED, UNSUPPORTED, CONTRADICTED)  # the verdicts of the default rule, in code order
-ARGMAX_VERDICTS = (SUPPORTED, UNSUPPORTED, UNMATCHED)  # verdict="argmax"
+VERDICTS = RULE_VERDICTS["context"]  # the verdicts of the default rule, in code order
+ARGMAX_VERDICTS = RULE_VERDICTS["argmax"]
 _STRICT = (PERCENT, POINTS, TIME)
-_SUPPORTED, _MISPLACED, _UNSUPPORTED, _CONTRADICTED = range(4)
+_SUPPORTED, _MISPLACED, _UNSUPPORTED, _CONTRADICTED, _COMPUTED = range(5)
 
 
 @dataclass(frozen=True)
@@ -79,16 +87,19 @@ class VerdictRule:
     # column whatever its magnitude (`ratio_in_tables=False`).
     ratio: float = 10.0
     ratio_in_tables: bool = False
+    # computed: a figure stated nowhere that a derivation of numbers bound to what it names gives (`derivations`).
+    computed: bool = True
 
     def describe(self) -> str:
-        """The rule as the echo names it: "context(counts+tables+prose+direction, ratio 10)"."""
-        on = [name for name in ("counts", "durations", "tables", "prose", "nouns", "direction") if getattr(self, name)]
+        """The rule as the echo names it: "context(counts+tables+prose+direction+computed, ratio 10)"."""
+        on = [name for name in ("counts", "durations", "tables", "prose", "nouns", "direction", "computed")
+              if getattr(self, name)]
         return f"context({'+'.join(on) or 'value'}, ratio {self.ratio:g}{'' if self.ratio_in_tables else ' in prose'})"
 
 
 RULE = VerdictRule()
 # Step 1 as before this rule: values alone, no binding.
-VALUE_ONLY = VerdictRule(counts=False, durations=False, tables=False, prose=False, direction=False)
+VALUE_ONLY = VerdictRule(counts=False, durations=False, tables=False, prose=False, direction=False, computed=False)
 SMALL_COUNT = 12  # written in words up to "twelve": a count (`_a_count`)
 SCALES = (1e3, 1e6, 1e9)  # the scales a bare reference number may stand at, for a figure written with a scale word
 
@@ -110,6 +121,9 @@ class FigureVerdict(TypedDict):
     another value bound to what the prediction states when misplaced, the closest in context when unsupported
     (None when the reference states no number). `cosine`: the backbone cosine of the figure and `reference`.
     `basis`: what decided a misplaced or contradicted figure ("period: 2022, not 2023"; None otherwise).
+    `derivation`: for a computed figure, how its bound source numbers give its value ("(62.4 − 50.2) / 50.2 =
+    24.3%"); for an unsupported one, the closest derivation of its bound numbers, if any (its result then differs
+    from the figure's value); None otherwise. `operands`: the source numbers of `derivation`, in its order.
     Docs: "The support verdict".
     """
 
@@ -122,6 +136,8 @@ class FigureVerdict(TypedDict):
     reference: NumberRef | None
     cosine: float | None
     basis: str | None
+    derivation: str | None
+    operands: list[NumberRef] | None
 
 
 # -- what each mention brings ----------------------------------------------------------------------------------
@@ -131,7 +147,7 @@ def support_keys(pool: TextPool, table: MentionTable, **precision: Any) -> Suppo
     """The written precision, unit family, context and binding of every row of `table` (built by
     `pool.mention_table`); `precision` goes to `written_precision` (its ablation switches)."""
     size = len(table.values)
-    values, tolerance = np.zeros(size), np.zeros(size)
+    values, tolerance, rounding = np.zeros(size), np.zeros(size), np.zeros(size)
     families: list[str | None] = [None] * size
     labels: list[tuple[str, int, int, float]] = [("", 0, 0, 0.0)] * size
     contexts: list[Context | None] = [None] * size
@@ -143,6 +159,7 @@ def support_keys(pool: TextPool, table: MentionTable, **precision: Any) -> Suppo
         for row, (mention, context) in enumerate(zip(scorable, mention_contexts(text, scorable)), start=start):
             written = written_precision(text, mention, **precision)
             values[row], tolerance[row], families[row] = written.value, written.tolerance, written.family
+            rounding[row] = written_precision(text, mention, **{**precision, "relative_cap": None}).tolerance
             labels[row] = (mention.text, mention.start, mention.end, float(mention.value))
             contexts[row], scaled[row], judged[row] = context, _states_a_scale(mention), not _a_count(mention)
             money[row] = mention.kind == "monetary"
@@ -174,6 +191,9 @@ def support_keys(pool: TextPool, table: MentionTable, **precision: Any) -> Suppo
         per_unit=np.array([c is not None and c.per_unit for c in contexts], bool),
         money=money,
         partner=partner,
+        rounding=rounding,
+        percent=family == codes.get(PERCENT, -2),
+        points=family == codes.get(POINTS, -2),
     )
 
 
@@ -372,16 +392,28 @@ def _bound_to_figure(keys: SupportKeys, i: int, j: int, places: np.ndarray) -> i
     return 1 + shared + (not np.isnan(ya))
 
 
-def pair_verdicts(mentions: MentionTable, a: slice, b: slice, rule: VerdictRule = RULE
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[str | None]]:
-    """The verdicts of one pair's figures (table rows `a`) against its reference (rows `b`): per figure, the code
-    (`VERDICTS` order), the reference row where its value was found (-1: none), the reference row it is compared
-    with, their cosine and the basis of a misplaced or contradicted verdict."""
+class PairVerdicts(NamedTuple):
+    """The verdicts of one pair's figures, per figure: the code (`VERDICTS` order), the reference row where its
+    value was found (-1: none), the reference row it is compared with, their cosine, the basis of a misplaced or
+    contradicted verdict, and the derivation of a computed figure (or the closest one of an unsupported one)."""
+
+    code: np.ndarray
+    found: np.ndarray
+    compared: np.ndarray
+    cosine: np.ndarray
+    basis: list[str | None]
+    derivation: list[Derivation | None]
+
+
+def pair_verdicts(mentions: MentionTable, a: slice, b: slice, rule: VerdictRule = RULE,
+                  index: SourceIndex | None = None) -> PairVerdicts:
+    """The verdicts of one pair's figures (table rows `a`) against its reference (rows `b`); `index`: the
+    reference's `derivations.SourceIndex`, when the caller keeps one for a reference many pairs share."""
     ia, ib = np.arange(a.start, a.stop), np.arange(b.start, b.stop)
     m = len(ia)
     if len(ib) == 0:
-        return (np.full(m, _UNSUPPORTED, np.int8), np.full(m, -1), np.full(m, -1), np.full(m, np.nan),
-                [None] * m)
+        return PairVerdicts(np.full(m, _UNSUPPORTED, np.int8), np.full(m, -1), np.full(m, -1), np.full(m, np.nan),
+                            [None] * m, [None] * m)
     keys = mentions.support
     cosine = mentions.vectors[a] @ mentions.vectors[b].T
     agree = value_agreement(mentions, ia, ib, rule)
@@ -421,8 +453,39 @@ def pair_verdicts(mentions: MentionTable, a: slice, b: slice, rule: VerdictRule 
         bound = max((s for s in strength if s[0] > 0), default=None)
         if bound is not None:
             code[k], compared[k], basis[k] = _MISPLACED, bound[2], why[0]
+    derived = _derivation_step(mentions, ia, ib, quantity, code, found, basis, index) if rule.computed \
+        else [None] * m
     rows = np.arange(m)
-    return code, np.where(found >= 0, found + b.start, -1), compared + b.start, cosine[rows, compared], basis
+    return PairVerdicts(code, np.where(found >= 0, found + b.start, -1), compared + b.start, cosine[rows, compared],
+                        basis, derived)
+
+
+def _derivation_step(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, quantity: np.ndarray, code: np.ndarray,
+                     found: np.ndarray, basis: list[str | None], index: SourceIndex | None
+                     ) -> list[Derivation | None]:
+    """Step 3, in place on `code`, `found` and `basis`: a figure stated nowhere, or stated only in a row or column
+    other than the ones it names ("combined services and product revenue" against the total's row), is computed
+    when a derivation of the numbers bound to what it names gives it. Per figure: its derivation, or an
+    unsupported figure's closest one."""
+    keys = mentions.support
+    derived: list[Derivation | None] = [None] * len(ia)
+    by_line = np.array([b is not None and b.startswith(("row:", "column:")) for b in basis], bool)
+    for k in np.flatnonzero(((code == _UNSUPPORTED) | ((code == _MISPLACED) & by_line)) & quantity):
+        index = index or source_index(mentions, ib)
+        # A figure in a clause of its own ("..., or 24.3%") takes the subject of the figure before it.
+        before = next((_subject(keys.contexts[int(g)]) for g in ia[:k][::-1]
+                       if quantity[g - ia[0]] and _subject(keys.contexts[int(g)])), frozenset())
+        match, closest = derive(keys, int(ia[k]), index, before)
+        if match is not None:
+            code[k], found[k], basis[k] = _COMPUTED, -1, None
+        derived[k] = match or (closest if code[k] == _UNSUPPORTED else None)
+    return derived
+
+
+def source_index(mentions: MentionTable, ib: np.ndarray) -> SourceIndex:
+    """The reference numbers (rows `ib`) a derivation may use: quantities, no calendar period."""
+    quantity = mentions.calendar.level[ib] < 0 if mentions.calendar is not None else np.ones(len(ib), bool)
+    return SourceIndex(mentions.support, ib, quantity)
 
 
 def context_scores(keys: SupportKeys, ia: np.ndarray, ib: np.ndarray, cosine: np.ndarray) -> np.ndarray:
@@ -467,21 +530,27 @@ def context_verdicts(mentions: MentionTable, pairs: Sequence[tuple[int, int]], r
                      ) -> list[list[FigureVerdict]]:
     """Per aligned pair (the text ids `pairs[k]` of prediction and reference), every figure with its verdict."""
     out: list[list[FigureVerdict]] = []
+    indexes: dict[int, SourceIndex] = {}  # a reference many pairs share (claims against one source) is read once
     for text_a, text_b in pairs:
         a, b = mentions.of(text_a), mentions.of(text_b)
-        code, found, compared, cosine, basis = pair_verdicts(mentions, a, b, rule)
+        if rule.computed and text_b not in indexes:
+            indexes[text_b] = source_index(mentions, np.arange(b.start, b.stop))
+        v = pair_verdicts(mentions, a, b, rule, indexes.get(text_b))
         judged = mentions.support.judged[a]
-        out.append([_entry(mentions.support.labels, a.start + i, VERDICTS[code[i]], found[i], compared[i],
-                           cosine[i], basis[i]) for i in range(len(code)) if judged[i]])
+        labels = mentions.support.labels
+        out.append([_entry(labels, a.start + i, VERDICTS[v.code[i]], v.found[i], v.compared[i], v.cosine[i],
+                           v.basis[i], v.derivation[i]) for i in range(len(v.code)) if judged[i]])
     return out
 
 
 def _entry(labels: list[tuple[str, int, int, float]], row: int, verdict: str, found: int, compared: int,
-           cosine: float, basis: str | None = None) -> FigureVerdict:
+           cosine: float, basis: str | None = None, derivation: Derivation | None = None) -> FigureVerdict:
     text, start, end, value = labels[row]
     return FigureVerdict(text=text, start=start, end=end, value=value, verdict=verdict,
                          found=_ref(labels, found), reference=_ref(labels, compared),
-                         cosine=None if compared < 0 else float(cosine), basis=basis)
+                         cosine=None if compared < 0 else float(cosine), basis=basis,
+                         derivation=None if derivation is None else derivation.text,
+                         operands=None if derivation is None else [_ref(labels, j) for j in derivation.operands])
 
 
 def _ref(labels: list[tuple[str, int, int, float]], row: int) -> NumberRef | None:
@@ -531,8 +600,8 @@ def argmax_verdicts(alignment: Alignment, tau: float) -> list[list[FigureVerdict
 def support_fields(verdicts: list[list[FigureVerdict]], pair_index: np.ndarray) -> dict[str, Any]:
     """`numeric_support`, `figure_verdicts` and `unsupported_numbers` of each input pair (row `pair_index[k]`
     of the per-pair `verdicts`)."""
-    share = np.array([sum(e["verdict"] == SUPPORTED for e in v) / len(v) if v else 1.0 for v in verdicts])
+    share = np.array([sum(e["verdict"] in SUPPORTING for e in v) / len(v) if v else 1.0 for v in verdicts])
     chosen = [verdicts[row] for row in pair_index.tolist()]
     return {"numeric_support": share[pair_index] if len(share) else np.zeros(len(pair_index)),
             "figure_verdicts": chosen,
-            "unsupported_numbers": [[e for e in v if e["verdict"] != SUPPORTED] for v in chosen]}
+            "unsupported_numbers": [[e for e in v if e["verdict"] not in SUPPORTING] for v in chosen]}

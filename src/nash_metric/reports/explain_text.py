@@ -3,36 +3,34 @@
 `figure_verdicts`, `support_summary` and `figure_note` read the verdicts out of an explain dict; the terminal
 text, the figure (`plot.py`), `nash score`'s support line and the Space (`space/render.py`) all show them
 through these, so they say the same. Under the default rule (`verdict="context"`, `pipeline/support.py`):
-✓ supported, ↷ misplaced (its value is in B, but bound to another period, row or subject), ✗ unsupported (its
-value is stated nowhere in B), ⇅ contradicted (B states its value as a change in the other direction); under
-`verdict="argmax"`: ✓ supported, ✗ unsupported, ∅ unmatched.
+✓ supported, Σ computed (no number of B states its value, but a derivation of B's numbers bound to what it
+states gives it: a change, sum, share, ratio or average; counted as supported, and shown with its derivation),
+↷ misplaced (its value is in B, but bound to another period, row or subject), ✗ unsupported (its value is stated
+nowhere in B; shown with the closest derivation of its bound numbers when there is one), ⇅ contradicted (B states
+its value as a change in the other direction); under `verdict="argmax"`: ✓ supported, ✗ unsupported, ∅
+unmatched. The names, marks and help text are `common.verdicts`'.
 Light on purpose (no numpy, no matplotlib): the Space's HTML layer imports it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any
 
 from ..common.reporting import markdown_table
-
-SUPPORTED, MISPLACED, UNSUPPORTED, CONTRADICTED = "supported", "misplaced", "unsupported", "contradicted"  # support.py
-UNMATCHED = "unmatched"
-MARKS = {SUPPORTED: "✓", MISPLACED: "↷", UNSUPPORTED: "✗", CONTRADICTED: "⇅", UNMATCHED: "∅"}
-Rule = Literal["context", "argmax"]  # as config.Verdict
-RULE_VERDICTS: dict[Rule, tuple[str, ...]] = {  # as support.VERDICTS and support.ARGMAX_VERDICTS
-    "context": (SUPPORTED, MISPLACED, UNSUPPORTED, CONTRADICTED),
-    "argmax": (SUPPORTED, UNSUPPORTED, UNMATCHED),
-}
-VERDICT_HELP: dict[Rule, dict[str, str]] = {
-    "context": {SUPPORTED: "B states its value, and nothing B binds it to contradicts A",
-                MISPLACED: "B states its value, but only for another period, row or subject",
-                UNSUPPORTED: "B states its value nowhere",
-                CONTRADICTED: "B states its value as a change in the other direction"},
-    "argmax": {SUPPORTED: "B's aligned number states the same value",
-               UNSUPPORTED: "B's aligned number states another value",
-               UNMATCHED: "no number of B aligns"},
-}
+from ..common.verdicts import (
+    COMPUTED,
+    CONTRADICTED,
+    MARKS,
+    MISPLACED,
+    RULE_VERDICTS,
+    SUPPORTED,
+    UNMATCHED,
+    UNSUPPORTED,
+    VERDICT_HELP,
+    Rule,
+    supports,
+)
 
 
 def verdict_rule(info: Mapping[str, Any]) -> Rule:
@@ -48,18 +46,22 @@ def figure_verdicts(info: Mapping[str, Any]) -> list[dict[str, Any]]:
     ``info["mentions"]["b"]``: the number of B that states its value; None when unsupported or unmatched),
     ``reference`` (index into ``info["mentions"]["b"]``: the number of B it is compared with — for a misplaced
     figure, the one of another value bound to what A states; under the argmax rule, its aligned number; None when
-    B has no number of its kind or, argmax, none aligns), ``cosine`` (the context cosine with ``reference``) and
-    ``basis`` (what decided a misplaced or contradicted figure). Empty for an explain dict without verdicts.
+    B has no number of its kind or, argmax, none aligns), ``cosine`` (the context cosine with ``reference``),
+    ``basis`` (what decided a misplaced or contradicted figure), ``derivation`` (how B's numbers give a computed
+    figure's value, or the closest derivation of an unsupported one's bound numbers; else None) and ``operands``
+    (indices into ``info["mentions"]["b"]``: the numbers of ``derivation``, in its order; None without one).
+    Empty for an explain dict without verdicts (a dict from before derivations has them None).
     """
     mentions_a = info["mentions"]["a"]
     out = []
     for i, m in enumerate(mentions_a):
         if m.get("verdict") is None:
             continue
-        found, match = m.get("found"), m.get("context_match")
+        found, match, operands = m.get("found"), m.get("context_match"), m.get("operands")
         out.append({"index": i, "verdict": m["verdict"], "found": found["index"] if found else None,
                     "reference": match["index"] if match else None, "cosine": match.get("cosine") if match else None,
-                    "basis": m.get("basis")})
+                    "basis": m.get("basis"), "derivation": m.get("derivation"),
+                    "operands": [o["index"] for o in operands] if operands is not None else None})
     out.sort(key=lambda e: int(mentions_a[e["index"]].get("start", e["index"])))
     return out
 
@@ -73,17 +75,21 @@ def support_counts(info: Mapping[str, Any]) -> dict[str, int]:
 
 
 def support_summary(info: Mapping[str, Any]) -> str:
-    """One line: "numeric support 0.50: 1 of 2 figures of A supported by B (1 misplaced)"."""
+    """One line: "numeric support 0.50: 1 of 2 figures of A supported by B (1 misplaced)"; a computed figure counts
+    as supported, and the line says how many of those were: "numeric support 0.67: 2 of 3 figures of A supported
+    by B, 1 of them computed (1 unsupported)"."""
     counts = support_counts(info)
     total = sum(counts.values())
+    supported = sum(n for v, n in counts.items() if supports(v))
     share = info["scores"].get("numeric_support")
     if share is None:
-        share = counts[SUPPORTED] / total if total else 1.0
+        share = supported / total if total else 1.0
     if not total:
         return f"numeric support {share:.2f}: A states no {'scored ' if info['mentions']['a'] else ''}figures"
-    others = ", ".join(f"{n} {v}" for v, n in counts.items() if v != SUPPORTED and n)
-    return (f"numeric support {share:.2f}: {counts[SUPPORTED]} of {total} figure{'s' if total != 1 else ''} "
-            f"of A supported by B" + (f" ({others})" if others else ""))
+    computed = counts.get(COMPUTED, 0)
+    others = ", ".join(f"{n} {v}" for v, n in counts.items() if not supports(v) and n)
+    return (f"numeric support {share:.2f}: {supported} of {total} figure{'s' if total != 1 else ''} of A supported "
+            f"by B" + (f", {computed} of them computed" if computed else "") + (f" ({others})" if others else ""))
 
 
 def verdict_legend(rule: Rule) -> str:
@@ -92,16 +98,21 @@ def verdict_legend(rule: Rule) -> str:
     return " · ".join(f"{MARKS[v]} {v}: {VERDICT_HELP[rule][v]}" for v in RULE_VERDICTS[rule])
 
 
-def figure_note(verdict: str, found: str | None, reference: str | None, rule: Rule = "context") -> str:
+def figure_note(verdict: str, found: str | None, reference: str | None, rule: Rule = "context",
+                derivation: str | None = None) -> str:
     """What B says about one figure of A, by its verdict: `found` is B's number that states its value and
-    `reference` the one it is compared with (as shown: text, or text and value), None when there is none.
+    `reference` the one it is compared with (as shown: text, or text and value), None when there is none;
+    `derivation` how B's numbers give a computed figure's value, or the closest derivation of an unsupported one.
 
-    supported "1,146.2"; misplaced "found at 1,146.2, but A's binding fits 1,452.4"; contradicted
-    "found at 24.3%, stated as a change in the other direction"; unsupported "stated nowhere; closest in context:
-    4%" (argmax rule: "aligned with 4%, another value"); unmatched "nothing in B aligns".
+    supported "1,146.2"; computed "computed: (62.4 − 50.2) / 50.2 = 24.3%"; misplaced "found at 1,146.2, but A's
+    binding fits 1,452.4"; contradicted "found at 24.3%, stated as a change in the other direction"; unsupported
+    "stated nowhere; closest in context: 4%" (with a derivation: "…; closest derivation: (62.4 − 50.2) / 50.2 =
+    24.3%"; argmax rule: "aligned with 4%, another value"); unmatched "nothing in B aligns".
     """
     if verdict == SUPPORTED:
         return found or reference or "–"
+    if verdict == COMPUTED:
+        return f"computed: {derivation}" if derivation else "computed from B's numbers"
     if verdict == MISPLACED:
         return f"found at {found}, but A's binding fits {reference}"
     if verdict == CONTRADICTED:
@@ -109,8 +120,10 @@ def figure_note(verdict: str, found: str | None, reference: str | None, rule: Ru
     if verdict == UNSUPPORTED and rule == "argmax" and reference is not None:
         return f"aligned with {reference}, another value"
     if verdict == UNSUPPORTED:
-        return f"stated nowhere; closest in context: {reference}" if reference else \
-            "stated nowhere; B has no number of its kind"
+        closest = f"; closest derivation: {derivation}" if derivation else ""
+        if reference:
+            return f"stated nowhere; closest in context: {reference}{closest}"
+        return f"stated nowhere{closest}" if closest else "stated nowhere; B has no number of its kind"
     return "nothing in B aligns"
 
 
@@ -124,14 +137,14 @@ def support_table(info: Mapping[str, Any]) -> str:
     rows = []
     for e in figure_verdicts(info):
         verdict = e["verdict"]
-        label = f"{MARKS[verdict]} {verdict if verdict == SUPPORTED else verdict.upper()}"
+        label = f"{MARKS[verdict]} {verdict if supports(verdict) else verdict.upper()}"
         found, reference = (None if e[key] is None else _value(mentions_b[e[key]]) for key in ("found", "reference"))
         if not has_b:
             note = nothing
         elif verdict == UNMATCHED:
             note = "– (best match below tau)"
         else:
-            note = figure_note(verdict, found, reference, rule)
+            note = figure_note(verdict, found, reference, rule, e.get("derivation"))
             note += f" ({e['basis']})" if e.get("basis") else ""
         rows.append([_value(mentions_a[e["index"]]), label, note, e["cosine"]])
     return markdown_table(["number of A", "verdict", "in B", "context cosine"], rows, digits=4)

@@ -7,10 +7,13 @@ disagree with the score.
 Each mention of A (the prediction) carries its support verdict (`pipeline/support.py`, under the scorer's rule:
 `config["verdict"]`): ``verdict`` (None for a mention the verdict does not judge: unscored, or a small count
 written in words), ``found`` (the mention of B that states its value, or None), ``context_match`` (the mention
-of B it is compared with, with their ``cosine``, or None) and ``basis`` (what decided a misplaced or
-contradicted figure, else None); ``found`` and ``context_match`` give the ``index`` into ``mentions["b"]``
-with its text, span and value. Each A->B alignment row repeats the verdict, and ``supported_by`` (index into
-``mentions["b"]``) where it is supported.
+of B it is compared with, with their ``cosine``, or None), ``basis`` (what decided a misplaced or
+contradicted figure, else None), ``derivation`` (for a computed figure, how B's numbers give its value, "(62.4 −
+50.2) / 50.2 = 24.3%"; for an unsupported one, the closest derivation of its bound numbers, if any; else None)
+and ``operands`` (the numbers of B in ``derivation``, in its order, or None); ``found``, ``context_match`` and
+each operand give the ``index`` into ``mentions["b"]`` with its text, span and value. Each A->B alignment row
+repeats the verdict, and ``supported_by`` (index into ``mentions["b"]``) where B states its value (None for a
+computed figure, which no one number of B states).
 """
 
 from __future__ import annotations
@@ -20,13 +23,14 @@ from typing import Any
 
 import numpy as np
 
+from ..common.verdicts import supports
 from ..pipeline.alignment import Matches
 from ..pipeline.output import SCORE_FIELDS, NASHOutput
 from ..pipeline.pool import TextPool
 from ..pipeline.steps import ScoredCall
-from ..pipeline.support import SUPPORTED
 
-NO_VERDICT: dict[str, Any] = {"verdict": None, "found": None, "context_match": None, "basis": None}
+NO_VERDICT: dict[str, Any] = {"verdict": None, "found": None, "context_match": None, "basis": None,
+                              "derivation": None, "operands": None}
 
 
 def explain_pairs(call: ScoredCall, predictions: list[str], references: list[str]) -> list[dict[str, Any]]:
@@ -49,8 +53,9 @@ def explain_pairs(call: ScoredCall, predictions: list[str], references: list[str
 
 def _verdicts_by_mention(pool: TextPool, a: str, b: str, entries: Sequence[Mapping[str, Any]]
                          ) -> dict[int, dict[str, Any]]:
-    """Index into A's mentions -> its verdict, where its value was found and its context match (indices into B's
-    mentions), from the scored call's `figure_verdicts` (support.FigureVerdict, located by span)."""
+    """Index into A's mentions -> its verdict, where its value was found, its context match and the operands of its
+    derivation (indices into B's mentions), from the scored call's `figure_verdicts` (support.FigureVerdict,
+    located by span)."""
     in_a = {(m.start, m.end): i for i, m in enumerate(pool.mentions[a])}
     in_b = {(m.start, m.end): i for i, m in enumerate(pool.mentions[b])}
     out = {}
@@ -58,8 +63,11 @@ def _verdicts_by_mention(pool: TextPool, a: str, b: str, entries: Sequence[Mappi
         match = _located(in_b, e["reference"])
         if match is not None:
             match["cosine"] = e["cosine"]
-        out[in_a[e["start"], e["end"]]] = {"verdict": e["verdict"], "found": _located(in_b, e["found"]),
-                                           "context_match": match, "basis": e.get("basis")}
+        operands = e.get("operands")
+        out[in_a[e["start"], e["end"]]] = {
+            "verdict": e["verdict"], "found": _located(in_b, e["found"]), "context_match": match,
+            "basis": e.get("basis"), "derivation": e.get("derivation"),
+            "operands": None if operands is None else [_located(in_b, o) for o in operands]}
     return out
 
 
@@ -94,7 +102,7 @@ def _match_rows(call: ScoredCall, matches: Matches, rows, source: str, target: s
     if verdicts is not None:
         for entry in entries:
             v = verdicts.get(entry["source"], NO_VERDICT)
-            supported = v["verdict"] == SUPPORTED and v["found"] is not None
+            supported = supports(v["verdict"]) and v["found"] is not None
             entry.update(verdict=v["verdict"], supported_by=v["found"]["index"] if supported else None)
     return entries
 

@@ -7,10 +7,11 @@ Built on ``matplotlib.figure.Figure`` (no pyplot state), so concurrent requests 
 GUI backend is ever selected. Import this module lazily: `import nash_metric` must stay free of matplotlib.
 Labels fall back to a CJK font when one is installed (Debian `fonts-noto-cjk`), so 3億元 is not drawn as boxes.
 Each row (a number of A, the prediction) carries its support verdict (`pipeline/support.py`): ✓ supported
-(green), ↷ misplaced (amber), ⇅ contradicted (purple), ✗ unsupported (red), and under the argmax rule ∅ unmatched
-(grey). Cells say where: ✓ the number of B that supports it; for a misplaced figure ↷ where B states its value
-and ◎ the number bound to what A states; ⇅ where B states a contradicted change; ✗ the number of B closest in
-context to an unsupported figure (argmax rule: its aligned one).
+(green), Σ computed (teal), ↷ misplaced (amber), ⇅ contradicted (purple), ✗ unsupported (red), and under the
+argmax rule ∅ unmatched (grey). Cells say where: ✓ the number of B that supports it; Σ each number of B a
+computed figure is derived from; for a misplaced figure ↷ where B states its value and ◎ the number bound to what
+A states; ⇅ where B states a contradicted change; ✗ the number of B closest in context to an unsupported figure
+(argmax rule: its aligned one).
 Titles and the legend are wrapped to the figure's width, so that a narrow map (one column) shows them whole.
 
 A map has a size limit, `PLOT_BUDGET` (`PlotBudget`: cells drawn, pixels a side and in all): a matrix within it is
@@ -35,7 +36,8 @@ from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from .explain_text import (
+from ..common.verdicts import (
+    COMPUTED,
     CONTRADICTED,
     MARKS,
     MISPLACED,
@@ -45,10 +47,9 @@ from .explain_text import (
     UNSUPPORTED,
     VERDICT_HELP,
     Rule,
-    figure_verdicts,
-    support_summary,
-    verdict_rule,
+    supports,
 )
+from .explain_text import figure_verdicts, support_summary, verdict_rule
 
 __all__ = [
     "CJK_FAMILIES",
@@ -74,16 +75,16 @@ PAD_INCHES = 0.1  # around a saved figure (bbox "tight")
 NO_ALIGNMENT = "No alignment to show: numbers on at most one side (S_num = 1 or 0 by definition)"
 MAX_LISTED = 12  # mentions listed per side on the no-alignment figure
 NO_ALIGNMENT_WIDTH = 7.2  # inches of text on the no-alignment figure (which is a little wider)
-VERDICT_COLOURS = {SUPPORTED: "#15803d", MISPLACED: "#b45309", UNSUPPORTED: "#b91c1c", CONTRADICTED: "#7e22ce",
-                   UNMATCHED: "#6b7280"}
+VERDICT_COLOURS = {SUPPORTED: "#15803d", COMPUTED: "#0e7490", MISPLACED: "#b45309", UNSUPPORTED: "#b91c1c",
+                   CONTRADICTED: "#7e22ce", UNMATCHED: "#6b7280"}
 CONTEXT = "context"  # a cell mark: the number of B bound to what a misplaced figure states
-CELL_MARKS = {SUPPORTED: MARKS[SUPPORTED], MISPLACED: MARKS[MISPLACED], CONTEXT: "◎", UNSUPPORTED: MARKS[UNSUPPORTED],
-              CONTRADICTED: MARKS[CONTRADICTED]}
+CELL_MARKS = {SUPPORTED: MARKS[SUPPORTED], COMPUTED: MARKS[COMPUTED], MISPLACED: MARKS[MISPLACED], CONTEXT: "◎",
+              UNSUPPORTED: MARKS[UNSUPPORTED], CONTRADICTED: MARKS[CONTRADICTED]}
 CELL_COLOURS = {**VERDICT_COLOURS, CONTEXT: VERDICT_COLOURS[MISPLACED]}
 CELL_HELP: dict[Rule, str] = {
-    "context": "in a cell: ✓ the number of B that supports it; ↷ where B states a misplaced figure's value, ◎ the "
-               "number bound to what it states; ⇅ where B states a contradicted change; ✗ the number closest in "
-               "context to an unsupported figure",
+    "context": "in a cell: ✓ the number of B that supports it; Σ each number of B a computed figure is derived "
+               "from; ↷ where B states a misplaced figure's value, ◎ the number bound to what it states; ⇅ where B "
+               "states a contradicted change; ✗ the number closest in context to an unsupported figure",
     "argmax": "in a cell: the number of B that supports (✓) or contradicts (✗) it",
 }
 MATCH_LEGEND = "accepted: solid box = A→B, dashed = B→A; × = best match below τ"
@@ -248,9 +249,9 @@ def alignment_heatmap(
     ``rejected`` holds (i, j) cells that were a best match in some direction but fell below τ.
     ``verdicts`` holds the support verdict of each row (None: none), appended to its label as a mark in the
     verdict's colour; ``references`` holds (i, j, mark), a key of `CELL_MARKS`: B_j supports A_i (supported),
-    states its value for another period, row or subject (misplaced), is the number bound to what A states
-    (context), states its value as the other change (contradicted), or is the number it is compared with
-    (unsupported). ``rule`` (`verdict_rule`) picks the legend.
+    is an operand of the derivation that gives its value (computed), states its value for another period, row or
+    subject (misplaced), is the number bound to what A states (context), states its value as the other change
+    (contradicted), or is the number it is compared with (unsupported). ``rule`` (`verdict_rule`) picks the legend.
 
     A matrix within ``budget`` (`PlotBudget`) is drawn whole. A larger one is cut to the rows and columns
     `top_by_cosine` keeps (figures the verdict flags, then accepted matches and verdict marks), and its title says
@@ -263,7 +264,7 @@ def alignment_heatmap(
     verdicts = [*verdicts, *[None] * (n_a - len(verdicts))]
     legend = MATCH_LEGEND + (f"\n{heatmap_legend(rule)}" if any(v in MARKS for v in verdicts) else "")
     fit = _layout(n_a, n_b, title, legend, budget)
-    flagged = np.array([v in MARKS and v != SUPPORTED for v in verdicts], dtype=bool)
+    flagged = np.array([v in MARKS and not supports(v) for v in verdicts], dtype=bool)
     rows, columns = top_by_cosine(sim, fit.rows, fit.columns, [*accepted_ab, *((i, j) for i, j, _ in references)],
                                   flagged)
     ra = {int(r): k for k, r in enumerate(rows)}
@@ -307,7 +308,7 @@ def _label_axes(ax: Any, labels_a: Sequence[str], labels_b: Sequence[str], verdi
     for tick, verdict in zip(ax.get_yticklabels(), verdicts):
         if verdict in VERDICT_COLOURS:
             tick.set_color(VERDICT_COLOURS[verdict])
-            tick.set_fontweight("normal" if verdict == SUPPORTED else "bold")
+            tick.set_fontweight("normal" if supports(verdict) else "bold")
 
 
 def heatmap_legend(rule: Rule) -> str:
@@ -385,6 +386,7 @@ def _verdict_marks(info: Mapping[str, Any]) -> tuple[list[str | None], list[tupl
         i = pa[e["index"]]
         rows[i] = e["verdict"]
         marks = {SUPPORTED: ((e["found"], SUPPORTED),), UNSUPPORTED: ((e["reference"], UNSUPPORTED),),
+                 COMPUTED: tuple((j, COMPUTED) for j in dict.fromkeys(e.get("operands") or ())),
                  MISPLACED: ((e["found"], MISPLACED), (e["reference"], CONTEXT)),
                  CONTRADICTED: ((e["found"], CONTRADICTED),)}.get(e["verdict"], ())
         cells += [(i, pb[j], mark) for j, mark in marks if j is not None and j in pb]

@@ -2,9 +2,10 @@
 
 Tabs: Compare (one pair, highlighted numbers with A's unsupported figures flagged, masked texts, alignment heat
 map, numeric support), Rank (one anchor, several candidates, two rankings), Check figures (a generated text's
-figures against a long source: supported, misplaced or unsupported, and where), Batch (CSV/JSONL upload, CSV
-download), About (method, options). Compare and Check figures open on their examples scored when the page loads
-(kept, not scored again for every visitor); the heat map is hidden while there is no figure to show.
+figures against a long source: supported, computed, misplaced, contradicted or unsupported, and where), Batch
+(CSV/JSONL upload, CSV download), About (method, options). Compare and Check figures open on their examples
+scored when the page loads (kept, not scored again for every visitor); the heat map is hidden while there is no
+figure to show.
 The shared controls (model, backbone, tau) take their choices, defaults and help from `NASHConfig`;
 the handlers live in `handlers`, the HTML in `render`, the heat map in `nash_metric.reports.plot` (shared with
 `NASH.plot`), the Batch tab's files in `batch_files` (read by the command line's reader).
@@ -60,21 +61,27 @@ CHECK_TEXT = ("In 2019, Industrial net sales were $1,452.4 million and Consumer 
               "The quarterly dividend was raised to $0.55 per share.")
 CHECK_INTRO = (
     "Paste a source (prose, markdown or HTML tables, TSV/CSV, aligned columns) and a text generated from it. "
-    "Each figure of the text is judged in two steps: its **value** (stated nowhere in the source: "
-    "**unsupported**), then what its places are **bound** to (only another year's column, another row or "
-    "another subject, while a number of another value is bound to what the text states: **misplaced**; a change "
-    "stated in the other direction: **contradicted**); otherwise it is **supported**. Table cells are read by "
-    "row and column. "
+    "Each figure of the text is judged in two steps: its **value** (stated nowhere in the source, but given by a "
+    "derivation of the source's numbers bound to what the text states, such as a change, a sum, a share, a "
+    "ratio or an average: **computed**, which counts as supported and shows its derivation; otherwise "
+    "**unsupported**, with the closest derivation when there is one), then what its places are **bound** to "
+    "(only another year's column, another row or another subject, while a number of another value is bound to "
+    "what the text states: **misplaced**; a change stated in the other direction: **contradicted**); otherwise "
+    "it is **supported**. Table cells are read by row and column. "
     "τ does not change the verdicts. On the command line: `nash check --source FILE --text FILE`."
 )
 ABOUT = "\n### How NASH scores a pair\n\n" + METHOD_STEPS + r"""
 **Numeric support** (beside NASH, not part of it): with A the prediction and B the reference (a summary, or
 the whole source), each figure of A is judged in two steps. Its *value*: no number of B states it at the
-precision A wrote it with, and it is *unsupported* (✗, outlined in red). Its *binding*: when B states its value
+precision A wrote it with, and it is *unsupported* (✗, outlined in red), unless a derivation of B's numbers bound
+to what A states gives it (a difference, a sum, a percentage change, a share, a ratio, an average, a change in
+points): then it is *computed* (Σ, teal; its hover text shows the derivation, "(62.4 − 50.2) / 50.2 = 24.3%").
+Its *binding*: when B states its value
 only for another period, row or subject (last year's column, another segment) and a number of another value is
 bound to what A states, it is *misplaced* (↷, orange); when A states a change and B states its value as a
 change in the other direction, it is *contradicted* (⇅, purple); otherwise *supported* (✓). The numeric support
-is the share of A's figures that are supported. The Check figures tab does this against a whole source.
+is the share of A's figures that are supported or computed. The Check figures tab does this against a whole
+source.
 
 The baselines are numerically blind: "Revenue increased by 4%." looks closer to "…40%." than to
 "…3.56%.". NASH ranks them the right way. Paper: Huang et al., *NASH: Numerically Aware Scoring

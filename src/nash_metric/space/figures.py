@@ -1,9 +1,12 @@
 """Figure verdicts told to a person: where in the source a figure's value stands (line, table cell, a snippet),
-its mark (`reports.explain_text.MARKS`), and the one-line summary of a text. `nash check` prints them, the
+how the source's numbers give a computed figure's value (its derivation, and where each of its numbers stands),
+its mark (`common.verdicts.MARKS`), and the one-line summary of a text. `nash check` prints them, the
 Space's "Check figures" tab shows them, so both say the same.
 
 Reads `NASHOutput.figure_verdicts` entries (`pipeline.support.FigureVerdict`: `found` is where the value is
-stated, `reference` the number it is compared with, `basis` what decided a misplaced or contradicted figure).
+stated, `reference` the number it is compared with, `basis` what decided a misplaced or contradicted figure,
+`derivation` and `operands` how the source's numbers give a computed figure's value, or the closest derivation of an
+unsupported one's).
 Free of gradio, numpy and torch: the CLI imports it before any model loads.
 """
 
@@ -15,14 +18,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..common.verdicts import RULE_VERDICTS, supports
 from ..context.tables import Table, cell_at, find_tables
-from ..reports.explain_text import CONTRADICTED, MARKS, MISPLACED, SUPPORTED, UNSUPPORTED
 
-__all__ = ["MAIN_VERDICTS", "MARKS", "FigureRow", "Place", "Source", "figure_rows", "snippet", "summary_line",
-           "verdict_counts"]
-
-# Always counted, even when 0 (`unmatched`: verdict="argmax").
-MAIN_VERDICTS = (SUPPORTED, MISPLACED, UNSUPPORTED, CONTRADICTED)
+__all__ = ["FigureRow", "Place", "Source", "figure_rows", "snippet", "summary_line", "verdict_counts"]
 SNIPPET_CHARS = 72  # of the source line around a number, the number included
 _NEWLINE, _SPACES = re.compile(r"\n"), re.compile(r"\s+")
 
@@ -45,7 +44,10 @@ class Place:
 class FigureRow:
     """One figure of a generated text, told: its verdict, where its value was found and, when another number is
     bound to what it states (misplaced) or its value is stated nowhere (unsupported), that number; `basis`: what
-    decided a misplaced or contradicted figure ("period: 2022, not 2023")."""
+    decided a misplaced or contradicted figure ("period: 2022, not 2023"); `derivation`: how the source's numbers
+    give a computed figure's value ("(62.4 − 50.2) / 50.2 = 24.3%"), or the closest derivation of an unsupported
+    one's bound numbers (its result then another value), else None; `operands`: the numbers of `derivation`, each
+    (its text, its place)."""
 
     text: str
     start: int
@@ -55,6 +57,8 @@ class FigureRow:
     matched: Place | None  # None for a supported figure (nothing but its value's place to show)
     matched_text: str | None
     basis: str | None = None
+    derivation: str | None = None
+    operands: tuple[tuple[str, Place], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -99,26 +103,31 @@ def figure_rows(source: str | Source, verdicts: Sequence[Mapping[str, Any]]) -> 
     rows = []
     for entry in verdicts:
         found, reference = entry.get("found"), entry.get("reference")
-        show_match = reference is not None and entry["verdict"] != SUPPORTED and reference != found
+        # A computed figure's closest number says nothing its derivation does not: its operands are shown instead.
+        show_match = reference is not None and not supports(entry["verdict"]) and reference != found
         rows.append(FigureRow(
             text=entry["text"], start=int(entry["start"]), end=int(entry["end"]), verdict=entry["verdict"],
             found=read.place(found["start"], found["end"]) if found else None,
             matched=read.place(reference["start"], reference["end"]) if show_match else None,
             matched_text=reference["text"] if show_match else None, basis=entry.get("basis"),
+            derivation=entry.get("derivation"),
+            operands=tuple((o["text"], read.place(o["start"], o["end"])) for o in entry.get("operands") or ()),
         ))
     return rows
 
 
 def verdict_counts(verdicts: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-    """How many figures got each verdict: the three main ones always, any other one when it occurs."""
-    counts = dict.fromkeys(MAIN_VERDICTS, 0)
+    """How many figures got each verdict: those of the default rule always (`RULE_VERDICTS["context"]`), any other
+    one (`unmatched`: verdict="argmax") when it occurs."""
+    counts = dict.fromkeys(RULE_VERDICTS["context"], 0)
     for entry in verdicts:
         counts[entry["verdict"]] = counts.get(entry["verdict"], 0) + 1
     return counts
 
 
 def summary_line(support: float, verdicts: Sequence[Mapping[str, Any]]) -> str:
-    """"numeric support 0.50: 2 supported, 1 misplaced, 1 unsupported (4 figures)"."""
+    """"numeric support 0.60: 2 supported, 1 misplaced, 1 unsupported, 0 contradicted, 1 computed (5 figures)"
+    (a computed figure counts as supported in the numeric support)."""
     if not verdicts:
         return f"numeric support {support:.2f}: the text states no figure to check"
     counts = ", ".join(f"{n} {verdict}" for verdict, n in verdict_counts(verdicts).items())

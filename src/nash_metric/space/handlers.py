@@ -19,8 +19,9 @@ from typing import Any
 import gradio as gr
 import numpy as np
 
+from ..common.verdicts import MARKS
 from ..pipeline.output import NASHOutput
-from ..reports.explain_text import MARKS, figure_verdicts, support_summary
+from ..reports.explain_text import figure_verdicts, support_summary
 from ..reports.plot import PLOT_BUDGET, PlotBudget, explanation_figure, has_alignment
 from . import scorers
 from .allow import allowed_model
@@ -178,8 +179,9 @@ class SpaceHandlers:
                             "Embedding cosine", info["alpha"])
         cards += tau_html(info["threshold"], info["config"]["threshold_source"]) + left_out
         ma, mb = info["mentions"]["a"], info["mentions"]["b"]
-        verdicts = {e["index"]: {"verdict": e["verdict"], "reference": mb[e["reference"]]
-                                 if e["reference"] is not None else None} for e in figure_verdicts(info)}
+        verdicts = {e["index"]: {"verdict": e["verdict"], "derivation": e["derivation"],
+                                 "reference": mb[e["reference"]] if e["reference"] is not None else None}
+                    for e in figure_verdicts(info)}
         support = support_html(s.get("numeric_support"), support_summary(info), ma, verdicts)
         panels = (text_panel("Text A (prediction)", a, ma, info["masked"]["a"], "A", verdicts, support)
                   + text_panel("Text B (reference)", b, mb, info["masked"]["b"], "B"))

@@ -10,8 +10,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..common.verdicts import COMPUTED, CONTRADICTED, MARKS, MISPLACED, SUPPORTED, UNMATCHED, UNSUPPORTED
 from ..numbers import MASK_TOKEN
-from ..reports.explain_text import CONTRADICTED, MARKS, MISPLACED, SUPPORTED, UNMATCHED, UNSUPPORTED
 from .figures import FigureRow, summary_line
 
 _KINDS = ("percentage", "monetary", "quantity", "temporal")
@@ -44,16 +44,22 @@ def mention_title(m: Mapping[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def verdict_title(verdict: str, reference: Mapping[str, Any] | None) -> str:
-    """Hover text of a verdict: "unsupported: the reference says $0.13"."""
+def verdict_title(verdict: str, reference: Mapping[str, Any] | None, derivation: str | None = None) -> str:
+    """Hover text of a verdict: "unsupported: the reference says $0.13", "computed: the reference implies it:
+    (62.4 − 50.2) / 50.2 = 24.3%"; an unsupported figure's closest derivation follows its line ("; closest
+    derivation: …")."""
+    if verdict == COMPUTED:
+        return f"computed: the reference implies it: {derivation}" if derivation else \
+            "computed: the reference implies it from its numbers"
+    closest = f"; closest derivation: {derivation}" if derivation and verdict == UNSUPPORTED else ""
     if verdict == UNMATCHED or reference is None:
-        return f"{verdict}: no aligned number in the reference"
+        return f"{verdict}: no aligned number in the reference{closest}"
     if verdict == MISPLACED:
         return f"misplaced: the reference states this value for another period, row or subject; what the " \
                f"prediction binds it to states {reference.get('text', '')}"
     if verdict == CONTRADICTED:
         return f"contradicted: the reference states {reference.get('text', '')} as a change in the other direction"
-    return f"{verdict}: the reference says {reference.get('text', '')}"
+    return f"{verdict}: the reference says {reference.get('text', '')}{closest}"
 
 
 def highlight_numbers(
@@ -65,9 +71,10 @@ def highlight_numbers(
     """``text`` with each mention wrapped in a badge ``<side><i>`` (matching the heat-map labels).
 
     ``verdicts`` maps an index into ``mentions`` to its support verdict (``{"verdict": ..., "reference": the
-    mention of the reference it was compared with, or None}``): an unsupported, misplaced or unmatched figure
-    gets a red (orange, grey) outline and a visible mark, every verdict a ``data-verdict`` attribute and a line
-    in its tooltip.
+    mention of the reference it was compared with, or None, "derivation": how the reference's numbers give it, or
+    None}``): an unsupported, misplaced, contradicted or unmatched figure gets a red (orange, purple, grey) outline
+    and a visible mark, a computed one a teal outline and its Σ, every verdict a ``data-verdict`` attribute and a
+    line in its tooltip (with the derivation, for a computed figure or an unsupported one's closest).
     """
     verdicts = verdicts or {}
     out: list[str] = []
@@ -84,9 +91,9 @@ def highlight_numbers(
         verdict = verdicts.get(k, {}).get("verdict")
         if verdict in MARKS:
             cls += f" nash-{verdict}"
-            title += " · " + verdict_title(verdict, verdicts[k].get("reference"))
+            title += " · " + verdict_title(verdict, verdicts[k].get("reference"), verdicts[k].get("derivation"))
             extra = f' data-verdict="{verdict}"'
-            if verdict != SUPPORTED:
+            if verdict != SUPPORTED:  # a visible mark for all but ✓: Σ for a computed figure, too
                 flag = f'<span class="nash-flag" aria-hidden="true">{MARKS[verdict]}</span>'
         out.append(esc(text[pos:start]))
         out.append(
@@ -113,7 +120,8 @@ def support_html(share: float | None, summary: str, mentions: Sequence[Mapping[s
         if verdict in (MISPLACED, UNSUPPORTED, CONTRADICTED, UNMATCHED):
             flagged.append(
                 f'<span class="nash-flagged nash-{verdict}" data-verdict="{verdict}">{MARKS[verdict]} '
-                f"{esc(mentions[k]['text'])} ({esc(verdict_title(verdict, verdicts[k].get('reference')))})</span>"
+                f"{esc(mentions[k]['text'])} "
+                f"({esc(verdict_title(verdict, verdicts[k].get('reference'), verdicts[k].get('derivation')))})</span>"
             )
     value = "" if share is None else f' data-support="{float(share)!r}"'
     return (f'<div class="nash-support" data-testid="support"{value}>{esc(summary)}'
@@ -223,7 +231,8 @@ def ranking_html(
 
 
 # The Check figures tab's highlight colours, by verdict (gr.HighlightedText's color_map).
-CHECK_COLOURS = {SUPPORTED: "#22c55e", MISPLACED: "#f97316", UNSUPPORTED: "#ef4444", CONTRADICTED: "#a855f7"}
+CHECK_COLOURS = {SUPPORTED: "#22c55e", MISPLACED: "#f97316", UNSUPPORTED: "#ef4444", CONTRADICTED: "#a855f7",
+                 COMPUTED: "#06b6d4"}
 CHECK_HEADER = ["figure", "verdict", "its value in the source", "what decided, and the number bound to it"]
 
 
@@ -246,21 +255,44 @@ def verdict_segments(text: str, verdicts: Sequence[Mapping[str, Any]]) -> list[t
 
 
 def figure_table(rows: Sequence[FigureRow]) -> list[list[str]]:
-    """The table under the highlighted text: each figure, its verdict, where its value stands in the source and,
-    when it is not supported, what decided (its basis) and the number bound to what it states (misplaced) or
-    closest in context (unsupported)."""
-    return [[row.text, f"{MARKS.get(row.verdict, '')} {row.verdict}".strip(),
-             row.found.describe() if row.found else "nowhere in the source",
-             " · ".join(part for part in (row.basis, row.matched and f"{row.matched_text} · {row.matched.describe()}")
-                        if part)]
+    """The table under the highlighted text: each figure, its verdict, where its value stands in the source (for a
+    computed figure, the derivation of the source's numbers that gives it) and, when it is not supported, what
+    decided (its basis) and the number bound to what it states (misplaced) or closest in context (unsupported, then
+    the closest derivation of its bound numbers, if any); for a computed figure, where each of its numbers stands.
+    Plain text: gr.Dataframe shows a "str" cell as text."""
+    return [[row.text, f"{MARKS.get(row.verdict, '')} {row.verdict}".strip(), _value_cell(row), _decided_cell(row)]
             for row in rows]
 
 
+def _value_cell(row: FigureRow) -> str:
+    if row.found is not None:
+        return row.found.describe()
+    if row.verdict == COMPUTED:
+        return f"computed: {row.derivation}" if row.derivation else "computed from the source's numbers"
+    return "nowhere in the source"
+
+
+def _decided_cell(row: FigureRow) -> str:
+    parts = [row.basis, row.matched and f"{row.matched_text} · {row.matched.describe()}"]
+    if row.verdict == COMPUTED:
+        parts += [f"{text} · {place.describe()}" for text, place in row.operands]
+    elif row.derivation:
+        parts.append(f"closest derivation: {row.derivation}")
+    return " · ".join(part for part in parts if part)
+
+
 def check_summary_html(support: float, verdicts: Sequence[Mapping[str, Any]]) -> str:
-    """The Check figures tab's summary line (``data-support`` holds the share unrounded, for tests)."""
+    """The Check figures tab's summary line (``data-support`` holds the share unrounded, and ``data-<verdict>``
+    each count, for tests), then each computed figure with its derivation (also its hover text)."""
     counts = "".join(f' data-{v}="{sum(e["verdict"] == v for e in verdicts)}"' for v in CHECK_COLOURS)
+    computed = []
+    for e in sorted(verdicts, key=lambda e: int(e["start"])):
+        if e["verdict"] == COMPUTED:
+            title = esc(verdict_title(COMPUTED, e.get("reference"), e.get("derivation")))
+            computed.append(f'<span class="nash-flagged nash-computed" data-verdict="{COMPUTED}" title="{title}">'
+                            f"{MARKS[COMPUTED]} {esc(e['text'])} ({title})</span>")
     return (f'<div class="nash-support" data-testid="check-summary" data-support="{float(support)!r}"{counts}>'
-            f"{esc(summary_line(support, verdicts))}</div>")
+            f"{esc(summary_line(support, verdicts))}" + "".join(f" · {c}" for c in computed) + "</div>")
 
 
 def error_html(message: str) -> str:
@@ -301,6 +333,8 @@ CSS = """
 .nash-misplaced .nash-flag, .nash-flagged.nash-misplaced { color: #c2410c; }
 .nash-num.nash-contradicted { outline: 2px solid #9333ea; text-decoration: underline double #9333ea; }
 .nash-contradicted .nash-flag, .nash-flagged.nash-contradicted { color: #7e22ce; }
+.nash-num.nash-computed { outline: 2px solid #0891b2; text-decoration: underline dashed #0891b2; }
+.nash-computed .nash-flag, .nash-flagged.nash-computed { color: #0e7490; }
 .nash-flag { margin-left: 2px; font-weight: 700; }
 .nash-unsupported .nash-flag, .nash-flagged.nash-unsupported { color: #b91c1c; }
 .nash-unmatched .nash-flag, .nash-flagged.nash-unmatched { color: #4b5563; }

@@ -1,10 +1,16 @@
 """Building FilingClaims from TAT-QA: the claims of every table, each against every form of its source.
 
+Three groups of claims per table: ``template`` (sampled cells in a sentence: supported, misplaced, unsupported),
+``question`` (TAT-QA's questions answered by a stated cell: supported, misplaced) and ``computed`` (TAT-QA's
+arithmetic questions, their answers derived from cells: computed, and the false other-row, other-year,
+wrong-operation, off and wrong-direction), drawn in that order from one generator per table.
+
 Seeded per table (`random.Random` of the seed and the table's uid), so a table's claims do not depend on the
 other tables, on their order or on ``--limit``. The split is by table, from a hash of its uid and the split seed
 (not the claim seed): another claim seed keeps every table in its half, so constants tuned on ``tune`` never see
 a ``report`` table. The rows are claims-format JSONL (`benchmarks.claims`) with ``kind``, ``group``, ``form``,
-``split``, ``table`` and how the claim was made (``cell``, ``figure``, ``cell_value``, ``value_from``, ...).
+``split``, ``table`` and how the claim was made (``cell``, ``figure``, ``cell_value``, ``value_from``, ...; a
+computed claim: ``question``, ``derivation``, ``operation``, ``cells``, ``value``, ``changed``, ...).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .computed import computed_claims
 from .defaults import CELLS_PER_TABLE, DEFAULT_SEED, DEFAULT_SPLIT_SEED, FORMS, SPLITS, Split
 from .figures import ClaimText, SourceNumbers
 from .questions import question_claims
@@ -83,8 +90,10 @@ def context_rows(context: dict[str, Any], seed: int = DEFAULT_SEED, split_seed: 
     templates, tally = template_claims(table, rng, numbers, cells_per_table)
     questions, asked = question_claims(table, context.get("questions") or [], rng)
     tally.update(asked)
+    computed, derived = computed_claims(table, context.get("questions") or [], rng, numbers)
+    tally.update(derived)
     tally[f"scale from {table.scale_source}"] += 1
-    return _rows([*templates, *questions], sources, table.uid, split_of(table.uid, split_seed)), tally
+    return _rows([*templates, *questions, *computed], sources, table.uid, split_of(table.uid, split_seed)), tally
 
 
 def build_rows(contexts: Sequence[dict[str, Any]], seed: int = DEFAULT_SEED, split_seed: int = DEFAULT_SPLIT_SEED,
@@ -143,6 +152,8 @@ def build_markdown(report: dict[str, Any]) -> str:
             f"{report['seed']}, split seed {report['split_seed']}, {report['cells_per_table']} cells per table · "
             f"tables: {', '.join(f'{s} {n}' for s, n in sorted(report['tables'].items()))} · {report['rows']} rows "
             f"(claims × forms: {', '.join(report['forms'])})")
+    head += (" · groups: template (sampled cells), question (TAT-QA answers stated by a cell), computed (TAT-QA's "
+             "arithmetic answers, derived from cells; `computed` tallies say which questions were left out and why)")
     claims = markdown_table(["split · group · kind", "claims"], list(report["claims"].items()))
     tally = markdown_table(["count", "n"], list(report["tally"].items()))
     return "\n\n".join([head, claims, tally]) + "\n"

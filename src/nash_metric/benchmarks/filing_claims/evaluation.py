@@ -1,5 +1,9 @@
 """``nash bench filing-claims``: the claims evaluation (`benchmarks.claims`) per split, form, kind and group.
 
+Groups: ``template``, ``question`` and ``computed`` (`computed`: values TAT-QA derives from cells, and false ones
+made from the same derivation); beside the metrics, per kind and group, the false-computed rate (label-0 rows
+with a figure whose verdict is ``computed``).
+
 The claims come from a build written before (``data``: its JSONL) or are built now from TAT-QA (``source``).
 Every selected row is scored once; the tables are then read per split (``tune``, ``report``), over all forms and
 per form. ``limit``: the first N tables of each split, in a fixed pseudo-random order (`build.table_order`), every
@@ -121,9 +125,11 @@ def markdown(result: dict[str, Any]) -> str:
     limited = f" · first {config['limit']} tables per split" if config.get("limit") else ""
     parts = [f"FilingClaims · {res['scoring']['claims']} rows ({res['scoring']['distinct_pairs']} distinct pairs)"
              f"{limited} · {config['model']} ({config['backend']}) · hashcode {config['hashcode']}",
-             "Label 1 = the claim states its cell's own value. AUC of the shares, balanced accuracy of the binary "
-             "checks (verdict: no figure listed as not supported; value-anywhere: every digit string found by value). "
-             "`kind K vs label 1`: the rows of kind K against the supported rows of the same subset."]
+             "Label 1 = the claim states its cell's own value (template, question) or the value TAT-QA derives from "
+             "cells (computed). AUC of the shares, balanced accuracy of the binary checks (verdict: no figure listed "
+             "as not supported; value-anywhere: every digit string found by value). `kind K vs label 1`: the rows of "
+             "kind K against the label-1 rows of the same subset. False-computed rate: the share of label-0 rows with "
+             "a figure whose verdict is computed (a wrong value a derivation excused)."]
     for name, split in res["splits"].items():
         rows = metric_rows(split["all_forms"], "all forms · ")
         for form, tables in split["forms"].items():

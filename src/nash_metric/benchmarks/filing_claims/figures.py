@@ -9,9 +9,11 @@ true value. Values are compared without sign, as a reader that drops the sign of
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
+from functools import cached_property
 from typing import Any
 
 from ..value_anywhere import digit_values
@@ -65,10 +67,20 @@ class SourceNumbers:
     def of(cls, texts: Iterable[str]) -> SourceNumbers:
         return cls(tuple({v for text in texts for v in digit_values(text, skip_list_labels=False)}))
 
+    @cached_property
+    def _by_size(self) -> tuple[list[Decimal], list[Decimal]]:
+        ordered = sorted(self.values, key=abs)
+        return [abs(v) for v in ordered], ordered
+
     def holds(self, core: str) -> bool:
         """Whether some number of the source agrees with the core (at either's precision)."""
-        value, unit = Decimal(core.replace(",", "")), core_place(core)
-        return any(agrees(value, v, unit) for v in self.values)
+        value, unit = abs(Decimal(core.replace(",", ""))), core_place(core)
+        # Only a number within a unit of the value, or within half its own place (at most half its size, but a
+        # unit for zero), can agree: the numbers of other sizes are not compared.
+        sizes, ordered = self._by_size
+        low, high = min(value - unit, value * 2 / 3), max(value + unit, value * 2)
+        near = ordered[:bisect_right(sizes, 0)] + ordered[bisect_left(sizes, low):bisect_right(sizes, high)]
+        return any(agrees(value, v, unit) for v in near)
 
 
 def _digit_change(core: str, rng: random.Random) -> str:

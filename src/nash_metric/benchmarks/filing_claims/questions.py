@@ -1,10 +1,11 @@
 """Question claims: TAT-QA's questions answered from the table with a stated (not computed) figure, as claims.
 
 A question is used when ``answer_from`` is ``table``, its ``derivation`` is empty (a computed answer, a sum or a
-change, is outside the verdict: it is counted and left out), every answer is a figure, and the first answer's
-value is a cell of the table. The **supported** claim states the question's subject with its answers ("What was
-the revenue in 2019?" + "$1,496.5", scale million -> "The revenue in 2019 was $1,496.5 million."); the
-**misplaced** claim states the first answer replaced by another figure of that cell's row or column.
+change, is counted and left out here: the arithmetic ones make the ``computed`` group, `computed`), every answer
+is a figure, and the first answer's value is a cell of the table. The **supported** claim states the question's
+subject with its answers ("What was the revenue in 2019?" + "$1,496.5", scale million -> "The revenue in 2019 was
+$1,496.5 million."); the **misplaced** claim states the first answer replaced by another figure of that cell's
+row or column.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def _why_not(question: dict[str, Any]) -> str | None:
     if question.get("answer_from") != "table":
         return "not answered from the table"
     if str(question.get("derivation") or "").strip():
-        return "computed from the table (left out)"
+        return "computed from the table (arithmetic ones: group computed)"
     return None
 
 

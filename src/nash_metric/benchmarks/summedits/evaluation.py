@@ -28,15 +28,17 @@ skipped, by the value-anywhere check's rule. A row is an *edit* when
 ``cosine`` (baseline of a sentence-backbone NASH: cosine of pooled embeddings), ``bertscore_f1`` (baseline of a
 token-backbone NASH: BERTScore F1), and from the scorer given: ``nash``, ``s_num`` (``numeric``),
 ``numeric_precision``, ``numeric_support`` (share of the summary's numbers its reference supports),
-``verdict`` (1.0 when the scorer flags none of the summary's figures, else 0.0) and one binary field per verdict
-class, ``verdict_unsupported``, ``verdict_misplaced`` and ``verdict_contradicted`` (1.0 unless a figure of
-that class is flagged); from the texts alone, the value-anywhere check (`benchmarks.value_anywhere`):
-``value_anywhere_share`` (share of the summary's digit strings whose value the reference states anywhere) and
-``value_anywhere`` (1.0 when all are).
+``verdict`` (1.0 when the scorer flags none of the summary's figures, else 0.0; a computed figure is not flagged)
+and one binary field per verdict class, ``verdict_unsupported``, ``verdict_misplaced``, ``verdict_contradicted``
+(1.0 unless a figure of that class is flagged) and ``verdict_computed`` (1.0 unless a figure of the summary is
+computed: stated nowhere in the reference, but given by a derivation of its numbers); from the texts alone, the
+value-anywhere check (`benchmarks.value_anywhere`): ``value_anywhere_share`` (share of the summary's digit
+strings whose value the reference states anywhere) and ``value_anywhere`` (1.0 when all are).
 
 **Verdict classes**, per reference mode, subset, group and label: the rows with a flagged figure, and per verdict
-class (read from the scorer's ``unsupported_numbers`` entries, not from a fixed list) the rows with at least one
-figure of it and its share of the flagged figures (`verdicts`).
+class (read from the scorer's ``unsupported_numbers`` entries, not from a fixed list, and ``computed`` from its
+``figure_verdicts``) the rows with at least one figure of it and its share of the flagged figures (`verdicts`;
+None for ``computed``, which is not flagged).
 
 **Metrics**, per domain and overall (every row of every domain pooled), per reference mode and subset: ROC AUC
 (label 1 = consistent; None where a class is missing) and balanced accuracy (BA). The binary fields (the verdicts,
@@ -66,7 +68,7 @@ from ..value_anywhere import value_anywhere_share
 from .data import NUMERALS_DEFINITION, OVERALL, SUBSETS, SummEditsRow, counts, read_summedits, subset_labels
 from .defaults import DEFAULT_REFERENCE, REFERENCE_CHOICES, REFERENCE_MODES
 from .metrics import BINARY_FIELDS, FIELDS, balanced_accuracy, best_threshold, predicted_consistent, roc_auc
-from .verdicts import CLASS_FIELDS, breakdown, class_fields, entry_classes
+from .verdicts import CLASS_FIELDS, breakdown, class_fields, entry_classes, flagged
 
 # -- scoring ------------------------------------------------------------------------------------------------
 
@@ -105,13 +107,16 @@ def _fields_of(role: str, out: Any) -> tuple[dict[str, np.ndarray], list[tuple[s
     unsupported = _output_field(out, "unsupported_numbers")
     if len(unsupported) != len(out.nash):
         raise ValueError(f"the scorer listed unsupported numbers for {len(unsupported)} of {len(out.nash)} pairs")
-    classes = entry_classes(unsupported)
+    figures = getattr(out, "figure_verdicts", None)  # for the computed figures, which are not flagged
+    if figures is not None and len(figures) != len(out.nash):
+        raise ValueError(f"the scorer listed figure verdicts for {len(figures)} of {len(out.nash)} pairs")
+    classes = entry_classes(unsupported, figures)
     return {
         "nash": np.asarray(out.nash, dtype=float),
         "s_num": np.asarray(out.numeric, dtype=float),
         "numeric_precision": np.asarray(out.numeric_precision, dtype=float),
         "numeric_support": np.asarray(_output_field(out, "numeric_support"), dtype=float),
-        "verdict": np.array([0.0 if found else 1.0 for found in classes]),
+        "verdict": np.array([0.0 if flagged(found) else 1.0 for found in classes]),
         **class_fields(classes),
     }, classes
 

@@ -20,8 +20,11 @@ FIELDS = {
     "verdict_unsupported": "1.0 unless a figure of the summary is flagged 'unsupported' (binary)",
     "verdict_misplaced": "1.0 unless a figure of the summary is flagged 'misplaced' (binary)",
     "verdict_contradicted": "1.0 unless a figure of the summary is flagged 'contradicted' (binary)",
+    "verdict_computed": "1.0 unless a figure of the summary is 'computed': stated nowhere in the reference, but "
+                        "given by a derivation of its numbers (binary; counted as supported, never flagged)",
 }
-BINARY_FIELDS = ("verdict", "value_anywhere", "verdict_unsupported", "verdict_misplaced", "verdict_contradicted")
+BINARY_FIELDS = ("verdict", "value_anywhere", "verdict_unsupported", "verdict_misplaced", "verdict_contradicted",
+                 "verdict_computed")
 
 
 def roc_auc(y: np.ndarray, scores: np.ndarray) -> float | None:

@@ -87,7 +87,7 @@ def _verdict_classes(res: dict[str, Any]) -> list[str]:
     if parts:
         parts.insert(0, "Verdict classes: per subset and label, the rows with a flagged figure and, per verdict "
                         "class, the rows with at least one figure of it / its share of the flagged figures "
-                        "(per domain in the JSON).")
+                        "(per domain in the JSON; computed figures count as supported: never flagged, no share).")
     return parts
 
 

@@ -1,10 +1,13 @@
 """The verdict broken down by class: which kind of flagged figure does the work of telling edits apart.
 
-The scorer's ``unsupported_numbers`` lists, per pair, each figure whose verdict is not ``supported``, with that
-verdict (``unsupported``, ``misplaced``, ...). The classes are read from the entries, not from a fixed list, so a
-scorer that adds or retires one needs no change here. Three binary fields name a class each (consistent unless the
-summary has a figure of that class); the breakdown counts, per label, the rows with at least one figure of each
-class and each class's share of the flagged figures.
+The scorer's ``unsupported_numbers`` lists, per pair, each figure whose verdict does not count as supported, with
+that verdict (``unsupported``, ``misplaced``, ...). The classes are read from the entries, not from a fixed list, so
+a scorer that adds or retires one needs no change here. A ``computed`` figure (no reference number states its
+value, but a derivation of reference numbers gives it) counts as supported, so it is not flagged: it is read from
+the scorer's ``figure_verdicts`` and counted beside the flagged classes, never in their shares. Four binary
+fields name a class each (consistent unless the summary has a figure of that class; for ``verdict_computed`` a
+figure the reference only implies); the breakdown counts, per label, the rows with at least one figure of each
+class and each flagged class's share of the flagged figures.
 """
 
 from __future__ import annotations
@@ -15,14 +18,18 @@ from typing import Any
 
 import numpy as np
 
+from ...common.verdicts import COMPUTED, supports
+
 # binary field -> the verdict class that makes it 0.0 (inconsistent)
 CLASS_FIELDS = {"verdict_unsupported": "unsupported", "verdict_misplaced": "misplaced",
-                "verdict_contradicted": "contradicted"}
+                "verdict_contradicted": "contradicted", "verdict_computed": COMPUTED}
 LABELS = {1: "consistent", 0: "inconsistent"}
 
 
-def entry_classes(unsupported: Sequence[Sequence[dict[str, Any]]]) -> list[tuple[str, ...]]:
-    """Per pair, the verdict of each flagged figure, in the scorer's order."""
+def entry_classes(unsupported: Sequence[Sequence[dict[str, Any]]],
+                  figures: Sequence[Sequence[dict[str, Any]]] | None = None) -> list[tuple[str, ...]]:
+    """Per pair, the verdict of each flagged figure, in the scorer's order, then one ``computed`` per computed
+    figure of ``figures`` (the scorer's ``figure_verdicts``; None: a scorer that lists none, so none)."""
     out = []
     for pair, entries in enumerate(unsupported):
         classes = []
@@ -31,8 +38,16 @@ def entry_classes(unsupported: Sequence[Sequence[dict[str, Any]]]) -> list[tuple
             if not isinstance(verdict, str):
                 raise ValueError(f"the scorer's unsupported_numbers[{pair}][{k}] has no verdict (a string): {entry!r}")
             classes.append(verdict)
+        if figures is not None:
+            classes += [COMPUTED for entry in figures[pair] if isinstance(entry, dict)
+                        and entry.get("verdict") == COMPUTED]
         out.append(tuple(classes))
     return out
+
+
+def flagged(found: tuple[str, ...]) -> bool:
+    """Whether a pair has a flagged figure: one whose verdict does not count as supported."""
+    return any(not supports(v) for v in found)
 
 
 def class_fields(classes: Sequence[tuple[str, ...]]) -> dict[str, np.ndarray]:
@@ -43,13 +58,14 @@ def class_fields(classes: Sequence[tuple[str, ...]]) -> dict[str, np.ndarray]:
 
 def _cell(classes: Sequence[tuple[str, ...]], names: Sequence[str]) -> dict[str, Any]:
     figures = Counter(v for found in classes for v in found)
-    flagged = sum(figures.values())
+    n_flagged = sum(n for v, n in figures.items() if not supports(v))
     return {
         "rows": len(classes),
-        "rows_flagged": sum(1 for found in classes if found),
-        "figures_flagged": flagged,
+        "rows_flagged": sum(1 for found in classes if flagged(found)),
+        "figures_flagged": n_flagged,
         "classes": {name: {"rows": sum(1 for found in classes if name in found), "figures": figures[name],
-                           "share_of_flagged": figures[name] / flagged if flagged else None} for name in names},
+                           "share_of_flagged": figures[name] / n_flagged if n_flagged and not supports(name)
+                           else None} for name in names},
     }
 
 
@@ -57,7 +73,8 @@ def breakdown(classes: Sequence[tuple[str, ...]], y: np.ndarray, groups: dict[st
               ) -> dict[str, dict[str, dict[str, Any]]]:
     """Per group and label (``consistent``/``inconsistent``) of one subset (``y``: 1, 0, -1 outside): the rows,
     those with a flagged figure, and per class the rows with at least one figure of it and its share of the
-    flagged figures. Every cell names every class seen in ``classes`` (sorted), so tables line up."""
+    flagged figures (None for ``computed``, which is not flagged). Every cell names every class seen in
+    ``classes`` (sorted), so tables line up."""
     names = sorted({v for found in classes for v in found})
     return {group: {LABELS[label]: _cell([classes[k] for k in np.nonzero(member & (y == label))[0]], names)
                     for label in (1, 0)} for group, member in groups.items()}

@@ -67,12 +67,13 @@ def run_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-BUILD = Command(FILING_CLAIMS.name, "FilingClaims: claims about TAT-QA table cells, each against every form of its "
-                "source", add_build_arguments, run_build)
+BUILD = Command(FILING_CLAIMS.name, "FilingClaims: claims about TAT-QA table cells and values computed from them, "
+                "each against every form of its source", add_build_arguments, run_build)
 BENCH = Command(
     FILING_CLAIMS.name, FILING_CLAIMS.summary, add_bench_arguments, run_bench, scorer_options=True,
     description="The claims evaluation (ROC AUC of numeric_support, BA of the verdict, beside the value-anywhere "
-    "check) per split, per source form (markdown, html, text), per kind (misplaced, unsupported against "
-    "supported) and per group (template claims, claims from TAT-QA's questions). See "
-    "nash_metric.benchmarks.filing_claims.",
+    "check) per split, per source form (markdown, html, text), per kind (misplaced, unsupported, and the false "
+    "computed kinds other-row, other-year, wrong-operation, off, wrong-direction, against the label-1 rows) and per "
+    "group (template claims, claims from TAT-QA's questions, values computed from cells), with the false-computed "
+    "rate (wrong values whose figure is called computed). See nash_metric.benchmarks.filing_claims.",
 )

@@ -1,0 +1,439 @@
+"""Computed figures: a figure whose value no source number states, checked against derivations of the source
+numbers bound to what the prediction names (docs: "Figures against a source", computed figures).
+
+A generated text about a filing computes more than it copies: "revenue grew 24.3%", "costs rose by $12.2
+million", "combined revenue was $93.4 million". Every pair of a filing excerpt's ~50 numbers under five operations
+lands near almost any percentage, so a derivation counts only when three things hold:
+
+1. **The operation is the one the prediction states.** Its words name it: a change (a verb or noun of change,
+   `context.binding`: "grew", "fell", "the increase in", "the change in"), a difference ("difference"), a sum
+   ("total", "combined"), an average ("average"), a share ("share", "percentage of", "accounted for"), a ratio
+   ("ratio", "times"). The family follows from the operation: a percentage change or a share is a percent, a
+   change between two percentages is in points (or a percent), a difference, sum or average keeps the operands'
+   currency and the table's scale ("in millions").
+2. **The operands are bound to what the prediction names.** In a table: the row (or column) its subject names and
+   the periods it names (both years' columns for a change; the year before for a change in one named year), or
+   the rows it names for a sum, a share, a difference of items. In running text: numbers whose subject shares a
+   word with the figure's and whose year, when they state one, is one the prediction names.
+3. **The result agrees at the figure's written precision**, hedges included (`numbers.precision`), and in the
+   direction it states: a rise needs a positive change, a fall a negative one ("fell 7.5%" from 33.5 to 31.0;
+   the same lexicon as the `contradicted` verdict). A figure stated as "the change" keeps its own sign.
+
+Only bound operands are enumerated (a few rows and columns, a few clauses), never all pairs of the source, so the
+cost stays small on a long source (`perf/source_cost.py`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from itertools import combinations, pairwise, permutations
+from typing import Literal
+
+import numpy as np
+
+from ..context.binding import FALL, RISE, change_sign, stem
+from ..context.words import Context
+from .alignment import SupportKeys
+
+Operation = Literal["difference", "sum", "average", "percent change", "share", "ratio", "points"]
+
+# The words (stems, `context.words`) that name an operation near a figure.
+_SUM = frozenset(("total", "combined", "sum", "together", "aggregate", "altogether", "overall"))
+_AVERAGE = frozenset(("average", "mean", "avg"))
+_SHARE = frozenset(("share", "percentage", "proportion", "portion", "accounted", "account", "represented",
+                    "represent", "comprised", "comprise", "made"))
+_RATIO = frozenset(("ratio", "time", "fold", "multiple"))
+_DIFFERENCE = frozenset(("difference", "gap", "spread"))
+# A difference between two items rather than a change over periods: "$5 million more than Europe".
+_COMPARED = frozenset(("more", "less", "higher", "lower", "exceed", "exceeded", "greater", "smaller"))
+_CHANGE_WORDS_SIGN = {**{stem(w): 1 for w in RISE}, **{stem(w): -1 for w in FALL}}
+_CHANGE_WORDS = frozenset(_CHANGE_WORDS_SIGN)
+MAX_LINES = 3  # rows (or columns) a subject names most strongly: the lines of a change over periods
+MAX_ITEMS = 6  # rows a subject names at all: the items of a sum, share or difference
+MAX_PROSE = 6  # numbers of running text bound to the subject
+MAX_TERMS = 5  # terms of a sum or an average
+CLOSEST = 0.5  # an unsupported figure shows its closest derivation when it is at most this share away
+_SCALE_WORDS = {1e3: "thousand", 1e6: "million", 1e9: "billion"}
+_CURRENCY_SPACE = re.compile(r"([$€£¥])\s+")  # a table's "$ 1,452.4" reads "$1,452.4" in a derivation
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """How source numbers give a figure: the operation, its operands (mention-table rows, in the order the text
+    reads them), its result (comparable with the figure's value) and the readable text of it."""
+
+    operation: Operation
+    operands: tuple[int, ...]
+    value: float
+    text: str
+
+
+@dataclass(frozen=True)
+class _Ask:
+    """What a figure asks of a derivation: its target value, tolerance, family and the operations its words
+    name; `sign` +1 / -1 a rise or fall, 0 its own sign, None a magnitude."""
+
+    value: float
+    tolerance: float
+    percent: bool
+    points: bool
+    amount: bool
+    scaled: bool
+    decimals: int
+    change: bool
+    sign: int | None
+    operations: frozenset[str]  # over periods (a change) and over items (a sum, share, ratio, average)
+    items_difference: bool  # a difference of two items ("the difference between A and B", "$5 million more")
+    family: int  # the figure's unit family code (-1: any), its money and per-unit flags: an amount's operands fit
+    money: bool
+    per_unit: bool
+
+
+class SourceIndex:
+    """The numbers of one reference a derivation may use, by table line and in running text."""
+
+    def __init__(self, keys: SupportKeys, ib: np.ndarray, usable: np.ndarray) -> None:
+        self.rows: dict[tuple[int, int], list[int]] = {}  # (table, row) -> mention rows, in column order
+        self.columns: dict[tuple[int, int], list[int]] = {}
+        self.row_words: dict[tuple[int, int], frozenset[str]] = {}
+        self.column_words: dict[tuple[int, int], frozenset[str]] = {}
+        self.prose: list[int] = []
+        for j, ok in zip(ib.tolist(), usable.tolist()):
+            context = keys.contexts[j]
+            if not ok or context is None:
+                continue
+            if context.place is None:
+                self.prose.append(j)
+                continue
+            table, row, column = context.place
+            self.rows.setdefault((table, row), []).append(j)
+            self.columns.setdefault((table, column), []).append(j)
+            self.row_words[(table, row)] = context.row_words
+            self.column_words[(table, column)] = context.column_words
+
+
+def derive(keys: SupportKeys, i: int, index: SourceIndex, before: frozenset[str] = frozenset()
+           ) -> tuple[Derivation | None, Derivation | None]:
+    """(the derivation of bound source numbers that gives figure i, else None; the closest one, for a reader).
+    `before`: the subject of the prediction's figure before i, for a figure in a clause of its own ("..., or
+    24.3%"), which names no subject itself."""
+    context = keys.contexts[i]
+    if context is None:
+        return None, None
+    if not context.subject and before:
+        context = replace(context, subject=before)
+    ask = _ask(keys, i, context)
+    if not ask.operations:
+        return None, None
+    best: tuple[float, Derivation] | None = None
+    for operation, operands in _candidates(keys, index, context, ask):
+        for value, scale in _results(keys, operation, operands, ask):
+            if _agrees(ask, operation, value):
+                return _derivation(keys, operation, operands, value, scale, ask), None
+            gap = abs(abs(value) - abs(ask.value))  # the closest by magnitude: a reader sees a wrong direction
+            if best is None or gap < best[0]:
+                best = (gap, _derivation(keys, operation, operands, value, scale, ask))
+    near = best is not None and best[0] <= CLOSEST * max(abs(ask.value), ask.tolerance)
+    return None, best[1] if near else None
+
+
+# -- what the figure asks --------------------------------------------------------------------------------------
+
+
+def _ask(keys: SupportKeys, i: int, context: Context) -> _Ask:
+    words = context.words | context.subject | context.sentence
+    direction = int(keys.direction[i])
+    named = change_sign(context.subject)
+    named = named if named is not None else change_sign(context.sentence)
+    # A change its clause states elsewhere ("grew from $50.2 million to $62.4 million, or 24.3%"): its verb's
+    # direction when the clause has one direction only, else a magnitude.
+    around = _CHANGE_WORDS & words
+    change = bool(direction) or named is not None or bool(around)
+    if direction:
+        sign = direction
+    elif named is not None:
+        sign = named
+    else:
+        signs = {_CHANGE_WORDS_SIGN[w] for w in around}
+        sign = signs.pop() if len(signs) == 1 else None
+    percent, points = bool(keys.percent[i]), bool(keys.points[i])
+    amount = not percent and not points and not bool(keys.strict[i])
+    operations = set()
+    if change:  # a percent's change may be a percentage change or a difference of two percents
+        operations |= {"percent change", "difference"} if percent else {"points", "difference"} if points \
+            else {"difference"}
+    if words & _DIFFERENCE:
+        operations |= {"difference", "points"} if points else {"difference"}
+    if words & _SUM and not points:
+        operations.add("sum")
+    if words & _AVERAGE and not points:
+        operations.add("average")
+    # "percentage" names a share ("as a percentage of total revenue") unless a change is named ("the percentage
+    # change in"); the other share words name one either way.
+    if percent and words & (_SHARE if not change else _SHARE - {"percentage"}):
+        operations.add("share")
+    if words & _RATIO and amount and keys.family[i] < 0 and not keys.scaled[i] and not keys.money[i]:
+        operations.add("ratio")
+    return _Ask(float(keys.values[i]), float(keys.rounding[i]), percent, points, amount, bool(keys.scaled[i]),
+                _decimals(keys.labels[i][0]), change, sign, frozenset(operations),
+                bool(words & (_DIFFERENCE | _COMPARED)) and "difference" in operations, int(keys.family[i]),
+                bool(keys.money[i]), bool(keys.per_unit[i]))
+
+
+def _decimals(text: str) -> int:
+    """The decimals a figure is written with ("24.3%": 1, "$1,146.20": 2, "5": 0)."""
+    head, dot, tail = text.partition(".")
+    if not dot or not head[-1:].isdigit():
+        return 0
+    return len(tail) - len(tail.lstrip("0123456789"))
+
+
+# -- the bound operands ----------------------------------------------------------------------------------------
+
+
+def _years(context: Context) -> frozenset[int]:
+    return context.years | ({context.year} if context.year is not None else frozenset())
+
+
+def _candidates(keys: SupportKeys, index: SourceIndex, context: Context, ask: _Ask
+                ) -> Iterator[tuple[Operation, tuple[int, ...]]]:
+    """Each operation the figure's words name, over each tuple of operands bound to what it names."""
+    years = _years(context)
+    subject = context.subject
+    # A line is named by the figure's subject first, then by the other words of its sentence: "Royalty Bearing
+    # Licenses for 2019 expressed as a percentage of Total Revenue for 2019 was 95.72%" names both rows.
+    named = subject | context.sentence
+    for lines, words in ((index.rows, index.row_words), (index.columns, index.column_words)):
+        scored = sorted(((2 * len(w & subject) + len(w & named), key) for key, w in words.items() if w & named),
+                        reverse=True)
+        if not scored:
+            continue
+        top = scored[0][0]
+        strongest = [key for n, key in scored if n == top][:MAX_LINES]
+        items = [key for n, key in scored if n >= max(1, top - 2)][:MAX_ITEMS]
+        if "sum" in ask.operations or "share" in ask.operations:
+            items += [key for key, w in words.items() if "total" in w and key not in items][:2]
+        for key in strongest:
+            yield from _over_periods(keys, lines[key], years, ask)
+        yield from _over_items(keys, lines, items, years, ask, by_row=lines is index.rows)
+    yield from _in_prose(keys, index.prose, subject, years, ask)
+
+
+def _year(keys: SupportKeys, j: int) -> int | None:
+    year = keys.year[j]
+    return None if np.isnan(year) else int(year)
+
+
+def _period_pairs(keys: SupportKeys, line: Sequence[int], years: frozenset[int]) -> list[tuple[int, int]]:
+    """(new, old) pairs of a line's cells for a change over the periods the prediction names: both named years;
+    one named year against the latest year before it; none named, each year against the one before."""
+    dated: dict[int, int] = {}
+    for j in line:
+        year = _year(keys, j)
+        if year is not None:
+            dated.setdefault(year, j)
+    ordered = sorted(dated)
+    if len(years & dated.keys()) >= 2:
+        named = sorted(years & dated.keys())
+        return [(dated[b], dated[a]) for a, b in pairwise(named)] + (
+            [(dated[named[-1]], dated[named[0]])] if len(named) > 2 else [])
+    if len(years) == 1:
+        (year,) = years
+        before = [y for y in ordered if y < year]
+        return [(dated[year], dated[before[-1]])] if year in dated and before else []
+    if years:
+        return []
+    return [(dated[b], dated[a]) for a, b in pairwise(ordered)]
+
+
+def _over_periods(keys: SupportKeys, line: Sequence[int], years: frozenset[int], ask: _Ask
+                  ) -> Iterator[tuple[Operation, tuple[int, ...]]]:
+    for new, old in _period_pairs(keys, line, years):
+        for operation in _asked(ask, *_CHANGES, "ratio"):
+            yield operation, (new, old)
+    if ask.operations & {"sum", "average"}:
+        # Over the years named, or every year between two ("the average over 2017 to 2019").
+        span = set(range(min(years), max(years) + 1)) if len(years) == 2 else years
+        dated = [j for j in line if _year(keys, j) is not None and (not span or _year(keys, j) in span)]
+        if len(dated) >= 2:
+            for operation in _asked(ask, "sum", "average"):
+                yield operation, tuple(dated[:MAX_TERMS])
+
+
+def _over_items(keys: SupportKeys, lines: dict[tuple[int, int], list[int]], items: list[tuple[int, int]],
+                years: frozenset[int], ask: _Ask, by_row: bool) -> Iterator[tuple[Operation, tuple[int, ...]]]:
+    """Operations over the named lines' cells that stand in one line of the other direction (the rows' cells of
+    one column, in a period the prediction names when it names one)."""
+    wanted = [o for o in _asked(ask, "share", "ratio", "difference") if o != "difference" or ask.items_difference]
+    if len(items) < 2 or not (wanted or ask.operations & {"sum", "average"}):
+        return
+    crossing: dict[tuple[int, int], dict[tuple[int, int], int]] = {}
+    for key in items:
+        for j in lines[key]:
+            table, row, column = keys.contexts[j].place
+            across = (table, column) if by_row else (table, row)
+            year = _year(keys, j)
+            if years and year is not None and year not in years:
+                continue
+            crossing.setdefault(across, {}).setdefault(key, j)
+    for cells in crossing.values():
+        operands = sorted(cells.values())  # mention rows in text order: a sum reads top to bottom
+        if len(operands) < 2:
+            continue
+        for a, b in permutations(operands, 2):
+            for operation in wanted:
+                yield operation, (a, b)
+        yield from _subsets(operands, ask)
+
+
+def _in_prose(keys: SupportKeys, prose: Sequence[int], subject: frozenset[str], years: frozenset[int], ask: _Ask
+              ) -> Iterator[tuple[Operation, tuple[int, ...]]]:
+    """Operations over the numbers of running text bound to the figure's subject: their own subject, or for a
+    number with none ("up from $50.2 million in 2018"), the words of its clause's window."""
+    def words(j: int) -> frozenset[str]:
+        context = keys.contexts[j]
+        return context.subject or context.words
+
+    if ask.change and len(years) == 1:  # a change in one named year is from the year before
+        years = years | {next(iter(years)) - 1}
+    bound = sorted(((len(words(j) & subject), j) for j in prose
+                    if words(j) & subject
+                    and (not years or _year(keys, j) is None or _year(keys, j) in years)), key=lambda s: -s[0])
+    chosen = sorted(j for _, j in bound[:MAX_PROSE])
+    for a, b in permutations(chosen, 2):
+        ya, yb = _year(keys, a), _year(keys, b)
+        dated = ya is not None and yb is not None
+        if dated and ya <= yb:  # a change runs from the earlier year to the later one
+            continue
+        for operation in _asked(ask, *_CHANGES, "ratio", *(() if dated else ("share",))):
+            yield operation, (a, b)
+    yield from _subsets(chosen, ask)
+
+
+def _asked(ask: _Ask, *operations: Operation) -> list[Operation]:
+    """Those of `operations` the figure's words name."""
+    return [o for o in operations if o in ask.operations]
+
+
+def _subsets(operands: Sequence[int], ask: _Ask) -> Iterator[tuple[Operation, tuple[int, ...]]]:
+    """Sums and averages of every 2 to `MAX_TERMS` of the operands, in text order."""
+    for size in range(2, min(len(operands), MAX_TERMS) + 1):
+        for terms in combinations(operands, size):
+            for operation in _asked(ask, "sum", "average"):
+                yield operation, terms
+
+
+# -- results ---------------------------------------------------------------------------------------------------
+
+
+def _fits(keys: SupportKeys, operation: str, operands: tuple[int, ...], ask: _Ask) -> bool:
+    """Whether the operands' family gives the figure's family under the operation."""
+    percents = {bool(keys.percent[j]) for j in operands}
+    if len(percents) != 1 or any(bool(keys.points[j]) for j in operands):
+        return False
+    percent = percents.pop()
+    if operation == "percent change":
+        return ask.percent
+    if operation in ("share", "ratio"):
+        return not percent and (ask.percent if operation == "share" else ask.amount)
+    if operation == "points":
+        return percent and ask.points
+    if percent:
+        return ask.percent or (ask.points and operation == "difference")
+    if not ask.amount:
+        return False
+    return all((ask.family < 0 or keys.family[j] in (-1, ask.family)) and bool(keys.per_unit[j]) == ask.per_unit
+               and not (ask.money and keys.counted[j]) for j in operands)
+
+
+def _results(keys: SupportKeys, operation: str, operands: tuple[int, ...], ask: _Ask
+             ) -> Iterator[tuple[float, float]]:
+    """The operation's result over the operands, comparable with the figure's value, and the scale it stands at
+    (the operands' table scale; 1 when it cancels). An amount is tried at its table's scale and as written."""
+    if not _fits(keys, operation, operands, ask):
+        return
+    raw = np.array([keys.values[j] for j in operands], np.float64)
+    scales = {float(s) for s in np.nan_to_num(keys.table_scale[list(operands)], nan=1.0)}
+    if len(scales) != 1:
+        return
+    scale = scales.pop()
+    result = _apply(operation, raw)
+    if result is None or not np.isfinite(result):
+        return
+    if operation in ("percent change", "share", "ratio"):
+        yield result, 1.0
+        return
+    yield result * scale, scale
+    if scale != 1.0 and not ask.scaled:
+        yield result, 1.0
+    if scale == 1.0 and ask.scaled and not any(keys.scaled[j] for j in operands):
+        # Bare numbers at the scale the figure's own word states ("-181 thousand" from 81,731 − 81,912), as a
+        # bare number may stand at a scale in step 1.
+        for stated in _SCALE_WORDS:
+            yield result * stated, stated
+
+
+def _apply(operation: str, values: np.ndarray) -> float | None:
+    if operation in ("difference", "points"):
+        return float(values[0] - values[1])
+    if operation == "sum":
+        return float(values.sum())
+    if operation == "average":
+        return float(values.mean())
+    if values[1] == 0:
+        return None
+    if operation == "percent change":
+        return float((values[0] - values[1]) / abs(values[1]) * 100)
+    if operation == "share":
+        return float(values[0] / values[1] * 100)
+    return float(values[0] / values[1])
+
+
+_CHANGES = ("percent change", "difference", "points")
+
+
+def _agrees(ask: _Ask, operation: str, value: float) -> bool:
+    """Whether a result is what the figure states, at its written precision and in its direction (a change stated
+    as a rise or a fall needs that sign; a figure stated as "the change" keeps its own; else a magnitude)."""
+    target = ask.value
+    sign = ask.sign if operation in _CHANGES else (0 if target < 0 else None)
+    if sign is None:
+        gap = abs(abs(value) - abs(target))
+    elif sign == 0:
+        gap = abs(value - target)
+    else:
+        gap = abs(value - sign * abs(target))
+    return gap <= ask.tolerance * (1 + 1e-9) + 1e-12 * abs(target)
+
+
+# -- the derivation as text ------------------------------------------------------------------------------------
+
+
+def _shown(keys: SupportKeys, j: int) -> str:
+    """An operand as its source writes it, an accounting negative in its parentheses: "(1.9)", "$1,452.4"."""
+    text = _CURRENCY_SPACE.sub(r"\1", " ".join(keys.labels[j][0].split()))
+    negative = keys.values[j] < 0 and not text.lstrip("$€£¥").startswith(("-", "−", "("))
+    return f"({text})" if negative else text
+
+
+def _derivation(keys: SupportKeys, operation: Operation, operands: tuple[int, ...], value: float, scale: float,
+                ask: _Ask) -> Derivation:
+    texts = [_shown(keys, j) for j in operands]
+    shown = value / scale if scale else value
+    decimals = max([ask.decimals, *(_decimals(t) for t in texts)]) if operation not in ("percent change", "share",
+                                                                                          "ratio") else ask.decimals
+    result = f"{shown:,.{decimals}f}".replace("-", "−")
+    unit = {"percent change": "%", "share": "%", "ratio": "×", "points": " points"}.get(operation, "")
+    if not unit and ask.points:
+        unit = " points"
+    elif not unit and ask.percent:
+        unit = "%"
+    elif not unit and scale in _SCALE_WORDS:
+        unit = f" {_SCALE_WORDS[scale]}"
+    a, b = texts[0], texts[-1]
+    text = {"difference": f"{a} − {b}", "points": f"{a} − {b}", "sum": " + ".join(texts),
+            "average": f"({' + '.join(texts)}) / {len(texts)}", "share": f"{a} / {b}", "ratio": f"{a} / {b}",
+            "percent change": f"({a} − {b}) / {b if keys.values[operands[1]] >= 0 else f'|{b}|'}"}[operation]
+    return Derivation(operation, operands, value, f"{text} = {result}{unit}")

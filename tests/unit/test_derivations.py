@@ -1,0 +1,189 @@
+"""Computed figures (`pipeline.derivations`): a figure no source number states, given by a derivation of the
+numbers bound to what the prediction names. No model: every context vector is the same, so only values, words
+and binding decide. Each derivation is checked against a hand computation."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from nash_metric.context.binding import change_sign
+from nash_metric.pipeline import derivations
+from nash_metric.pipeline.pool import TextPool
+from nash_metric.pipeline.support import RULE, context_verdicts, support_fields, support_keys
+
+TABLE = """Segment results (in millions)
+
+| | 2019 | 2018 |
+|---|---|---|
+| Services revenue | 18.1 | 12.0 |
+| Product revenue | 44.3 | 38.0 |
+| Cost of sales | 31.0 | 33.5 |
+| Gross margin | 41.2% | 39.8% |
+"""
+PROSE = "Revenue was $62.4 million in 2019, up from $50.2 million in 2018. Costs were $31.0 million in 2019."
+
+
+def _verdicts(prediction: str, source: str, rule=RULE) -> list[dict]:
+    pool = TextPool.build([prediction, source])
+    encodings = [SimpleNamespace(mention_has_tokens=np.ones(len(spans), bool),
+                                 mention_vectors=np.ones((len(spans), 16), np.float32)) for spans in pool.spans()]
+    table = pool.mention_table(encodings)
+    table.support = support_keys(pool, table)
+    ids = pool.original_ids([prediction])[0], pool.original_ids([source])[0]
+    return context_verdicts(table, [ids], rule)[0]
+
+
+def _figure(prediction: str, source: str, figure: str, rule=RULE) -> dict:
+    return next(e for e in _verdicts(prediction, source, rule) if e["text"] == figure)
+
+
+@pytest.mark.parametrize(("claim", "figure", "derivation"), [
+    # (18.1 - 12.0) / 12.0 = 0.50833 -> 50.8%
+    ("Services revenue grew 50.8% from 2018 to 2019.", "50.8%", "(18.1 − 12.0) / 12.0 = 50.8%"),
+    # 44.3 - 38.0 = 6.3 (millions)
+    ("Product revenue rose by $6.3 million in 2019.", "$6.3 million", "44.3 − 38.0 = 6.3 million"),
+    # 18.1 + 44.3 = 62.4 (millions)
+    ("Combined services and product revenue was $62.4 million in 2019.", "$62.4 million",
+     "18.1 + 44.3 = 62.4 million"),
+    # (31.0 - 33.5) / 33.5 = -0.07463 -> a fall of 7.5%
+    ("Cost of sales fell 7.5% in 2019.", "7.5%", "(31.0 − 33.5) / 33.5 = −7.5%"),
+    # 41.2 - 39.8 = 1.4 points
+    ("Gross margin expanded 1.4 percentage points in 2019.", "1.4 percentage points", "41.2% − 39.8% = 1.4 points"),
+    # (12.0 + 18.1) / 2 = 15.05
+    ("The average services revenue for 2018 and 2019 was $15.05 million.", "$15.05 million",
+     "(18.1 + 12.0) / 2 = 15.05 million"),
+    # 18.1 / 62.4? no total row: 18.1 / 44.3 = 40.86% of product revenue
+    ("Services revenue was 40.9% of product revenue as a share in 2019.", "40.9%", "18.1 / 44.3 = 40.9%"),
+    # the percentage change stated with its own sign: (31.0 - 33.5) / 33.5 = -7.46%
+    ("The percentage change in cost of sales between 2018 and 2019 was -7.46%.", "-7.46%",
+     "(31.0 − 33.5) / 33.5 = −7.46%"),
+])
+def test_a_derivation_of_bound_cells_is_computed(claim, figure, derivation):
+    entry = _figure(claim, TABLE, figure)
+    assert entry["verdict"] == "computed", entry
+    assert entry["derivation"] == derivation
+    assert entry["found"] is None
+    for operand in entry["operands"]:
+        assert TABLE[operand["start"]:operand["end"]] == operand["text"]
+
+
+@pytest.mark.parametrize(("claim", "figure", "why"), [
+    ("Cost of sales grew 7.5% in 2019.", "7.5%", "a rise where the cells fell"),
+    ("The percentage change in cost of sales between 2018 and 2019 was 7.46%.", "7.46%", "the change's sign"),
+    ("Services revenue was 18.1% in 2019.", "18.1%", "a cell's value stated as a percent"),
+    ("Services revenue grew 47.3% in 2019.", "47.3%", "a percentage that no derivation gives"),
+    ("Cost of sales grew 50.8% in 2019.", "50.8%", "another row's change"),
+    ("Services revenue rose by $6.3 million in 2019.", "$6.3 million", "another row's difference"),
+])
+def test_what_no_bound_derivation_gives_is_not_supported(claim, figure, why):
+    assert _figure(claim, TABLE, figure)["verdict"] == "unsupported", why
+
+
+def test_an_unsupported_figure_shows_its_closest_derivation():
+    rise = _figure("Cost of sales grew 7.5% in 2019.", TABLE, "7.5%")
+    assert rise["derivation"] == "(31.0 − 33.5) / 33.5 = −7.5%"  # the fall the cells give, for the reader
+    far = _figure("Services revenue grew 400.0% in 2019.", TABLE, "400.0%")
+    assert far["derivation"] is None and far["operands"] is None
+
+
+def test_computed_counts_as_supported():
+    pool_claim = "Services revenue grew 50.8% from 2018 to 2019, and product revenue grew 99.9%."
+    verdicts = _verdicts(pool_claim, TABLE)
+    fields = support_fields([verdicts], np.array([0]))
+    judged = [e for e in verdicts if e["text"] in ("50.8%", "99.9%")]
+    assert [e["verdict"] for e in judged] == ["computed", "unsupported"]
+    assert [e["text"] for e in fields["unsupported_numbers"][0]] == ["99.9%"]
+    assert fields["numeric_support"][0] == pytest.approx((len(verdicts) - 1) / len(verdicts))
+
+
+def test_the_switch_turns_it_off():
+    off = replace(RULE, computed=False)
+    entry = _figure("Services revenue grew 50.8% from 2018 to 2019.", TABLE, "50.8%", off)
+    assert entry["verdict"] == "unsupported" and entry["derivation"] is None
+    assert "computed" in RULE.describe() and "computed" not in off.describe()
+
+
+def test_prose_operands_bound_by_subject_and_year():
+    # (62.4 - 50.2) / 50.2 = 24.30%
+    assert _figure("Revenue grew 24.3% in 2019.", PROSE, "24.3%")["derivation"] == \
+        "($62.4 million − $50.2 million) / $50.2 million = 24.3%"
+    assert _figure("Costs grew 24.3% in 2019.", PROSE, "24.3%")["verdict"] == "unsupported"  # another subject
+
+
+def test_periods_the_prediction_names_choose_the_columns():
+    three = "| | 2019 | 2018 | 2017 |\n|---|---|---|---|\n| Services revenue | 18.1 | 12.0 | 10.0 |\n" \
+        "| Cost of sales | 31.0 | 33.5 | 30.0 |\n"
+    # 2018 against 2017: (12.0 - 10.0) / 10.0 = 20.0%; 2019 against 2018 is 50.8%
+    assert _figure("Services revenue grew 20.0% in 2018.", three, "20.0%")["verdict"] == "computed"
+    assert _figure("Services revenue grew 20.0% in 2019.", three, "20.0%")["verdict"] == "unsupported"
+    assert _figure("Services revenue grew 50.8% in 2019.", three, "50.8%")["verdict"] == "computed"
+
+
+def test_enumeration_is_bounded_by_what_the_prediction_names():
+    rows = "\n".join(f"| Line item {k} | {100 + k}.5 | {90 + k}.5 |" for k in range(400))
+    big = f"| | 2019 | 2018 |\n|---|---|---|\n{rows}\n| Services revenue | 18.1 | 12.0 |\n"
+    claim = "Services revenue grew 50.8% from 2018 to 2019."
+    pool = TextPool.build([claim, big])
+    encodings = [SimpleNamespace(mention_has_tokens=np.ones(len(spans), bool),
+                                 mention_vectors=np.ones((len(spans), 16), np.float32)) for spans in pool.spans()]
+    table = pool.mention_table(encodings)
+    table.support = keys = support_keys(pool, table)
+    a, b = (table.of(int(pool.original_ids([t])[0])) for t in (claim, big))
+    figure = next(i for i in range(a.start, a.stop) if keys.labels[i][0] == "50.8%")
+    index = derivations.SourceIndex(keys, np.arange(b.start, b.stop), np.ones(b.stop - b.start, bool))
+    ask = derivations._ask(keys, figure, keys.contexts[figure])
+    candidates = list(derivations._candidates(keys, index, keys.contexts[figure], ask))
+    assert 0 < len(candidates) <= 4  # the named row's two periods, not 400 rows' pairs
+    assert derivations.derive(keys, figure, index)[0].text == "(18.1 − 12.0) / 12.0 = 50.8%"
+
+
+@pytest.mark.parametrize(("words", "sign"), [
+    ({"increase", "revenue"}, 1), ({"decrease", "cost"}, -1), ({"change", "cost"}, 0),
+    ({"increase", "decrease", "revenue"}, 0), ({"revenue"}, None),
+])
+def test_change_sign(words, sign):
+    assert change_sign(frozenset(words)) == sign
+
+
+def test_a_change_its_clause_states_elsewhere():
+    # "..., or 24.3%": the clause's verb gives the direction, the figure before it the subject
+    rise = "Revenue grew from $50.2 million in 2018 to $62.4 million in 2019, or 24.3%."
+    assert _figure(rise, PROSE, "24.3%")["verdict"] == "computed"
+    assert _figure(rise.replace("grew", "fell"), PROSE, "24.3%")["verdict"] == "unsupported"
+
+
+def test_a_table_whose_periods_are_rows():
+    # the column names the line, the rows' labels its years: (3,933.5 - 2,623.7) / 2,623.7 = 49.92%
+    roll = ("| | Software | Systems |\n|---|---|---|\n| Balances at December 31, 2018 | 5,236.1 | 2,623.7 |\n"
+            "| Goodwill acquired | 143.4 | 1,303.6 |\n| Balances at December 31, 2019 | 5,389.4 | 3,933.5 |\n")
+    entry = _figure("The percentage change in the goodwill of Systems from 2018 to 2019 was 49.92%.", roll, "49.92%")
+    assert entry["derivation"] == "(3,933.5 − 2,623.7) / 2,623.7 = 49.92%"
+
+
+def test_bare_cells_at_the_scale_the_figure_states():
+    # 81,731 - 81,912 = -181, stated in thousands by the figure's own word; the header's "FY19" is 2019
+    table = "| | FY19 | FY18 |\n|---|---|---|\n| Accrued expenses | 81,731 | 81,912 |\n"
+    entry = _figure("The change in accrued expenses between 2018 and 2019 was -181 thousand.", table, "-181 thousand")
+    assert entry["verdict"] == "computed" and entry["derivation"] == "81,731 − 81,912 = −181 thousand"
+
+
+def test_an_except_note_does_not_make_a_column_a_percent():
+    # (30,182 + 13,281) / 2 = 21,731.5: the 2018 column's note "(In thousands, except percentages)" is no percent
+    table = ("| | 2019 | 2018 | Change (%) |\n|---|---|---|---|\n| | | (In thousands, except percentages) | |\n"
+             "| Interest income | 30,182 | 13,281 | 127 |\n")
+    entry = _figure("The average interest income for 2018 and 2019 was $21,731.5 thousand.", table,
+                    "$21,731.5 thousand")
+    assert entry["derivation"] == "(30,182 + 13,281) / 2 = 21,731.5 thousand"
+
+
+def test_accounting_negatives_keep_their_sign():
+    # (1.9) and (2.2): -1.9 - (-2.2) = 0.3, a rise
+    table = "| | 2018 | 2017 |\n|---|---|---|\n| Beginning balance | (1.9) | (2.2) |\n"
+    rise = _figure("The change in beginning balance between 2017 and 2018 was $0.3 million.", table, "$0.3 million")
+    assert rise["verdict"] == "computed" and rise["derivation"] == "(1.9) − (2.2) = 0.3 million"
+    fall = _figure("The change in beginning balance between 2017 and 2018 was -$0.3 million.", table, "-$0.3 million")
+    assert fall["verdict"] == "unsupported"

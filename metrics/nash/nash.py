@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import inspect
 import textwrap
+import warnings
 from typing import Any
 
 import datasets
@@ -29,6 +30,7 @@ from nash_metric import NASH, NASHConfig  # From: nash-metric
 from nash_metric.common.citations import BERTSCORE_BIBTEX, NASH_BIBTEX  # From: nash-metric
 from nash_metric.common.validation import check_reference_lists  # From: nash-metric
 from nash_metric.config import check_option_names, options_docstring, options_signature  # From: nash-metric
+from nash_metric.ecosystem.bertscore_args import ARGUMENTS, bertscore_keys, bertscore_options  # From: nash-metric
 from nash_metric.functional import cached_scorer  # From: nash-metric
 from nash_metric.reports.method import METHOD_STEPS, METHOD_SUMMARY  # From: nash-metric
 
@@ -66,6 +68,10 @@ Args:
     + _options_card()
     + """
     verbose (default False): show a progress bar.
+    bert-score's arguments, so that this module drops in for evaluate.load("bertscore"): lang (None, or
+        'en': the default model; another language needs model_type=), idf=True/False (bert-score's IDF
+        weighting: bertscore_idf), nthreads and use_fast_tokenizer (accepted and ignored, with a warning),
+        all_layers (only False).
 
 Returns:
     nash (list of float): NASH score per prediction, in [-1, 1].
@@ -95,6 +101,7 @@ Returns:
     baseline_precision, baseline_recall (list of float): its P and R, as bert_score.score returns them.
     With rescale_with_baseline=True the nash*, text_* and baseline* fields are (s - b) / (1 - b).
     best_reference (list of int, with lists of references only): the index of the reference kept.
+    precision, recall, f1 (list of float): bert-score's keys: NASH's nash_precision, nash_recall and nash.
     hashcode (str): names everything that determines the scores (model, backbone, layer, tau value, IDF,
         options, versions), for reproducibility.
     Empty predictions and references give empty lists (and the hashcode).
@@ -117,7 +124,8 @@ def _compute_signature() -> inspect.Signature:
     P = inspect.Parameter
     signature = options_signature(
         before=[P(name, P.POSITIONAL_OR_KEYWORD) for name in ("self", "predictions", "references")],
-        after=[P("verbose", P.KEYWORD_ONLY, default=False, annotation=bool)],
+        after=[P("verbose", P.KEYWORD_ONLY, default=False, annotation=bool),
+               *(P(name, P.KEYWORD_ONLY, default=None) for name in ARGUMENTS)],
     )
     return signature.replace(
         parameters=[p.replace(name=_RENAME.get(p.name, p.name)) for p in signature.parameters.values()]
@@ -188,7 +196,10 @@ class Nash(evaluate.Metric):
         verbose: bool = False,
         **options: Any,
     ) -> dict[str, Any]:
-        check_option_names(options, extra=("verbose",), rename=_RENAME)
+        check_option_names(options, extra=("verbose", *ARGUMENTS), rename=_RENAME)
+        options, notes = bertscore_options(options, model_given=model_type is not None)
+        for note in notes:
+            warnings.warn(note, UserWarning, stacklevel=2)
         if model_type is not None:
             options["model"] = model_type
         config = NASHConfig.from_options(**options)
@@ -200,6 +211,7 @@ class Nash(evaluate.Metric):
         result: dict[str, Any] = {name: np.asarray(v).tolist() for name, v in out.columns().items()}
         result["figure_verdicts"] = out.figure_verdicts
         result["unsupported_numbers"] = out.unsupported_numbers
+        result.update(bertscore_keys(result))
         result["hashcode"] = str(out.hashcode)
         return result
 

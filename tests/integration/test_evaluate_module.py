@@ -22,6 +22,7 @@ from nash_metric import NASH
 from nash_metric.common.blank import BlankCount, BlankTextWarning
 from nash_metric.common.validation import check_reference_lists
 from nash_metric.config import NASHConfig, model_bound_options, option_default, option_names, scorer_options
+from nash_metric.ecosystem.bertscore_args import ARGUMENTS as BERTSCORE_ARGUMENTS
 from nash_metric.pipeline.fitted import Fitted
 from nash_metric.pipeline.output import PUBLIC_FIELDS, SCORE_FIELDS
 
@@ -327,7 +328,7 @@ def test_compute_takes_the_config_options(
     metric_module: evaluate.EvaluationModule, tiny_module_options: dict[str, Any]
 ) -> None:
     params = dict(inspect.signature(metric_module._compute).parameters)
-    assert list(params) == ["predictions", "references", *MODULE_OPTIONS, "verbose"]
+    assert list(params) == ["predictions", "references", *MODULE_OPTIONS, "verbose", *BERTSCORE_ARGUMENTS]
     for name in option_names():
         assert params["model_type" if name == "model" else name].default == option_default(name)
     assert params["verbose"].default is False
@@ -444,3 +445,31 @@ def test_empty_input_with_the_real_model(minilm_metric: evaluate.EvaluationModul
     out = minilm_metric.compute(predictions=[], references=[])
     assert {field: out[field] for field in FIELDS} == {field: [] for field in FIELDS}
     assert out["hashcode"] == minilm_sentence.hashcode  # the default configuration
+
+
+@pytest.mark.slow
+def test_drops_in_for_evaluates_bertscore(data_paths, fresh_model_cache) -> None:
+    # evaluate's bertscore usage example (metrics/bertscore), unchanged but for the module's name
+    predictions = ["hello there", "general kenobi"]
+    references = ["hello there", "general kenobi"]
+    bertscore = evaluate.load(str(data_paths.metric_dir))
+    results = bertscore.compute(predictions=predictions, references=references, lang="en")
+    assert [round(v, 2) for v in results["f1"]] == [1.0, 1.0]
+    assert {"precision", "recall", "f1", "hashcode"} <= set(results)
+    assert results["precision"] == results["nash_precision"] and results["recall"] == results["nash_recall"]
+    assert results["f1"] == results["nash"]
+
+
+@pytest.mark.slow
+def test_bertscore_arguments(minilm_metric: evaluate.EvaluationModule) -> None:
+    texts = {"predictions": ["Revenue rose 4%."], "references": ["Revenue rose 3.56%."]}
+    with pytest.warns(UserWarning, match="nthreads=4 is bert-score's and is ignored"):
+        ignored = minilm_metric.compute(**texts, nthreads=4, use_fast_tokenizer=False, all_layers=False)
+    plain = minilm_metric.compute(**texts)
+    assert ignored["nash"] == plain["nash"] and ignored["hashcode"] == plain["hashcode"]
+    with pytest.raises(ValueError, match=r"lang='de'.*model_type="):
+        minilm_metric.compute(**texts, lang="de")
+    with pytest.raises(ValueError, match="all_layers=True is not supported"):
+        minilm_metric.compute(**texts, all_layers=True)
+    weighted = minilm_metric.compute(**texts, idf=True, backend="token")
+    assert weighted["hashcode"] != minilm_metric.compute(**texts, backend="token")["hashcode"]  # bertscore_idf

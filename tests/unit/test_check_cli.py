@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 
@@ -201,8 +202,9 @@ def test_a_bad_jsonl_line_is_named(files, capsys, lines, message):
 
 def test_missing_and_empty_files_are_named(files, capsys):
     source, text = str(files / "source.md"), str(files / "text.txt")
-    assert _error(capsys, ["--source", str(files / "nope.md"), "--text", text]) == \
-        f"nash: error: {files / 'nope.md'}: no such file"
+    missing = _error(capsys, ["--source", str(files / "nope.md"), "--text", text])
+    assert missing.startswith("nash: error: --source: no such file '") and missing.endswith(
+        "(pass a file, or - to read stdin)")
     assert _error(capsys, ["--source", str(files / "empty.md"), "--text", text]) == \
         f"nash: error: {files / 'empty.md'}: empty source: nothing to check the figures against"
     assert _error(capsys, ["--source", source, "--text", str(files / "empty.md")]) == \
@@ -290,3 +292,22 @@ def test_check_is_a_command():
     sub = next(a for a in parser._actions if a.dest == "command").choices["check"]
     flags = {a.dest for a in sub._actions}
     assert {"source", "text", "jsonl", "output", "encoding", "model", "backend", "verdict"} <= flags
+
+
+def test_text_from_stdin_and_a_missing_file_named_by_its_flag(tmp_path, monkeypatch, capsys):
+    import io
+
+    from nash_metric.cli.check import read_checks
+    from nash_metric.cli.parser import UsageError
+
+    source = tmp_path / "source.md"
+    source.write_text("Revenue was $5 million.", encoding="utf-8")
+    args = argparse.Namespace(jsonl=None, source=str(source), text="-", encoding=None)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"Revenue was $5 million.")))
+    [check] = read_checks(args)
+    assert check.text == "Revenue was $5 million." and check.label == f"stdin against {source}"
+    inline = "Revenue was " + "x" * 5000  # a text given where a file belongs: one short line, no OS error
+    with pytest.raises(UsageError, match=r"^--text: no such file 'Revenue was x+… \(pass a file, or - to read stdin\)"):
+        read_checks(argparse.Namespace(jsonl=None, source=str(source), text=inline, encoding=None))
+    with pytest.raises(UsageError, match="cannot both read stdin"):
+        read_checks(argparse.Namespace(jsonl=None, source="-", text="-", encoding=None))

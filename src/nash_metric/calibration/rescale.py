@@ -36,6 +36,7 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
+from ..common.atomic import write_text
 from ..common.blank import is_blank
 from ..common.defaults import BASELINE_PAIRS
 from ..common.validation import check_texts
@@ -129,7 +130,7 @@ class RescaleBaseline:
 
     def save(self, path: str | Path) -> Path:
         path = Path(path)
-        path.write_text(json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        write_text(path, json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n")
         return path
 
     @classmethod

@@ -9,12 +9,14 @@ loads, so a missing file, an empty source or a malformed JSONL line costs no mod
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from ..common.validation import cut, echoed
 from ..common.verdicts import COMPUTED, MARKS, MISPLACED
 from .command import Command
 from .parser import UsageError
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
     from ..pipeline.output import NASHOutput
 
 FIELDS = ("source", "text")  # of a JSONL line
+STDIN = "-"  # --source/--text: read the text from stdin
 SUPPORT_COLUMNS = ("unsupported", "unsupported_numbers", "figure_verdicts", "unscored")
 WORDS_WIDTH = len("unsupported")
 
@@ -39,8 +42,9 @@ class Check:
 def add_check_arguments(parser: argparse.ArgumentParser) -> None:
     inputs = parser.add_argument_group("input: a source and a text, or a JSONL file of them")
     inputs.add_argument("--source", default=None, metavar="FILE", help="the source: a text file (prose, markdown "
-                        "or HTML tables, TSV/CSV blocks, aligned columns)")
-    inputs.add_argument("--text", default=None, metavar="FILE", help="the generated text whose figures are checked")
+                        "or HTML tables, TSV/CSV blocks, aligned columns), or - to read it from stdin")
+    inputs.add_argument("--text", default=None, metavar="FILE", help="the generated text whose figures are checked: "
+                        "a file, or - to read it from stdin")
     inputs.add_argument("--jsonl", default=None, metavar="FILE", help='one {"source": ..., "text": ...} object a '
                         "line, each text checked against its own source")
     inputs.add_argument("--encoding", default=None, help="input encoding (default: UTF-8, Latin-1 fallback with a "
@@ -63,7 +67,8 @@ def run_check(args: argparse.Namespace) -> int:
     writer = _writer(args.output)
     supports: list[float] = []
     judged: list[Mapping[str, Any]] = []  # every figure's verdict, for the last line
-    try:
+    # A run that fails or is interrupted leaves an existing --output as it was (RowWriter aborts).
+    with writer if writer is not None else contextlib.nullcontext():
         for start in range(0, len(checks), scorer.config.chunk_size):
             block = checks[start : start + scorer.config.chunk_size]
             out = scorer.score([c.text for c in block], [c.source for c in block])
@@ -74,9 +79,6 @@ def run_check(args: argparse.Namespace) -> int:
             _warn_unscored(block, out)
             if writer is not None:
                 writer.write(check_rows(out, start))
-    finally:
-        if writer is not None:
-            writer.close()
     if len(checks) > 1:
         from ..space.figures import verdict_counts
 
@@ -92,7 +94,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 def read_checks(args: argparse.Namespace) -> list[Check]:
     """The texts to check, read and checked whole (errors name the file, and in JSONL its line and field)."""
-    from ..common.io import InputFileError, read_text
+    from ..common.io import InputFileError
 
     if args.jsonl is not None:
         if args.source is not None or args.text is not None:
@@ -101,12 +103,32 @@ def read_checks(args: argparse.Namespace) -> list[Check]:
     if args.source is None or args.text is None:
         raise UsageError("give --source FILE and --text FILE (or --jsonl FILE with one {\"source\": ..., "
                          "\"text\": ...} object a line)")
-    source, text = read_text(args.source, args.encoding), read_text(args.text, args.encoding)
+    if args.source == args.text == STDIN:
+        raise UsageError("--source and --text cannot both read stdin (-): give one of them as a file")
+    source, text = (_read_input(value, flag, args.encoding) for value, flag in ((args.source, "--source"),
+                                                                                  (args.text, "--text")))
     if not source.strip():
         raise InputFileError(args.source, None, "empty source: nothing to check the figures against")
     if not text.strip():
         raise InputFileError(args.text, None, "empty text: no figures to check")
-    return [Check(source, text, f"{args.text} against {args.source}")]
+    named = {STDIN: "stdin"}
+    return [Check(source, text, f"{named.get(args.text, args.text)} against {named.get(args.source, args.source)}")]
+
+
+def _read_input(value: str, flag: str, encoding: str | None) -> str:
+    """The text a --source/--text names: a file, or stdin for "-". A path that is no file is one usage line naming
+    the flag (never a raw OS error: a text given in place of a file is long)."""
+    from ..common.io import read_text
+
+    if value == STDIN:
+        return sys.stdin.buffer.read().decode(encoding) if encoding else sys.stdin.read()
+    try:
+        is_file = Path(value).is_file()
+    except (OSError, ValueError):  # a name too long for the OS, or with a NUL: not a path anyone meant
+        is_file = False
+    if not is_file:
+        raise UsageError(f"{flag}: no such file {echoed(value)} (pass a file, or - to read stdin)")
+    return read_text(value, encoding)
 
 
 def read_jsonl(path: str | Path, encoding: str | None = None) -> list[Check]:
@@ -154,7 +176,7 @@ def check_report(check: Check, verdicts: Sequence[Mapping[str, Any]], support: f
     for row in figure_rows(Source.read(check.source), verdicts):
         verdict = f"{MARKS.get(row.verdict, '?')} {row.verdict}" if marks else row.verdict
         where = f"  (text line {check.text.count(chr(10), 0, row.start) + 1})" if several_lines else ""
-        lines.append(f"  {verdict:<{WORDS_WIDTH + (2 if marks else 0)}}  {row.text}{where}")
+        lines.append(f"  {verdict:<{WORDS_WIDTH + (2 if marks else 0)}}  {cut(row.text)}{where}")
         nowhere = "stated nowhere as such in the source" if row.verdict == COMPUTED else "nowhere in the source"
         lines.append(f"      found    {row.found.describe() if row.found else nowhere}")
         if row.basis is not None:
@@ -199,8 +221,8 @@ def _warn_unscored(block: Sequence[Check], out: NASHOutput) -> None:
     """A figure of the text the number reader could not score is not checked: say so."""
     for item in out.unscored:
         if item["side"] == "prediction":
-            print(f"warning: {block[item['index']].label}: figure {item['text']!r} not checked ({item['reason']})",
-                  file=sys.stderr)
+            print(f"warning: {block[item['index']].label}: figure {echoed(item['text'])} not checked "
+                  f"({item['reason']})", file=sys.stderr)
 
 
 CHECK = Command(

@@ -7,6 +7,8 @@ import argparse
 from collections.abc import Callable
 from typing import NoReturn
 
+from ..common.validation import cut
+
 
 class UsageError(ValueError):
     """Arguments that parse but do not go together (two texts and --pairs): reported as argparse reports its own."""
@@ -17,11 +19,15 @@ def usage_message(prog: str, message: str) -> str:
     return f"nash: error: {message}\nsee {prog} --help\n"
 
 
+MESSAGE_CHARS = 1000  # a warning or error line is cut here, whatever input it echoes
+
+
 def one_line(message: BaseException | Warning | str) -> str:
-    """`message` on one line: its lines joined, the spaces inside them kept, so a quoted text ('   ') reads as given."""
+    """`message` on one line: its lines joined, the spaces inside them kept, so a quoted text ('   ') reads as given;
+    at most `MESSAGE_CHARS` characters (a message that echoes a huge input stays readable)."""
     if isinstance(message, KeyError) and message.args:
         message = message.args[0]  # str() of a KeyError is the repr of its argument
-    return " ".join(line.strip() for line in str(message).splitlines() if line.strip())
+    return cut(" ".join(line.strip() for line in str(message).splitlines() if line.strip()), MESSAGE_CHARS)
 
 
 class UsageParser(argparse.ArgumentParser):

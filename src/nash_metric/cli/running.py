@@ -44,7 +44,9 @@ def run(args: argparse.Namespace, *, debug: bool) -> int:
         print(usage_message(args.command_parser.prog, as_flags(one_line(exc), parser)), end="", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("nash: interrupted", file=sys.stderr)
+        # Every output is renamed into place only when complete (common.atomic): nothing half-written is left.
+        print("nash: interrupted; outputs are written whole or not at all: one this run did not finish is as it "
+              "was", file=sys.stderr)
         return 130
     except BrokenPipeError:  # `nash score ... | head`: the reader left; stop quietly, as other Unix tools do
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -53,10 +53,12 @@ def result_envelope(benchmark: str, config: dict[str, Any], results: Any, **extr
 
 
 def write_json(path: str | Path, payload: Any) -> Path:
+    """`payload` as indented JSON (parents created), written whole or not at all (`atomic`)."""
+    from .atomic import write_text
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(payload, indent=2, ensure_ascii=False, default=_json_default) + "\n", encoding="utf-8")
-    return path
+    return write_text(path, json.dumps(payload, indent=2, ensure_ascii=False, default=_json_default) + "\n")
 
 
 def _json_default(obj: Any) -> Any:
@@ -75,9 +77,12 @@ def save_figure(fig: Any, path: str | Path, dpi: int = 150) -> Path:
     """Write a matplotlib figure (parents created) and free it."""
     import matplotlib.pyplot as plt
 
+    from .atomic import replacing
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.tight_layout()
-    fig.savefig(path, dpi=dpi)
+    with replacing(path) as partial:
+        fig.savefig(partial, dpi=dpi, format=path.suffix.lower().lstrip(".") or None)
     plt.close(fig)
     return path

@@ -6,13 +6,27 @@
   scoring call warns once with the count (`blank.py`), as bert-score does; refusing it would let one empty
   generation stop the evaluation of a whole corpus;
 - predictions and references of different lengths: ValueError with both lengths;
-- no pairs at all: not an error; the result is empty (with its hashcode).
+- no pairs at all: not an error; the result is empty (with its hashcode);
+- a message that echoes an input cuts it to about `ECHO_CHARS` characters (`cut`, `echoed`): a 200,000-digit
+  number stays a short line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+ECHO_CHARS = 80  # of an input a message echoes
+
+
+def cut(text: str, limit: int = ECHO_CHARS) -> str:
+    """`text` cut to at most `limit` characters, "…" marking the cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def echoed(text: str, limit: int = ECHO_CHARS) -> str:
+    """`text` as a message quotes it: its repr, cut to at most `limit` characters."""
+    return cut(repr(text), limit)
 
 
 def check_texts(values: Any, name: str) -> list[str]:

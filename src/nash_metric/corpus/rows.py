@@ -9,13 +9,16 @@ cell. numpy and pyarrow are imported where they are used, so importing this modu
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
+import os
 import re
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..common.atomic import partial_path
 from ..common.io import InputFileError, iter_jsonl_records
 
 if TYPE_CHECKING:
@@ -50,6 +53,8 @@ class RowWriter:
     Floats are written exactly (their ``repr``; Parquet float64), so ``read_rows`` gives back the same bits.
     CSV and TSV are written with the csv module's minimal quoting (a text with a tab, quote or newline is quoted).
     `figure_columns` hold per row a list of figure entries (the module docstring says how each format keeps them).
+    The rows go to a temporary file beside `path` (`common.atomic`), renamed over it by `close`: used as a context
+    manager, a run that fails or is interrupted (`abort`) leaves an existing `path` as it was.
     """
 
     def __init__(self, path: str | Path, columns: Sequence[str], figure_columns: Collection[str] = FIGURE_COLUMNS
@@ -67,7 +72,8 @@ class RowWriter:
         self.rows_written = 0
         self._closed = False
         self._parquet: Any = None  # pyarrow.parquet.ParquetWriter, opened on the first chunk (it fixes the types)
-        self._file = None if self.format == ".parquet" else self.path.open("w", encoding="utf-8", newline="")
+        self._partial = partial_path(self.path)
+        self._file = None if self.format == ".parquet" else self._partial.open("w", encoding="utf-8", newline="")
         if self.format in (".csv", ".tsv"):
             self._csv = csv.writer(self._file, delimiter="\t" if self.format == ".tsv" else ",")
             self._csv.writerow(self.columns)
@@ -75,8 +81,11 @@ class RowWriter:
     def __enter__(self) -> RowWriter:
         return self
 
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
+    def __exit__(self, exc_type: type[BaseException] | None, *exc_info: object) -> None:
+        if exc_type is None:
+            self.close()
+        else:
+            self.abort()
 
     def write(self, rows: Mapping[str, Sequence | np.ndarray]) -> None:
         """Append one chunk: a mapping with exactly the writer's columns, all of the same length."""
@@ -112,7 +121,7 @@ class RowWriter:
             types = [figures if name in self.figure_columns else None for name in self.columns]
             arrays = [_arrow_array(values, kind, name) for name, values, kind in zip(self.columns, data, types)]
             schema = pa.schema([(name, array.type) for name, array in zip(self.columns, arrays)])
-            self._parquet = pq.ParquetWriter(self.path, schema)
+            self._parquet = pq.ParquetWriter(self._partial, schema)
         else:
             schema = self._parquet.schema
             arrays = [_arrow_array(values, schema.field(name).type, name) for name, values in zip(self.columns, data)]
@@ -125,17 +134,34 @@ class RowWriter:
         if self._closed:
             return
         self._closed = True
-        if self._file is not None:
-            self._file.close()
-        elif self._parquet is not None:
-            self._parquet.close()
-        else:
-            import pyarrow as pa
-            import pyarrow.parquet as pq
+        try:
+            if self._file is not None:
+                self._file.close()
+            elif self._parquet is not None:
+                self._parquet.close()
+            else:
+                import pyarrow as pa
+                import pyarrow.parquet as pq
 
-            figures = figure_list_type()
-            pq.write_table(pa.table({name: pa.nulls(0, figures if name in self.figure_columns else pa.null())
-                                     for name in self.columns}), self.path)
+                figures = figure_list_type()
+                pq.write_table(pa.table({name: pa.nulls(0, figures if name in self.figure_columns else pa.null())
+                                         for name in self.columns}), self._partial)
+        except BaseException:
+            self._partial.unlink(missing_ok=True)
+            raise
+        os.replace(self._partial, self.path)
+
+    def abort(self) -> None:
+        """Stop without writing `path`: the temporary file is removed and an existing `path` stays as it was."""
+        if self._closed:
+            return
+        self._closed = True
+        with contextlib.suppress(Exception):
+            if self._file is not None:
+                self._file.close()
+            elif self._parquet is not None:
+                self._parquet.close()
+        self._partial.unlink(missing_ok=True)
 
 
 def _cells(values: list, figures: bool) -> list:

@@ -29,6 +29,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from ..common.blank import BlankTextWarning
+from ..common.validation import echoed
 from ..pipeline.echo import hashcode
 from ..pipeline.output import PUBLIC_FIELDS
 from ..pipeline.pool import read_pairs
@@ -201,7 +202,7 @@ class _Part:
 def _warn_unscored(unscored: Unscored) -> None:
     for item in unscored.shown:
         where = f"pair {item['index']}, {item['side']}" + (f" {item['reference']}" if "reference" in item else "")
-        print(f"warning: unscored mention {item['text']!r} ({where}): {item['reason']}", file=sys.stderr)
+        print(f"warning: unscored mention {echoed(item['text'])} ({where}): {item['reason']}", file=sys.stderr)
     if unscored.count > SHOWN_UNSCORED:
         print(f"warning: {unscored.count - SHOWN_UNSCORED} more unscored mentions (column 'unscored' counts them "
               "per pair)", file=sys.stderr)

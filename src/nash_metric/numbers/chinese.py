@@ -31,6 +31,7 @@ import math
 import re
 from decimal import Decimal
 
+from ..common.validation import echoed
 from .mention import NumericMention
 
 __all__ = ["extract_chinese_numbers", "normalize_zh", "parse_chinese_number"]
@@ -112,16 +113,16 @@ def _cn2an(s: str, original: str) -> int | float:
     import cn2an
 
     if re.search(r"[0-9]\.[0-9]+\.", s):
-        raise ValueError(f"malformed number {original!r}")
+        raise ValueError(f"malformed number {echoed(original)}")
     try:
         return cn2an.cn2an(s, "smart")
     except (ValueError, KeyError, IndexError) as exc:
-        raise ValueError(f"cannot parse Chinese numeral {original!r}") from exc
+        raise ValueError(f"cannot parse Chinese numeral {echoed(original)}") from exc
 
 
 def _finite(value: float, original: str) -> float:
     if not math.isfinite(value):
-        raise ValueError(f"number {original!r} overflows float")
+        raise ValueError(f"number {echoed(original)} overflows float")
     return value
 
 
@@ -230,7 +231,7 @@ def _run_mention(text: str, norm: str, start: int, end: int) -> NumericMention |
     error = None
     if malformed := _MALFORMED_TAIL.match(norm, end):
         new_end = malformed.end()
-        error = f"malformed number {text[new_start:new_end]!r}"
+        error = f"malformed number {echoed(text[new_start:new_end])}"
     elif vague:
         new_start -= 1
         error = f"vague quantity {before[-1] + run!r} has no single value"

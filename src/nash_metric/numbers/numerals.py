@@ -16,6 +16,7 @@ import re
 from decimal import Decimal
 from fractions import Fraction
 
+from ..common.validation import echoed
 from .lexicon import (
     AMBIGUOUS,
     DECIMAL_COMMA,
@@ -43,12 +44,12 @@ def to_float(number: Decimal | None, exp: int, negative: bool, raw: str) -> tupl
     try:
         d = _CONTEXT.multiply(number, _CONTEXT.power(Decimal(10), exp)) if exp else number
     except (decimal.Overflow, decimal.InvalidOperation):
-        return None, f"{raw!r} is out of range"
+        return None, f"{echoed(raw)} is out of range"
     value = float(-d if negative else d)
     if not math.isfinite(value):
-        return None, f"{raw!r} overflows a float"
+        return None, f"{echoed(raw)} overflows a float"
     if value == 0.0 and d != 0:
-        return None, f"{raw!r} underflows a float"
+        return None, f"{echoed(raw)} underflows a float"
     return value, None
 
 
@@ -70,7 +71,7 @@ def parse_numeral(m: re.Match[str], text: str, conv: list[str | None]) -> tuple[
     mantissa = Decimal(body)
     if m["vfrac"]:
         if not body.isdigit():
-            return None, 0, f"malformed number {m.group()!r}: a fraction after a decimal"
+            return None, 0, f"malformed number {echoed(m.group())}: a fraction after a decimal"
         mantissa += fraction_decimal(VULGAR[m["vfrac"]])
     return _with_powers(m, mantissa)
 
@@ -92,7 +93,7 @@ def _python_number(m: re.Match[str], text: str, conv: list[str | None]) -> tuple
     if EUROPEAN.fullmatch(body):
         return body.replace(".", "").replace(",", "."), None
     why = "digit groups are not thousands separators" if "," in body else "more than one decimal point"
-    return body, f"malformed number {m.group()!r}: {why}"
+    return body, f"malformed number {echoed(m.group())}: {why}"
 
 
 def _with_powers(m: re.Match[str], mantissa: Decimal) -> tuple[Decimal | None, int, str | None]:
@@ -103,7 +104,7 @@ def _with_powers(m: re.Match[str], mantissa: Decimal) -> tuple[Decimal | None, i
         if m[grp] is not None:
             raw = m[grp].replace("−", "-")
             if len(raw.lstrip("+-")) > _MAX_EXPONENT_DIGITS:
-                return None, 0, f"{m.group()!r} is out of range"
+                return None, 0, f"{echoed(m.group())} is out of range"
             exp = int(raw)
     if m["pow"] is not None:
         raw = m["pow"].replace("−", "-")
@@ -112,7 +113,7 @@ def _with_powers(m: re.Match[str], mantissa: Decimal) -> tuple[Decimal | None, i
                 raise decimal.Overflow
             mantissa = _CONTEXT.power(mantissa, int(raw))
         except (decimal.Overflow, decimal.InvalidOperation, ZeroDivisionError):
-            return None, 0, f"{m.group()!r} is out of range"
+            return None, 0, f"{echoed(m.group())} is out of range"
     return mantissa, exp, None
 
 

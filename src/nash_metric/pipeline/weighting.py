@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ..common.atomic import write_text
 from ..common.moved import moved_name
 from ..common.validation import check_texts
 from ..numbers import MASK_TOKEN
@@ -133,7 +134,7 @@ class IDF:
             else {"n_documents": self.n_documents, "df": dict(sorted(self.df.items()))}
         )
         payload = {**metadata, "digest": self.digest, **payload}
-        path.write_text(json.dumps(payload, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        write_text(path, json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
         return path
 
     def weight(self, token: str) -> float:

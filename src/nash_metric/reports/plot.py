@@ -482,9 +482,13 @@ def save_figure(figure: Figure, path: str | os.PathLike[str]) -> Path:
 
     Refuses what `check_figure_path` refuses, with the same ValueError.
     """
+    from ..common.atomic import replacing
+
     out = check_figure_path(path)
-    # bbox "tight" keeps long labels and the no-alignment text inside the saved image.
-    figure.savefig(out, format=out.suffix.lower()[1:], dpi=PNG_DPI, bbox_inches="tight", pad_inches=PAD_INCHES)
+    with replacing(out) as partial:  # whole or not at all: an interrupted run keeps an existing image
+        # bbox "tight" keeps long labels and the no-alignment text inside the saved image.
+        figure.savefig(partial, format=out.suffix.lower()[1:], dpi=PNG_DPI, bbox_inches="tight",
+                       pad_inches=PAD_INCHES)
     return out
 
 

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ...common.atomic import write_text
 from ...common.citations import EMBEDNUM1K_BIBTEX, NASH_BIBTEX
 from .. import cards
 from .configs import ALL_CONFIGS, CANDIDATE_CONFIGS, CURRENCY_RATES, FORMATS, PAPER_FORMATS
@@ -216,8 +217,7 @@ def write_card(data: dict[str, list[dict]], out_dir: str | Path, meta: dict[str,
                 results_section = old[old.index(RESULTS_START):old.index(RESULTS_END) + len(RESULTS_END)]
     elif results_section:
         results_section = f"{RESULTS_START}\n{results_section.strip()}\n{RESULTS_END}"
-    path.write_text(card_text(data, meta, out_dir, "\n" + results_section + "\n" if results_section else ""),
-                    encoding="utf-8")
+    write_text(path, card_text(data, meta, out_dir, "\n" + results_section + "\n" if results_section else ""))
     return path
 
 
@@ -234,5 +234,5 @@ def update_results_section(out_dir: str | Path, markdown: str) -> Path:
         text = text.replace("\n## Licence", f"\n{block}\n\n## Licence", 1)
     else:
         text = text.rstrip("\n") + f"\n\n{block}\n"
-    path.write_text(text, encoding="utf-8")
+    write_text(path, text)
     return path

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
+from ...common.atomic import replacing
 from .configs import ALL_CONFIGS, CANDIDATE_CONFIGS, FORMATS, N_CANDIDATE_QUESTIONS, FormatSpec
 from .formats import (
     Draw,
@@ -185,6 +186,7 @@ def write_parquet(data: dict[str, list[dict]], out_dir: str | Path) -> list[Path
         columns = CANDIDATE_COLUMNS if config in CANDIDATE_CONFIGS else TRIPLE_COLUMNS
         table = pa.Table.from_pylist([{c: r[c] for c in columns} for r in rows])
         path = data_dir / f"{config}.parquet"
-        pq.write_table(table, path)
+        with replacing(path) as partial:
+            pq.write_table(table, partial)
         paths.append(path)
     return paths

@@ -124,6 +124,7 @@ def build(out: str | Path, *, source: str | Path | None = None, seed: int = DEFA
           split_seed: int = DEFAULT_SPLIT_SEED) -> dict[str, Any]:
     """``nash build-data filing-claims``: the rows to ``out`` (JSONL), the build report beside it
     (``<out>.build_report.json``); returns the report."""
+    from ...common.atomic import replacing
     from ...common.reporting import write_json
 
     if source is None:
@@ -132,7 +133,7 @@ def build(out: str | Path, *, source: str | Path | None = None, seed: int = DEFA
     rows, report = build_rows(contexts, seed, split_seed, cells_per_table, show_progress)
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("w", encoding="utf-8") as handle:
+    with replacing(out) as partial, partial.open("w", encoding="utf-8") as handle:
         handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
     report = {"benchmark": BENCHMARK, "source": info, **report, "out": str(out), "build_report": str(report_path(out))}
     write_json(report_path(out), report)

@@ -32,6 +32,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from ...common.atomic import replacing, write_text
 from ...numbers import NumericMention
 from .card import card_text, is_release
 from .defaults import ANSWER_RTOL, MASK, N_OPTIONS, RELEASE_LAYOUT, TEST_FRACTION
@@ -241,13 +242,14 @@ def write_dataset(splits: dict[str, list[dict]], report: dict[str, Any], out: st
     written = []
     for split, rows in splits.items():
         path = out / "data" / f"{split}-00000-of-00001.parquet"
-        datasets.Dataset.from_list(rows, features=features()).to_parquet(str(path))
+        with replacing(path) as partial:
+            datasets.Dataset.from_list(rows, features=features()).to_parquet(str(partial))
         written.append(path)
     written.append(write_json(out / "build_report.json", report))
-    (out / "build_report.md").write_text(report_markdown(report), encoding="utf-8")
+    write_text(out / "build_report.md", report_markdown(report))
     written.append(out / "build_report.md")
     # after the shards: the card's dataset_info is measured on the files just written
-    (out / "README.md").write_text(card_text(report, report_markdown(report), out, card), encoding="utf-8")
+    write_text(out / "README.md", card_text(report, report_markdown(report), out, card))
     written.append(out / "README.md")
     return written
 

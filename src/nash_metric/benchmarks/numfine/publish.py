@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ...common.atomic import replacing, write_text
 from .build import NumFinEBuild, build_from_file, build_report_markdown
 from .card import render_card
 from .construction import K_DEFAULT
@@ -39,10 +40,11 @@ def write_numfine(build: NumFinEBuild, out_dir: str | Path, card: dict[str, Any]
             continue
         ds = Dataset.from_list(rows, features=features(config))
         target.parent.mkdir(parents=True, exist_ok=True)
-        ds.to_parquet(str(target))
+        with replacing(target) as partial:
+            ds.to_parquet(str(partial))
     write_json(out / "build_report.json", build.report)
     # after the shards: the card's dataset_info is measured on the files just written
-    (out / "README.md").write_text(render_card(build, out, card or {}), encoding="utf-8")
+    write_text(out / "README.md", render_card(build, out, card or {}))
     return out
 
 
@@ -62,5 +64,5 @@ def build_dataset(out: str | Path, *, source: str | Path | None = None, released
         return build_released(out, released, card)
     build = build_from_file(source, column=column, seed=seed, k=k, encoding=encoding, show_progress=show_progress)
     folder = write_numfine(build, out, card)
-    (folder / "build_report.md").write_text(build_report_markdown(build.report) + "\n", encoding="utf-8")
+    write_text(folder / "build_report.md", build_report_markdown(build.report) + "\n")
     return build.report

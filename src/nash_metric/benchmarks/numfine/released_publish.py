@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..._version import __version__
+from ...common.atomic import replacing, write_text
 from ...common.citations import NASH_BIBTEX
 from .. import cards
 from .released import ID_FIELD, LABEL_FIELDS, SENTENCES, ReleasedFile, read_release
@@ -80,7 +81,8 @@ def write_config(file: ReleasedFile, out: Path) -> dict[str, Any]:
     target.parent.mkdir(parents=True, exist_ok=True)
     for old in target.parent.glob("*.parquet"):
         old.unlink()  # a rebuild replaces the shard, never mixes two builds
-    Dataset.from_list(rows, features=features).to_parquet(str(target))
+    with replacing(target) as partial:
+        Dataset.from_list(rows, features=features).to_parquet(str(partial))
     return {"file": file.path.name, "config": file.config, "protocol": file.protocol, "records": len(rows),
             "sha256": hashlib.sha256(file.path.read_bytes()).hexdigest(),
             "by_category": _counts(file, "category"), "by_source": _counts(file, "source"),
@@ -103,8 +105,8 @@ def build_released(out: str | Path, released: str | Path, card: dict[str, Any] |
               "skipped": [{"file": name, "why": why} for name, why in release.skipped],
               "configs": [write_config(f, out) for f in release.files]}
     write_json(out / "build_report.json", report)
-    (out / "build_report.md").write_text(report_markdown(report) + "\n", encoding="utf-8")
-    (out / "README.md").write_text(render_card(report, out, card or {}), encoding="utf-8")
+    write_text(out / "build_report.md", report_markdown(report) + "\n")
+    write_text(out / "README.md", render_card(report, out, card or {}))
     return report
 
 

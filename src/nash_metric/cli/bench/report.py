@@ -47,13 +47,14 @@ def print_build(benchmark: Benchmark, built: dict[str, Any], wrote: str) -> None
 
 def report(args: argparse.Namespace, benchmark: Benchmark, result: dict[str, Any]) -> None:
     """Print a benchmark's tables; with --output, write the JSON envelope and the tables beside it (.md)."""
+    from ...common.atomic import write_text
     from ...common.reporting import write_json
 
     text = benchmark.markdown(result)
     print(text)
     if args.output:
         path = write_json(args.output, result)
-        path.with_suffix(".md").write_text(text.rstrip("\n") + "\n", encoding="utf-8")
+        write_text(path.with_suffix(".md"), text.rstrip("\n") + "\n")
         print(f"wrote {path} and {path.with_suffix('.md')}", file=sys.stderr)
 
 

@@ -11,7 +11,7 @@ LOCK := requirements/dev.lock
 STAMP := $(VENV)/.install-stamp
 LATEST := .venv-latest
 
-.PHONY: install demo test test-fast test-latest lock lint browser bench rescale-baselines bench-summedits clean
+.PHONY: install demo test test-fast test-latest lock lint docs docs-serve browser bench rescale-baselines bench-summedits clean
 
 install: $(STAMP)
 
@@ -68,6 +68,15 @@ test-latest: browser
 lint: install
 	$(BIN)/ruff check .
 
+# The documentation site (mkdocs.yml, docs/): strict, so a broken link, anchor or docstring reference fails.
+# The docs tools come with the `dev` extra (its `docs` part); NO_MKDOCS_2_WARNING quiets mkdocs-material's banner.
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+	@echo "site/index.html"
+
+docs-serve: install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
+
 bench: install
 	HF_HUB_OFFLINE=1 $(BIN)/python perf/throughput.py
 
@@ -89,4 +98,4 @@ bench-summedits: install
 	  --output docs/summedits/all-MiniLM-L6-v2.json --plot docs/summedits.png
 
 clean:
-	rm -rf $(VENV) $(LATEST) build dist src/*.egg-info .pytest_cache artifacts
+	rm -rf $(VENV) $(LATEST) build dist src/*.egg-info .pytest_cache artifacts site

@@ -1,6 +1,6 @@
 """`NASH`, the front class: options in, a frozen `Fitted` built once, the pipeline (`pipeline/steps.py`) run on it.
 
-Text channel without the numbers, number channel on aligned mentions, IDF mixing (DESIGN §1). Nothing here
+Text channel without the numbers, number channel on aligned mentions, IDF mixing (docs/method.md §1). Nothing here
 computes a score: `score`, `iter_score`, `explain` and `plot` hand chunks of pairs to `pipeline.steps`;
 `with_options` and `for_corpus` return a new front over a new `Fitted` (`pipeline/fitted.py`).
 """

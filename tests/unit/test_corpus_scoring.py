@@ -150,7 +150,7 @@ def test_half_precision_option_is_checked_and_named(tiny_model_dir, tiny_default
 
 
 def test_dataset_map_with_rank_pipeline(tiny_model_dir, tiny_default_scorer):
-    """The README's `datasets.Dataset.map(batched=True, with_rank=True)` recipe, on one process."""
+    """The `datasets.Dataset.map(batched=True, with_rank=True)` recipe of docs/corpus.md, on one process."""
     from datasets import Dataset
 
     scorers: dict[str, NASH] = {}

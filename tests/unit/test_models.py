@@ -22,7 +22,7 @@ def test_auto_picks_sentence_for_sentence_transformers(sentence_model):
 
 
 def test_a_layer_implies_the_token_backbone_under_auto(sentence_model):
-    # The README shows `--num-layers 6` without `--backend token`; a layer only means something to token.
+    # The docs show `--num-layers 6` without `--backend token`; a layer only means something to token.
     assert choose_backend("auto", sentence_model, num_layers=6) == "token"
     assert choose_backend("sentence", sentence_model, num_layers=6) == "sentence"  # explicit wins (encoder refuses)
 

@@ -1,4 +1,4 @@
-"""Every formula of DESIGN.md §1 against a hand computation (no model needed)."""
+"""Every formula of docs/method.md §1 against a hand computation (no model needed)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Text-channel similarities: BERTScore greedy matching and cosine of pooled embeddings.
 
-`text_similarity` is the backbone metric S_base of DESIGN §1.2: on the pairs' text-channel forms (without their
+`text_similarity` is the backbone metric of docs/method.md §1.2: on the pairs' text-channel forms (without their
 numbers; `pool.TextPool.channel`) it is S_text, on the original pairs it is the baseline that every result
 carries. It returns precision, recall and F1 as bert-score does; the cosine of pooled embeddings is symmetric, so
 there precision = recall = F1 = cosine.

@@ -1,4 +1,4 @@
-"""Data-driven alignment threshold: tau = mu + sigma (DESIGN §1.5).
+"""Data-driven alignment threshold: tau = mu + sigma (docs/method.md §1.5).
 
 mu and sigma are the mean and standard deviation of the context cosine between the numbers of
 randomly paired sentences: what an alignment between *unrelated* numbers looks like. Pairs are

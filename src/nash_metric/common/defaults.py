@@ -16,7 +16,7 @@ CALIBRATION_PAIRS = 2000  # random sentence pairs of a tau calibration (`calibra
 # `perf/calibration_minimum.py` (all-MiniLM-L6-v2, the 1,004 TAT-QA annual-report sentences with a number,
 # full tau 0.524, sigma 0.227; 200 random subsets per size): 95% of subsets land within 0.49 of the full tau at
 # 2 sentences (2 sigma), 0.16 at 5, 0.11 at 10 and 0.07 at 20. At 20 the error stays under a third of sigma,
-# inside the mu-sigma..mu+2sigma band where results are stable (DESIGN §1.5), while a small corpus of one's own
+# inside the mu-sigma..mu+2sigma band where results are stable (docs/method.md §1.5), while a small corpus of one's own
 # (and the built-in one, 98 sentences) still qualifies.
 MIN_CALIBRATION_SENTENCES = 20
 BASELINE_PAIRS = 10_000  # random sentence pairs of a rescale baseline (`fit_rescale_baseline`, `nash fit-baseline`)

@@ -1,4 +1,4 @@
-"""Numeric mention extraction and masking: NASH's modal separation step (DESIGN.md §1.1).
+"""Numeric mention extraction and masking: NASH's modal separation step (docs/method.md §1.1).
 
 One job per module: ``mention`` (the record, the mask token, masking, the overlap rule; imports nothing
 else from the package), ``normalize`` (digits of other scripts as ASCII), ``periods`` (calendar periods, their

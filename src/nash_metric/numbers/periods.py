@@ -35,8 +35,8 @@ Similarity is ``1 / (1 + days / DAY_SCALE)``: the
 paper's magnitude form with a fixed normaliser, since a calendar has no natural zero (``N(v,u)`` would
 make 2019 vs 2020 near-identical). ``DAY_SCALE`` is half a year, so that a year apart scores 1/3, the
 floor that magnitude similarity gives two same-sign amounts however far apart: a quarter apart scores 0.67,
-a month 0.86, a day 0.995. Measured on NumFinE's temporal units from annual reports
-(``perf/calendar_scale.py``, README): 182.5 days does at least as well as 30 and 91 on every protocol
+a month 0.86, a day 0.995. Measured on NumFinE's temporal units from annual reports (``perf/calendar_scale.py``,
+docs/benchmarks/numfine.md): 182.5 days does at least as well as 30 and 91 on every protocol
 (cross-pair 0.831 vs 0.775 at 30 days, listwise 0.884 vs 0.869); 7 days ranks triplets slightly better but
 cross-pairs far worse (0.673); 365 scores a little higher but would put a year apart at 0.5, as close as
 amounts a factor 3 apart.

@@ -47,7 +47,7 @@ _POINTS_RANGE_AFTER = re.compile(r"\s{0,3}(?:[-\u2010-\u2015\u2212~]|(?i:to|thro
 
 # A figure written with one or two significant digits ("$2 billion") would otherwise cover +-25%: however it
 # was rounded, a figure more than this share away from another is not the same figure (doubled when hedged).
-# Chosen on the SummEdits dev domains (README, "Numeric support"), not per domain.
+# Chosen on the SummEdits dev domains (docs/benchmarks/summedits.md), not per domain.
 RELATIVE_CAP = 0.05
 
 # Unit families beyond the mention's own unit code.

@@ -1,4 +1,4 @@
-"""The method (DESIGN §1): a pure pipeline over a frozen fitted state.
+"""The method (docs/method.md §1): a pure pipeline over a frozen fitted state.
 
     fitted     `Fitted`: what the options and the corpus decide (encoder, tau, IDF, rescale), built once
     echo       the configuration echo of a `Fitted` and its hashcode

@@ -1,4 +1,4 @@
-"""Number channel: align mentions by context, score aligned values by magnitude (DESIGN §1.3).
+"""Number channel: align mentions by context, score aligned values by magnitude (docs/method.md §1.3).
 
 The steps, each a function below:
 
@@ -178,7 +178,7 @@ class Alignment:
 
 
 def numeric_similarity(alignment: Alignment, tau: float) -> NumberScores:
-    """S_num per pair at threshold tau: the mean of the two directional means (DESIGN §1.3)."""
+    """S_num per pair at threshold tau: the mean of the two directional means (docs/method.md §1.3)."""
     a_to_b = _directional(alignment.a_to_b, tau, alignment.n_a, len(alignment.n_a))
     b_to_a = _directional(alignment.b_to_a, tau, alignment.n_b, len(alignment.n_a))
     both = (alignment.n_a > 0) & (alignment.n_b > 0)

@@ -1,4 +1,4 @@
-"""Modal separation for a whole call: the distinct texts, their numbers and what each channel reads (DESIGN §1.1).
+"""Modal separation for a whole call (docs/method.md §1.1): the distinct texts, their numbers, what each channel reads.
 
 A scoring call encodes each distinct text once: the originals (for the baseline and the number vectors)
 and their text-channel forms (for S_text) are pooled, deduplicated and sorted, so that every batch, and
@@ -8,7 +8,8 @@ Each text has two derived forms. ``masked`` puts the token ``[NUM]`` in place of
 count it. ``channel`` is what the text channel encodes: with the full reader (the default) the text without its
 numbers, because the backbone does not know the placeholder: BERT splits ``[NUM]`` into four word pieces that
 always match each other, which lifts S_text of every pair with numbers on both sides whatever the numbers are
-(STS-B dev Spearman, README). The paper reader (``numbers="paper"``) encodes the masked form, as the paper does.
+(STS-B dev Spearman, docs/benchmarks/stsb.md). The paper reader (``numbers="paper"``) encodes the masked form, as
+the paper does.
 
 A range is two mentions (``numbers.english``), and with the full reader its connector goes with them
 (``numbers.extract.range_connectors``): ``5-10%``, ``5 – 10%``, ``5 to 10%`` all leave ``Growth of expected.``

@@ -1,4 +1,4 @@
-"""The method, top to bottom (DESIGN §1): `score_chunk(fitted, predictions, references) -> ScoredCall`.
+"""The method, top to bottom (docs/method.md §1): `score_chunk(fitted, predictions, references) -> ScoredCall`.
 
 0. reading               `read_texts`                   (pool.py; other scripts' digits as ASCII, full reader)
 1. modal separation      `TextPool.build`               (pool.py; numbers/ finds and masks the numbers)

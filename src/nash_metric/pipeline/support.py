@@ -72,7 +72,7 @@ class VerdictRule:
     """The verdict's rules, each a switch so that `perf/verdict_ablation.py` can measure it leave-one-domain-out
     (the dev sets: SummEdits' five dev domains against their documents, FilingClaims); the defaults shipped."""
 
-    # Each switch on unless the leave-one-domain-out table says otherwise (README, "How the verdict was chosen").
+    # Each switch on unless the leave-one-domain-out table says otherwise (docs/benchmarks/filing-claims.md).
     counts: bool = True  # a number that counts things never supports an amount of money, nor stands at a scale
     durations: bool = True  # a length of time agrees only with the same unit of time ("20 years" vs "20 minutes")
     tables: bool = True  # misplaced: a table cell's row, column or period

@@ -1,4 +1,4 @@
-"""IDF weights over masked sentences and the mixing weight alpha (DESIGN §1.4); the mix itself is `mixing.py`.
+"""IDF weights over masked sentences and the mixing weight alpha (docs/method.md §1.4); the mix itself is `mixing.py`.
 
 One masked sentence is one document and `[NUM]` is a token like any word, so alpha is the share
 of IDF mass the words of a pair carry against its numbers:

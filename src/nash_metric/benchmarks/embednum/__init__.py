@@ -1,4 +1,4 @@
-"""EmbedNum-1K: ⟨Q, A+, A−⟩ numeric-comparison triples in 18 number formats plus extras (DESIGN.md §2).
+"""EmbedNum-1K: ⟨Q, A+, A−⟩ numeric-comparison triples in 18 number formats plus extras (docs/method.md §2.2).
 
 Modules, in dependency order (each imports only those before it):
 

@@ -53,7 +53,7 @@ def score_all(data: dict[str, list[dict]], scorer: ScorerSource, bertscore: bool
     columns = {baseline: out.baseline}
     config: dict[str, Any] = {"nash": out.config, "nash_hashcode": out.hashcode}
     if bertscore and "bertscore" not in baseline.lower():
-        # bert-score at the requested layer (None: its per-model default), as DESIGN §3 prescribes.
+        # bert-score at the requested layer (None: its per-model default), as docs/method.md §2.4 says.
         columns["BERTScore"], config["bertscore"] = package_bertscore_f1(
             preds, refs, plain.resolved, num_layers=plain.config.num_layers, device=str(plain.device))
     columns["NASH"] = out.nash

@@ -1,4 +1,4 @@
-"""NQuAD: Chinese financial-news numeral cloze (DESIGN.md §2), built from raw articles.
+"""NQuAD: Chinese financial-news numeral cloze (docs/method.md §2.3), built from raw articles.
 
 Modules, in dependency order: ``source`` (read raw articles or an article-level release),
 ``construction`` (questions, train/test split, build report, Parquet), ``evaluation`` (string baselines,

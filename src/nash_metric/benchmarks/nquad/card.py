@@ -133,7 +133,7 @@ Licence of this build: `{card.get('license') or 'other'}`. {card.get('license_no
 
 
 _CONSTRUCTION = ("`nash_metric.benchmarks.nquad.construction` (rules documented in its module docstring), "
-                 """following DESIGN.md §2:
+                 """following nash-metric's method notes (`docs/method.md` §2.3):
 articles need a headline numeral and at least {cfg[min_body_numerals]} numerals in the body; one question per
 headline numeral; options are the 4 distinct body values closest to the target (ties broken by value, then
 position); a question is skipped — and counted in `build_report.json` — when fewer than 4 distinct body values

@@ -1,4 +1,4 @@
-"""NQuAD construction: Chinese news numeral cloze questions (DESIGN.md §2), and their publication.
+"""NQuAD construction: Chinese news numeral cloze questions (docs/method.md §2.3), and their publication.
 
 An article qualifies with at least one numeral (with a value) in its headline and at least
 ``min_body_numerals`` (4) in its body. Each headline numeral gives one question:

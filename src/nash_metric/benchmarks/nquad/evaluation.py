@@ -10,7 +10,7 @@ Systems (each scores sim(stem, option sentence) for the 4 options and picks the 
   backend (its baseline is BERTScore F1 on the same model), both on the stem as written (``[MASK]`` is a
   special token of BERT vocabularies).
 * numeral-aware variants: score + λ·A(v), with A(v) = mean over the other numbers u of the stem of the
-  magnitude similarity 1 / (1 + |v-u| / (1 + (|v|+|u|)/2)) (DESIGN §1.3) and v the option value; A = 0
+  magnitude similarity 1 / (1 + |v-u| / (1 + (|v|+|u|)/2)) (docs/method.md §1.3) and v the option value; A = 0
   when the stem holds no such number (the variant then equals its base). "all" uses every other stem
   number; "same kind" only those of the option's kind (percentage, monetary, temporal, quantity), since
   a month in the headline says nothing about the size of a percentage. An option's kind is read with the

@@ -1,4 +1,4 @@
-"""NumFinE: numerically perturbed financial sentences (DESIGN.md §2), built from any sentence corpus.
+"""NumFinE: numerically perturbed financial sentences (docs/method.md §2.1), built from any sentence corpus.
 
 Modules, in dependency order (each imports only those before it):
 

@@ -23,7 +23,7 @@ _DESCRIPTIONS = {
     "crosspair": "two units of the same category, one variant each; label 0 when pair a deviates less",
     "units": "one row per (sentence, target): every variant, its new value and distance, closest first",
 }
-# The paper's released build (DESIGN.md §2), which a small build must not be compared with.
+# The paper's released build (docs/method.md §2.1), which a small build must not be compared with.
 _PAPER_UNITS, _PAPER_TRIPLET, _PAPER_LISTWISE, _PAPER_CROSSPAIR = 14_651, 43_953, 146_510, 7_320
 # A corpus given to `nash build-data numfine` is found text of some other dataset, perturbed by machine.
 _CORPUS_SOURCE, _CORPUS_LANGUAGE = ["extended|other"], ["found", "machine-generated"]

@@ -29,7 +29,7 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
 }
 
 RULES_SUMMARY = """\
-Variant rules (DESIGN.md §2): day-precision dates ±1..30 days; times: base 0 → [1,60], ≤12 → [1,12],
+Variant rules (docs/method.md §2.1): day-precision dates ±1..30 days; times: base 0 → [1,60], ≤12 → [1,12],
 <60 → [1,60], else ×[0.8,1.2]; monetary and percentage ×[0.5,2.0]; quantity ≤5 → ×[0.25,4.0], else
 ×[0.5,2.0]; product number, indicator, option exercise price ×[0.33,3.0]; option maturity date ±30
 days. Our extension for coarser calendar periods, which the paper's rule does not cover: months ±1..12

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from nash_metric.config import option_names
 from nash_metric.corpus.scoring import ROW_COLUMNS, SUPPORT_COLUMNS
+from nash_metric.ecosystem.bertscore_args import RESULT_KEYS
 from nash_metric.pipeline.output import PUBLIC_FIELDS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -14,7 +15,8 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 PYTHON_PAGE = (ROOT / "docs" / "scoring" / "python.md").read_text(encoding="utf-8")
 EVALUATE_PAGE = (ROOT / "docs" / "scoring" / "evaluate.md").read_text(encoding="utf-8")
 CORPUS_PAGE = (ROOT / "docs" / "corpus.md").read_text(encoding="utf-8")
-EVALUATE_FIELDS = [*PUBLIC_FIELDS, "best_reference", "unsupported_numbers", "hashcode"]
+# The evaluate module's result keys, in its order (metrics/nash/nash.py `_compute`).
+EVALUATE_FIELDS = [*PUBLIC_FIELDS, "best_reference", "figure_verdicts", "unsupported_numbers", *RESULT_KEYS, "hashcode"]
 
 
 def _section(text: str, start: str, end: str) -> str:

@@ -141,3 +141,10 @@ def test_the_site_builds_strict(tmp_path) -> None:
                          cwd=ROOT, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert run.returncode == 0, run.stderr
     assert (tmp_path / "index.html").exists() and (tmp_path / "reference" / "index.html").exists()
+
+
+@pytest.mark.parametrize("page", [README, ROOT / "CONTRIBUTING.md"], ids=_rel)
+def test_no_page_states_a_test_count(page):
+    """A test count or suite time goes stale with the next test: pytest prints both, so no page states them."""
+    text = page.read_text(encoding="utf-8")
+    assert not re.findall(r"\b\d[\d,]* (?:tests|passed)\b", text)

@@ -99,13 +99,16 @@ class SourceIndex:
         self.columns: dict[tuple[int, int], list[int]] = {}
         self.row_words: dict[tuple[int, int], frozenset[str]] = {}
         self.column_words: dict[tuple[int, int], frozenset[str]] = {}
-        self.prose: list[int] = []
+        # Numbers of running text by the words that bind them (their subject, else their clause's words), so a
+        # figure looks up the few that share a word with it, not every number of a long source.
+        self.prose: dict[str, list[int]] = {}
         for j, ok in zip(ib.tolist(), usable.tolist()):
             context = keys.contexts[j]
             if not ok or context is None:
                 continue
             if context.place is None:
-                self.prose.append(j)
+                for word in context.subject or context.words:
+                    self.prose.setdefault(word, []).append(j)
                 continue
             table, row, column = context.place
             self.rows.setdefault((table, row), []).append(j)
@@ -288,19 +291,19 @@ def _over_items(keys: SupportKeys, lines: dict[tuple[int, int], list[int]], item
         yield from _subsets(operands, ask)
 
 
-def _in_prose(keys: SupportKeys, prose: Sequence[int], subject: frozenset[str], years: frozenset[int], ask: _Ask
-              ) -> Iterator[tuple[Operation, tuple[int, ...]]]:
-    """Operations over the numbers of running text bound to the figure's subject: their own subject, or for a
-    number with none ("up from $50.2 million in 2018"), the words of its clause's window."""
-    def words(j: int) -> frozenset[str]:
-        context = keys.contexts[j]
-        return context.subject or context.words
-
+def _in_prose(keys: SupportKeys, prose: dict[str, list[int]], subject: frozenset[str], years: frozenset[int],
+              ask: _Ask) -> Iterator[tuple[Operation, tuple[int, ...]]]:
+    """Operations over the numbers of running text bound to the figure's subject: by their own subject, or for a
+    number with none ("up from $50.2 million in 2018"), by the words of its clause's window."""
     if ask.change and len(years) == 1:  # a change in one named year is from the year before
         years = years | {next(iter(years)) - 1}
-    bound = sorted(((len(words(j) & subject), j) for j in prose
-                    if words(j) & subject
-                    and (not years or _year(keys, j) is None or _year(keys, j) in years)), key=lambda s: -s[0])
+    shared: dict[int, int] = {}
+    for word in subject:
+        for j in prose.get(word, ()):
+            shared[j] = shared.get(j, 0) + 1
+    bound = sorted(((n, j) for j, n in shared.items()
+                    if not years or _year(keys, j) is None or _year(keys, j) in years),
+                   key=lambda s: (-s[0], s[1]))  # ties by position: the same choice in every process
     chosen = sorted(j for _, j in bound[:MAX_PROSE])
     for a, b in permutations(chosen, 2):
         ya, yb = _year(keys, a), _year(keys, b)

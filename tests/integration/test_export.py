@@ -17,8 +17,8 @@ import yaml
 from packaging.requirements import Requirement
 from packaging.version import Version
 
-from nash_metric import export
 from nash_metric._version import __version__
+from nash_metric.ecosystem import export
 from nash_metric.ecosystem.export import ExportError, ExportReport, describe, export_metric, export_space
 
 PINNED_AT_LEAST = {

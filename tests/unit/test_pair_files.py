@@ -17,9 +17,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from nash_metric import pair_files, textfile
 from nash_metric.common.blank import BlankCount, BlankTextWarning, count_blank_corpus
 from nash_metric.common.io import InputFileError, _lines, read_text
+from nash_metric.corpus import pair_files, textfile
 from nash_metric.corpus.pair_files import Header, open_candidates_references, open_pairs, text_records
 
 PREDICTIONS = [f"Revenue rose {k}%{' in Q4' if k % 3 else ''}." for k in range(23)]

@@ -10,5 +10,4 @@
     reporting    Markdown/JSON tables, the result envelope, figures
     citations    BibTeX, one copy each
     memory       handing freed heap back to the OS between chunks
-    moved        the one-release aliases of 0.2.0's deep imports
 """

@@ -6,16 +6,4 @@
     summary      corpus means with bootstrap intervals
     distributed  torchrun / accelerate: shards, rows streamed to rank 0
     scoring      `score_corpus`
-
-`nash_metric.corpus.<name>` for a name of `scoring` still works for one release (0.2.0's module).
 """
-
-from __future__ import annotations
-
-from typing import Any
-
-from ..common.moved import moved_name
-
-
-def __getattr__(name: str) -> Any:
-    return moved_name(__name__, name)

@@ -78,7 +78,7 @@ def run_check(args: argparse.Namespace) -> int:
         if writer is not None:
             writer.close()
     if len(checks) > 1:
-        from ..space.figures import verdict_counts
+        from ..reports.figure_rows import verdict_counts
 
         tally = ", ".join(f"{n} {verdict}" for verdict, n in verdict_counts(judged).items())
         print(f"{len(checks)} texts: mean numeric support {sum(supports) / len(supports):.2f}; {tally}")
@@ -147,7 +147,7 @@ def check_report(check: Check, verdicts: Sequence[Mapping[str, Any]], support: f
     ``closest``) the number it is compared with; for a computed figure the derivation that gives its value
     (``computed``) and ``from`` where each of its numbers stands; for an unsupported one the closest derivation
     of its bound numbers, when there is one (``closest  derivation: …``)."""
-    from ..space.figures import Source, figure_rows, summary_line
+    from ..reports.figure_rows import Source, figure_rows, summary_line
 
     lines = [f"{check.label}: {len(verdicts)} figure{'s' if len(verdicts) != 1 else ''}"]
     several_lines = "\n" in check.text.strip()

@@ -111,10 +111,11 @@ def read_checks(args: argparse.Namespace) -> list[Check]:
 
 def read_jsonl(path: str | Path, encoding: str | None = None) -> list[Check]:
     """One `Check` per non-blank line of a JSONL file of {"source": ..., "text": ...} objects."""
-    from ..common.io import InputFileError, iter_jsonl_records, read_text
+    from ..common.io import InputFileError, read_text
+    from ..corpus.records import jsonl_records, text_lines
 
     checks = []
-    for line, record in iter_jsonl_records(path, read_text(path, encoding)):
+    for line, record in jsonl_records(path, text_lines(read_text(path, encoding))):
         source, text = (_field(path, line, record, name) for name in FIELDS)
         checks.append(Check(source, text, f"{path}:{line}"))
     if not checks:
@@ -123,7 +124,7 @@ def read_jsonl(path: str | Path, encoding: str | None = None) -> list[Check]:
 
 
 def _field(path: str | Path, line: int, record: Mapping[str, Any], name: str) -> str:
-    from ..common.io import string_field
+    from ..corpus.records import string_field
 
     return string_field(path, line, record, name, ": nothing to check the figures against" if name == "source" else "")
 

@@ -16,7 +16,8 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..common.io import InputFileError, iter_jsonl_records
+from ..common.io import InputFileError, read_text
+from .records import jsonl_records, text_lines
 
 if TYPE_CHECKING:
     import numpy as np
@@ -182,7 +183,7 @@ def read_rows(path: str | Path) -> dict[str, list]:
 
         return pq.read_table(path).to_pydict()
     if suffix == ".jsonl":
-        records = [record for _, record in iter_jsonl_records(path)]
+        records = [record for _, record in jsonl_records(path, text_lines(read_text(path)))]
         names = list(dict.fromkeys(key for record in records for key in record))
         return {name: [record.get(name) for record in records] for name in names}
     if suffix in (".csv", ".tsv"):

@@ -185,6 +185,9 @@ class NASH:
         below tau crossed, each number of a marked with its support verdict (`reports/plot.py`). A pair with more
         numbers than `budget` (default `reports.plot.PLOT_BUDGET`: 40 x 30) shows those with the highest cosines,
         and its title says how many it left out."""
+        from .common.extras import require
+
+        require("plot", "NASH.plot")
         from .reports.plot import PLOT_BUDGET, pair_figure
 
         return pair_figure(self.explain, a, b, path, budget or PLOT_BUDGET)

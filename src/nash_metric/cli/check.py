@@ -53,9 +53,11 @@ def run_check(args: argparse.Namespace) -> int:
     checks = read_checks(args)
     if args.output is not None:  # before the model loads, as `nash score` checks its outputs
         from ..common.io import check_writable
+        from ..corpus.records import require_parquet
         from ..corpus.rows import OUTPUT_FORMATS
 
         check_writable(args.output, "--output", OUTPUT_FORMATS)
+        require_parquet(args.output)
     from .options import scorer_from_args
 
     scorer = scorer_from_args(args)

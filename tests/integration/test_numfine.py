@@ -19,7 +19,8 @@ from nash_metric.benchmarks.numfine.formats import SurfaceFormat
 from nash_metric.benchmarks.numfine.publish import write_numfine
 from nash_metric.benchmarks.numfine.rules import find_targets
 from nash_metric.benchmarks.numfine.tables import CONFIGS, CROSSPAIR_MIN_RATIO, crosspair_distance
-from nash_metric.common.io import InputFileError, read_sentences
+from nash_metric.common.io import InputFileError
+from nash_metric.corpus.sentences import read_sentences
 from nash_metric.numbers import extract_numbers
 from nash_metric.numbers.calendar import ClockTime, DateExpression, find_calendar
 from nash_metric.numbers.periods import period_distance_days, period_value

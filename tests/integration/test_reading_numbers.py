@@ -58,7 +58,7 @@ def test_paper_switch_reads_as_the_paper_and_echoes_it(minilm_sentence):
     assert [m["text"] for m in paper_info["mentions"]["a"]] == ["31", "2019"]
     assert paper_info["masked"]["a"] == paper_info["text_channel"]["a"] == "Results as of December [NUM], [NUM]."
     assert full_info["text_channel"]["a"] == "Results as of."
-    assert paper.config["numbers"] == "paper" and paper.hashcode != minilm_sentence.hashcode
+    assert paper.config.numbers == "paper" and paper.hashcode != minilm_sentence.hashcode
 
 
 def test_numbers_left_out_of_the_text_channel_keep_general_semantics(minilm_sentence):

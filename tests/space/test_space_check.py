@@ -7,8 +7,8 @@ import re
 
 import pytest
 
+from nash_metric.reports.figure_rows import figure_rows
 from nash_metric.space.budget import Deadline, OverBudget, SourceSpeed
-from nash_metric.space.figures import figure_rows
 from nash_metric.space.limits import MAX_CHARS, MAX_SOURCE_CHARS, SpaceLimits
 from nash_metric.space.render import check_summary_html, figure_table, verdict_segments
 

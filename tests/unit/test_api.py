@@ -106,30 +106,26 @@ def test_with_options_shares_the_model_unless_a_model_option_changes(tiny_option
     strict = scorer.with_options(threshold=0.9, comparisons=True)
     assert strict.encoder is scorer.encoder and strict.threshold == 0.9 and scorer.threshold == 0.0
     other = scorer.with_options(batch_size=3)
-    assert other.encoder is not scorer.encoder and other.options.batch_size == 3
+    assert other.encoder is not scorer.encoder and other.config.batch_size == 3
     np.testing.assert_allclose(other.score(A, B).nash, scorer.score(A, B).nash, atol=1e-6)
 
 
-def test_deep_imports_of_0_2_0_still_work_with_a_warning():
+@pytest.mark.parametrize("old", ["nash_metric.output", "nash_metric.export", "nash_metric.pair_files",
+                                 "nash_metric.common.moved"])
+def test_the_0_2_0_deep_imports_are_gone(old):
     import importlib
-    import sys
 
-    from nash_metric.common.moved import MOVED
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(old)
 
-    for old, new in MOVED.items():
-        sys.modules.pop(f"nash_metric.{old}", None)
-        with pytest.warns(DeprecationWarning, match=f"nash_metric.{old} moved to nash_metric.{new}"):
-            module = importlib.import_module(f"nash_metric.{old}")
-        assert module is importlib.import_module(f"nash_metric.{new}")  # one module: a patch through either is seen
-    with pytest.warns(DeprecationWarning, match="calibration.threshold.calibrate_threshold"):
-        from nash_metric.calibration import calibrate_threshold
-    with pytest.warns(DeprecationWarning, match="pipeline.echo.RESOLVERS"):
-        from nash_metric.scorer import RESOLVERS
-    from nash_metric.calibration.threshold import calibrate_threshold as new_calibrate
-    from nash_metric.pipeline.echo import RESOLVERS as new_resolvers
 
-    assert calibrate_threshold is new_calibrate and RESOLVERS is new_resolvers
+def test_the_0_2_0_names_are_gone():
+    import nash_metric.calibration
     import nash_metric.corpus
+    import nash_metric.scorer
 
-    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
-        nash_metric.corpus.no_such_name  # noqa: B018
+    assert not hasattr(NASH, "options")
+    for module, name in ((nash_metric.scorer, "RESOLVERS"), (nash_metric.calibration, "calibrate_threshold"),
+                         (nash_metric.corpus, "score_corpus")):
+        with pytest.raises(AttributeError):
+            getattr(module, name)

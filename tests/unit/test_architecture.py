@@ -89,8 +89,11 @@ LAYERS = (
     ("scorer", "functional"),
     ("corpus",),
     ("benchmarks",),
-    ("cli", "space", "ecosystem", "__main__", ""),  # "": the package's own __init__ (lazy public names)
+    ("cli", "ecosystem", "__main__", ""),  # "": the package's own __init__ (lazy public names)
+    ("space",),  # the Gradio Space: a front end of its own, which `nash app` serves (ALLOWED_UPWARD)
 )
+# The one import against the stack: `nash app` (cli/serve.py) reads the Space's limits for its flags and launches it.
+ALLOWED_UPWARD = {"nash_metric.cli.serve -> nash_metric.space", "nash_metric.cli.serve -> nash_metric.space.limits"}
 
 
 def _room(module: str) -> str:
@@ -110,7 +113,18 @@ def test_every_room_has_a_layer():
 def test_imports_run_down_the_layers():
     upward = sorted(f"{source} -> {target}" for source, targets in import_graph().items() for target in targets
                     if _layer(target) > _layer(source))
-    assert upward == []
+    assert upward == sorted(ALLOWED_UPWARD)
+
+
+def test_the_cli_imports_the_space_only_to_serve_it():
+    """`nash check` and the Space tell figures with the same `reports.figure_rows`; the CLI imports `space/` in
+    `cli/serve.py` alone (`nash app`), and the Space imports nothing of the CLI."""
+    graph = import_graph()
+    into_space = sorted(f"{source} -> {target}" for source, targets in graph.items() if _room(source) == "cli"
+                        for target in targets if _room(target) == "space")
+    assert into_space == sorted(ALLOWED_UPWARD)
+    assert not [f"{source} -> {target}" for source, targets in graph.items() if _room(source) == "space"
+                for target in targets if _room(target) == "cli"]
 
 
 def test_the_layer_check_sees_an_upward_import():
@@ -242,3 +256,31 @@ def test_every_entry_point_takes_the_config_options():
     file_flags = {"pairs", "prediction_column", "reference_column", "candidates", "references", "encoding", "output",
                   "summary", "quiet"}
     assert {a.dest for a in sub._actions} - {"help", "a", "b"} - file_flags == options
+
+
+
+# Who else may parse CSV, and why: every reader of a record file goes through corpus/records.py.
+OWN_CSV = {
+    "corpus/records.py": "the one record reader",
+    "corpus/rows.py": "reads back the rows files RowWriter wrote, in the writer's own dialect",
+    "context/table_delimited.py": "one line of a CSV table inside a source text, not a record file",
+}
+
+
+def test_records_are_read_in_one_place():
+    """CSV/TSV, JSONL and Parquet record files are parsed by `corpus/records.py` (JSONL: `jsonl_records`, its
+    only reader); Parquet elsewhere only where the rows files come back and the benchmarks read their releases."""
+    csv_users, parquet_users = set(), set()
+    for path in PACKAGE.rglob("*.py"):
+        calls = {ast.unparse(node.func) for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                 if isinstance(node, ast.Call)}
+        module = path.relative_to(PACKAGE).as_posix()
+        if calls & {"csv.reader", "csv.DictReader"}:
+            csv_users.add(module)
+        if calls & {"pq.ParquetFile", "pq.read_table"} or any(call.endswith(".iter_batches") for call in calls):
+            parquet_users.add(module)
+    assert csv_users == set(OWN_CSV)
+    assert {m for m in parquet_users if not m.startswith("benchmarks/")} == {"corpus/records.py", "corpus/rows.py"}
+    from nash_metric.common import io
+
+    assert not hasattr(io, "iter_jsonl_records") and not hasattr(io, "read_sentences")  # the twins are one

@@ -51,7 +51,7 @@ def test_the_light_modules_import_nothing_heavy():
     code = "; ".join(f"import {module}" for module in LIGHT_MODULES)
     loaded = _loaded_after(code)
     assert [m for m in loaded if m.startswith("nash_metric.") and m not in LIGHT_MODULES] == [
-        "nash_metric._version", "nash_metric.benchmarks", "nash_metric.common", "nash_metric.common.moved"]
+        "nash_metric._version", "nash_metric.benchmarks"]
 
 
 def test_unknown_name_lists_the_known_ones():
@@ -87,10 +87,10 @@ def _flag(*command: str, dest: str):
 
 def test_cli_defaults_and_choices_are_the_benchmarks_constants():
     """Not copies: the very objects the benchmark code uses (a copy would pass an equality test and drift later)."""
-    from nash_metric.benchmarks import summedits
     from nash_metric.benchmarks.embednum import construction as embednum
     from nash_metric.benchmarks.nquad import evaluation as nquad
     from nash_metric.benchmarks.numfine import construction as numfine
+    from nash_metric.benchmarks.summedits import evaluation as summedits
 
     assert _flag("build-data", "embednum1k", dest="configs").choices is embednum.ALL_CONFIGS
     assert _flag("bench", "embednum1k", dest="configs").choices is embednum.ALL_CONFIGS

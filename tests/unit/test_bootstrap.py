@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nash_metric import bootstrap
+from nash_metric.common import bootstrap
 from nash_metric.common.bootstrap import percentile_intervals
 
 

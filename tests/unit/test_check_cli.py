@@ -11,7 +11,7 @@ import pytest
 
 from nash_metric.cli import main
 from nash_metric.corpus.rows import read_rows
-from nash_metric.space.figures import Source, figure_rows, snippet, summary_line, verdict_counts
+from nash_metric.reports.figure_rows import Source, figure_rows, snippet, summary_line, verdict_counts
 
 SOURCE = """ACME Corp. Annual Report (excerpt)
 

@@ -98,7 +98,7 @@ def test_the_hashcode_digests_every_entry_of_the_echo_but_provenance(tiny_scorer
 def test_an_option_moves_the_hashcode_exactly_when_it_is_declared_to_change_scores(tiny_scorer, changes, name):
     assert set(changes) == set(option_names()), "give every option a change in the `changes` fixture"
     before, after = (tiny_scorer.with_options(**change) for change in changes[name])
-    assert getattr(before.options, name) != getattr(after.options, name)
+    assert getattr(before.config, name) != getattr(after.config, name)
     first, second = before.score(A, B), after.score(A, B)
     # The pairs show every score-changing option at work, so an option declared neutral that is not fails here.
     moved = [f for f in SCORE_FIELDS if not np.allclose(getattr(first, f), getattr(second, f), rtol=0, atol=1e-6)]

@@ -15,18 +15,11 @@ from nash_metric.calibration.threshold import (
     MIN_CALIBRATION_SENTENCES,
     TooFewNumbersError,
     builtin_sentences,
-    calibrate_file,
     calibrate_threshold,
     tau_from_vectors,
 )
-from nash_metric.common.io import (
-    _NON_TEXT,
-    MAX_NON_TEXT_SHARE,
-    InputFileError,
-    read_sentence_source,
-    read_sentences,
-    read_text,
-)
+from nash_metric.common.io import _NON_TEXT, MAX_NON_TEXT_SHARE, InputFileError, read_text
+from nash_metric.corpus.sentences import calibrate_file, read_sentence_source, read_sentences
 from nash_metric.numbers import extract_numbers
 from nash_metric.pipeline.pool import valued
 
@@ -120,9 +113,13 @@ def test_every_shared_text_file_still_reads(data_paths):
 
 
 def test_unsupported_suffix_and_unknown_encoding_are_named(tmp_path):
+    json_file = tmp_path / "x.json"
+    json_file.write_text('["Up 4%"]', encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"x\.json: unsupported format '\.json'"):
+        read_sentences(json_file)
     binary = tmp_path / "x.parquet"
     binary.write_bytes(random.Random(1).randbytes(64))
-    with pytest.raises(InputFileError, match=r"x\.parquet: unsupported format '\.parquet'"):
+    with pytest.raises(InputFileError, match=r"x\.parquet: not a readable Parquet file"):
         read_sentences(binary)
     text = tmp_path / "t.txt"
     text.write_text("a 1\n", encoding="utf-8")
@@ -149,6 +146,25 @@ def test_sentence_source_says_which_column_was_read(tmp_path):
     plain.write_text("Up 4%\n\nDown 3%\n", encoding="utf-8")
     src = read_sentence_source(plain)
     assert (src.column, src.lines, src.where) == (None, [1, 3], str(plain))
+
+
+def test_a_sentence_file_is_a_one_column_record_file(tmp_path):
+    """Sentence files are read by the record reader of pair files (`corpus.records`): the same formats, Parquet
+    included, and the same file:line messages."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    table = tmp_path / "s.parquet"
+    pq.write_table(pa.table({"id": [1, 2], "text": ["Up 4%", "Down 3%"]}), table)
+    src = read_sentence_source(table)
+    assert (src.column, src.sentences, src.lines) == ("text", ["Up 4%", "Down 3%"], [1, 2])
+    pq.write_table(pa.table({"text": ["Up 4%", None]}), table)
+    with pytest.raises(InputFileError, match=r"s\.parquet: row 2: field 'text' must be a string, got NoneType"):
+        read_sentences(table)
+    wide = tmp_path / "w.csv"
+    wide.write_text("id,text\n1,Up 4%, then down\n", encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"w\.csv:2: expected 2 fields \(id, text\), got 3; quote a text that "
+                       "contains a comma"):
+        read_sentences(wide)
 
 
 # ------------------------------------------------------------------------------------------------- calibration

@@ -13,7 +13,8 @@ from packaging.utils import canonicalize_name
 from nash_metric.ecosystem.export import LOCK, ExportError, as_locked, read_lock
 
 ROOT = Path(__file__).resolve().parents[2]
-EXTRAS = ("offline", "app", "dev")
+# The extras `make install` installs (and `make lock` resolves): every one, so the venv holds the whole project.
+EXTRAS = tuple(re.search(r"^EXTRAS := (\S+)$", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)[1].split(","))
 
 
 @pytest.fixture(scope="module")
@@ -30,6 +31,16 @@ def declared() -> list[Requirement]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     lines = [*project["dependencies"], *(line for extra in EXTRAS for line in project["optional-dependencies"][extra])]
     return [Requirement(line) for line in lines]
+
+
+def test_the_development_install_and_the_lock_take_every_extra() -> None:
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert set(EXTRAS) == set(project["optional-dependencies"])
+    spec = importlib.util.spec_from_file_location("lock_script", ROOT / "scripts" / "lock.py")
+    lock_script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(lock_script)
+    assert lock_script.EXTRAS.split(",") == list(EXTRAS)
 
 
 def test_the_lock_pins_every_declared_dependency_within_its_range() -> None:

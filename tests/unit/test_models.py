@@ -46,3 +46,13 @@ def test_local_models_need_no_probe(sentence_model, monkeypatch):
     monkeypatch.setattr(utils, "get_session", no_network)
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)  # a hub id would now fail: a local one must not
     assert sentence_model.source != "hub" and check_available(sentence_model) is None
+
+
+def test_the_layer_table_is_bert_scores():
+    """The core install ships bert-score's layer table instead of the package; the copy must stay its table."""
+    from nash_metric.backbone.models import bertscore_layers, default_num_layers
+
+    utils = pytest.importorskip("bert_score.utils")
+    assert bertscore_layers() == utils.model2layers
+    assert default_num_layers(ResolvedModel("roberta-large", "roberta-large", "hub"), 24) == 17
+    assert default_num_layers(ResolvedModel("my/model", "my/model", "hub"), 7) == 7

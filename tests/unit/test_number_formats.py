@@ -14,12 +14,12 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from text_to_num import text2num
 
-from nash_metric import weighting
 from nash_metric.numbers import MASK_TOKEN, NumericMention, extract_numbers, mask_numbers, resolve_overlaps
 from nash_metric.numbers.english import digit_mentions
 from nash_metric.numbers.mention import mask_spans
 from nash_metric.numbers.normalize import normalize_digits
 from nash_metric.numbers.written import written_mentions
+from nash_metric.pipeline import weighting
 
 
 def _english(text: str) -> list[NumericMention]:

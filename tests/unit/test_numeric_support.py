@@ -12,7 +12,16 @@ from nash_metric.numbers import extract_numbers
 from nash_metric.numbers.precision import written_precision
 from nash_metric.pipeline.alignment import align_numbers
 from nash_metric.pipeline.pool import TextPool
-from nash_metric.pipeline.support import argmax_verdicts, context_verdicts, support_fields, support_keys
+from nash_metric.pipeline.support import (
+    ARGMAX_VERDICTS,
+    VERDICTS,
+    ArgmaxCode,
+    Code,
+    argmax_verdicts,
+    context_verdicts,
+    support_fields,
+    support_keys,
+)
 
 
 def _table(prediction: str, reference: str, cosine: float = 1.0):
@@ -367,3 +376,10 @@ def test_a_count_still_supports_a_count_at_its_scale():
 ])
 def test_a_length_of_time_agrees_only_with_the_same_unit_of_time(prediction, reference, verdict):
     assert list(_by_figure(prediction, reference).values()) == [verdict]
+
+
+def test_the_verdict_codes_name_the_verdicts():
+    """`pair_verdicts` stores a `Code` per figure; its name and `VERDICTS[code]` are the verdict's name."""
+    assert [code.name.lower() for code in Code] == [code.verdict for code in Code] == list(VERDICTS)
+    assert [VERDICTS[code] for code in np.array(list(Code), np.int8)] == list(VERDICTS)
+    assert [code.name.lower() for code in ArgmaxCode] == [ARGMAX_VERDICTS[code] for code in ArgmaxCode]

@@ -9,9 +9,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from nash_metric import pair_files
 from nash_metric.common.blank import BlankTextWarning
 from nash_metric.common.io import InputFileError
+from nash_metric.corpus import pair_files
 from nash_metric.corpus.pair_files import PairCorpus, open_candidates_references, open_pairs
 
 PREDICTIONS = ["Revenue rose 5%.", "  Net loss was $2m, wider \"than\" expected"]

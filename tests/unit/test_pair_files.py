@@ -17,10 +17,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from nash_metric import pair_files, textfile
 from nash_metric.common.blank import BlankCount, BlankTextWarning, count_blank_corpus
 from nash_metric.common.io import InputFileError, _lines, read_text
-from nash_metric.corpus.pair_files import Header, open_candidates_references, open_pairs, text_records
+from nash_metric.corpus import pair_files, textfile
+from nash_metric.corpus.pair_files import open_candidates_references, open_pairs
+from nash_metric.corpus.records import Header, text_records
 
 PREDICTIONS = [f"Revenue rose {k}%{' in Q4' if k % 3 else ''}." for k in range(23)]
 REFERENCES = [f"Revenue grew by {k} percent, line\nbreak {k}" if k % 4 == 1 else f"Up {k}%." for k in range(23)]

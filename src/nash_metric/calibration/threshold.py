@@ -17,7 +17,6 @@ import numbers
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from importlib import resources
-from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -52,7 +51,7 @@ class Calibration:
     n_pairs: int
     n_cosines: int
     seed: int
-    corpus: str  # what was read: "builtin", "auto: ...", or the file and column of `calibrate_file`
+    corpus: str  # what was read: "builtin", "auto: ...", or the file and column of `corpus.sentences.calibrate_file`
 
     def as_dict(self) -> dict[str, float | int | str]:
         return asdict(self)
@@ -136,37 +135,6 @@ def calibrate_threshold(
     check_seed(seed)  # before encoding: a bad option should not cost a forward pass
     texts = sorted(set(check_texts(sentences, "sentences")))
     return tau_from_vectors(scorer.mention_vectors(texts, show_progress=show_progress), n_pairs, seed, corpus)
-
-
-def calibrate_file(
-    scorer: MentionEncoder,
-    path: str | Path,
-    column: str | None = None,
-    n_pairs: int = CALIBRATION_PAIRS,
-    seed: int = 0,
-    encoding: str | None = None,
-    show_progress: bool = False,
-) -> Calibration:
-    """`calibrate_threshold` on the sentences of a file (`io.read_sentence_source` formats).
-
-    Errors name the file and the column read; the result's `corpus` says which file and column it came from.
-    """
-    from ..common.io import read_sentence_source
-
-    check_n_pairs(n_pairs, "n_pairs (--pairs)")
-    check_seed(seed)
-    source = read_sentence_source(path, column, encoding)
-    texts = sorted(set(source.sentences))
-    vectors = scorer.mention_vectors(texts, show_progress=show_progress)
-    try:
-        return tau_from_vectors(vectors, n_pairs, seed, source.where)
-    except TooFewNumbersError as exc:  # the same check, told with what was read from the file
-        column_hint = " (pass --column to read another)" if source.column is not None else ""
-        raise TooFewNumbersError(
-            f"{source.where}: read {len(source.sentences)} sentences ({exc.distinct} distinct), {exc.found} with a "
-            f"scorable number; calibrating tau = mu + sigma needs at least {exc.minimum} (fewer give a noise "
-            f"estimate): add sentences with numbers{column_hint}",
-            exc.found, exc.distinct, exc.minimum) from None
 
 
 def builtin_sentences() -> list[str]:

@@ -57,9 +57,11 @@ def run_check(args: argparse.Namespace) -> int:
     checks = read_checks(args)
     if args.output is not None:  # before the model loads, as `nash score` checks its outputs
         from ..common.io import check_writable
+        from ..corpus.records import require_parquet
         from ..corpus.rows import OUTPUT_FORMATS
 
         check_writable(args.output, "--output", OUTPUT_FORMATS)
+        require_parquet(args.output)
     from .options import scorer_from_args
 
     scorer = scorer_from_args(args)
@@ -80,7 +82,7 @@ def run_check(args: argparse.Namespace) -> int:
             if writer is not None:
                 writer.write(check_rows(out, start))
     if len(checks) > 1:
-        from ..space.figures import verdict_counts
+        from ..reports.figure_rows import verdict_counts
 
         tally = ", ".join(f"{n} {verdict}" for verdict, n in verdict_counts(judged).items())
         print(f"{len(checks)} texts: mean numeric support {sum(supports) / len(supports):.2f}; {tally}")
@@ -133,10 +135,11 @@ def _read_input(value: str, flag: str, encoding: str | None) -> str:
 
 def read_jsonl(path: str | Path, encoding: str | None = None) -> list[Check]:
     """One `Check` per non-blank line of a JSONL file of {"source": ..., "text": ...} objects."""
-    from ..common.io import InputFileError, iter_jsonl_records, read_text
+    from ..common.io import InputFileError, read_text
+    from ..corpus.records import jsonl_records, text_lines
 
     checks = []
-    for line, record in iter_jsonl_records(path, read_text(path, encoding)):
+    for line, record in jsonl_records(path, text_lines(read_text(path, encoding))):
         source, text = (_field(path, line, record, name) for name in FIELDS)
         checks.append(Check(source, text, f"{path}:{line}"))
     if not checks:
@@ -145,7 +148,7 @@ def read_jsonl(path: str | Path, encoding: str | None = None) -> list[Check]:
 
 
 def _field(path: str | Path, line: int, record: Mapping[str, Any], name: str) -> str:
-    from ..common.io import string_field
+    from ..corpus.records import string_field
 
     return string_field(path, line, record, name, ": nothing to check the figures against" if name == "source" else "")
 
@@ -169,7 +172,7 @@ def check_report(check: Check, verdicts: Sequence[Mapping[str, Any]], support: f
     ``closest``) the number it is compared with; for a computed figure the derivation that gives its value
     (``computed``) and ``from`` where each of its numbers stands; for an unsupported one the closest derivation
     of its bound numbers, when there is one (``closest  derivation: …``)."""
-    from ..space.figures import Source, figure_rows, summary_line
+    from ..reports.figure_rows import Source, figure_rows, summary_line
 
     lines = [f"{check.label}: {len(verdicts)} figure{'s' if len(verdicts) != 1 else ''}"]
     several_lines = "\n" in check.text.strip()

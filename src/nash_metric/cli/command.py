@@ -19,7 +19,8 @@ def _no_arguments(parser: argparse.ArgumentParser) -> None:
 @dataclass(frozen=True)
 class Command:
     """A `nash` subcommand: its own flags, then (with `scorer_options`) the NASHConfig flags; either `run`, or
-    `subcommands` chosen by a further name (`nash bench numfine`), stored in the namespace as `dest`."""
+    `subcommands` chosen by a further name (`nash bench numfine`), stored in the namespace as `dest`. `extra`: the
+    extra it needs beyond the core install (`common.extras`; its subcommands inherit it), checked before it runs."""
 
     name: str
     help: str
@@ -29,10 +30,13 @@ class Command:
     scorer_options: bool = False
     subcommands: tuple[Command, ...] = ()
     dest: str | None = None
+    extra: str | None = None
 
     def add_to(self, commands: argparse._SubParsersAction) -> None:
         parser = commands.add_parser(self.name, help=self.help, description=self.description)
         self.add_arguments(parser)
+        if self.extra is not None:  # a subcommand's parser, which sets no `extra`, keeps its command's
+            parser.set_defaults(extra=self.extra)
         if self.scorer_options:
             add_config_arguments(parser)
         if self.subcommands:

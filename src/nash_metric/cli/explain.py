@@ -25,7 +25,10 @@ def run_explain(args: argparse.Namespace) -> int:
 
     check_pairs([args.a], [args.b])  # before the model loads
     if args.plot is not None:
+        from ..common.extras import require
         from ..common.io import check_writable
+
+        require("plot", "nash explain --plot")
         from ..reports.plot import check_figure_path, explanation_figure, save_figure
 
         check_writable(args.plot, "--plot", check=check_figure_path)  # before the model loads

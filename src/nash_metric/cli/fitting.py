@@ -14,8 +14,9 @@ from .parser import NON_NEGATIVE, POSITIVE
 
 
 def add_fit_idf_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--corpus", required=True, help="sentences: .txt (one a line), .csv/.tsv (--column), .jsonl")
-    parser.add_argument("--column", default=None, help="CSV column / JSONL field holding the sentence")
+    parser.add_argument("--corpus", required=True, help="sentences: .txt (one a line), .csv/.tsv/.parquet (--column), "
+                        ".jsonl")
+    parser.add_argument("--column", default=None, help="CSV/Parquet column or JSONL field holding the sentence")
     parser.add_argument("--encoding", default=None, help="corpus encoding (default: UTF-8, Latin-1 fallback)")
     parser.add_argument("--output", required=True, help="IDF JSON to write")
     add_option_argument(parser, option_spec("numbers"),
@@ -23,7 +24,7 @@ def add_fit_idf_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_fit_idf(args: argparse.Namespace) -> int:
-    from ..common.io import read_sentences
+    from ..corpus.sentences import read_sentences
     from ..pipeline.weighting import fit_idf
 
     sentences = read_sentences(args.corpus, column=args.column, encoding=args.encoding)
@@ -36,9 +37,10 @@ def run_fit_idf(args: argparse.Namespace) -> int:
 
 def add_fit_baseline_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--corpus", required=True, action="extend", nargs="+", metavar="FILE",
-                        help="sentence files: .txt (one a line), .csv/.tsv or .jsonl (a 'sentence', 'text' or "
-                        "'content' column, or --column)")
-    parser.add_argument("--column", default=None, help="CSV column / JSONL field to read in every corpus file")
+                        help="sentence files: .txt (one a line), .csv/.tsv, .jsonl or .parquet (a 'sentence', 'text' "
+                        "or 'content' column, or --column)")
+    parser.add_argument("--column", default=None, help="CSV/Parquet column or JSONL field to read in every corpus "
+                        "file")
     parser.add_argument("--encoding", default=None, help="corpus encoding (default: UTF-8, Latin-1 fallback)")
     parser.add_argument("--pairs", type=POSITIVE, default=None,
                         help=f"random sentence pairs (default: {BASELINE_PAIRS})")
@@ -49,8 +51,8 @@ def add_fit_baseline_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_fit_baseline(args: argparse.Namespace) -> int:
     from ..calibration.rescale import DEFAULT_BASELINE_PAIRS, RESCALED_FIELDS, file_record, fit_rescale_baseline
-    from ..common.io import read_sentence_source
     from ..common.reporting import markdown_table
+    from ..corpus.sentences import read_sentence_source
 
     sources = [read_sentence_source(path, args.column, args.encoding) for path in args.corpus]  # before the model
     output = Path(args.output)
@@ -73,8 +75,9 @@ def run_fit_baseline(args: argparse.Namespace) -> int:
 
 
 def add_calibrate_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--sentences", required=True, help="text file (one sentence a line), .csv or .jsonl")
-    parser.add_argument("--column", default=None, help="CSV/JSONL column holding the sentence")
+    parser.add_argument("--sentences", required=True, help="text file (one sentence a line), .csv/.tsv, .jsonl or "
+                        ".parquet")
+    parser.add_argument("--column", default=None, help="CSV/Parquet column or JSONL field holding the sentence")
     parser.add_argument("--encoding", default=None, help="file encoding (default: UTF-8, Latin-1 fallback with a "
                         "warning)")
     parser.add_argument("--pairs", type=POSITIVE, default=CALIBRATION_PAIRS,
@@ -83,7 +86,7 @@ def add_calibrate_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
-    from ..calibration.threshold import calibrate_file
+    from ..corpus.sentences import calibrate_file
 
     scorer = scorer_from_args(args, threshold=0.0)
     result = calibrate_file(scorer, args.sentences, column=args.column, n_pairs=args.pairs, seed=args.seed,

@@ -1,5 +1,6 @@
-"""How a parsed `nash` command runs and ends: exit 0, 2 for a user's error (one `nash: error:` line), 1 for a bug
-(one line; the traceback only under --debug), 130 when interrupted, 141 when the reader of its output left."""
+"""How a parsed `nash` command runs and ends: exit 0, 2 for a user's error (one `nash: error:` line; a missing extra
+is one: `nash bench numfine needs the bench extra: pip install 'nash-metric[bench]'`), 1 for a bug (one line; the
+traceback only under --debug), 130 when interrupted, 141 when the reader of its output left."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import re
 import sys
 import warnings
 
+from ..common.extras import MissingExtraError, extra_for, install_command, missing
 from .parser import UsageError, one_line, usage_message
 
 # What a user can get wrong (an option, a file, a model id, a port); anything else is a bug.
@@ -29,8 +31,18 @@ def as_flags(message: str, parser: argparse.ArgumentParser | None) -> str:
     return KEYWORD_HINT.sub(spell, message)
 
 
+def needs_extra(args: argparse.Namespace, extra: str) -> str:
+    """The line of a command whose `extra` is not installed."""
+    parser = getattr(args, "command_parser", None)
+    return f"nash: error: {parser.prog if parser else 'nash'} needs the {extra} extra: {install_command(extra)}"
+
+
 def run(args: argparse.Namespace, *, debug: bool) -> int:
     """The command's exit status; what went wrong, in one line on stderr."""
+    extra = getattr(args, "extra", None)  # the extra the command needs (`Command.extra`), checked before it runs
+    if extra is not None and missing(extra):
+        print(needs_extra(args, extra), file=sys.stderr)
+        return 2
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()  # weight-loading bars drown the CLI's own output
@@ -57,11 +69,25 @@ def run(args: argparse.Namespace, *, debug: bool) -> int:
             raise
         print(f"nash: error: {as_flags(one_line(exc), parser)}", file=sys.stderr)
         return 2
+    except ModuleNotFoundError as exc:  # a module of an extra met on the way (pyarrow for a Parquet file, ...)
+        if debug:
+            raise
+        needed = exc.extra if isinstance(exc, MissingExtraError) else extra_for(exc.name, extra)
+        if needed is None:
+            return _internal(exc)
+        print(f"nash: error: {exc}" if isinstance(exc, MissingExtraError) else needs_extra(args, needed),
+              file=sys.stderr)
+        return 2
     except Exception as exc:
         if debug:
             raise
-        print(f"nash: internal error ({type(exc).__name__}: {one_line(exc)}); this is a bug: rerun with --debug "
-              "for the traceback and report it", file=sys.stderr)
-        return 1
+        return _internal(exc)
     finally:
         warnings.formatwarning = format_warning  # `main` may run inside a host program (tests, notebooks)
+
+
+def _internal(exc: Exception) -> int:
+    """A bug: one line, and how to get the traceback."""
+    print(f"nash: internal error ({type(exc).__name__}: {one_line(exc)}); this is a bug: rerun with --debug "
+          "for the traceback and report it", file=sys.stderr)
+    return 1

@@ -139,6 +139,7 @@ def check_outputs(args: argparse.Namespace) -> None:
     Under torchrun only rank 0 writes them, so only rank 0 checks them (another node may not see its folder)."""
     from ..common.io import check_writable
     from ..corpus.distributed import Launch
+    from ..corpus.records import require_parquet
     from ..corpus.rows import OUTPUT_FORMATS
 
     launch = Launch.from_env()
@@ -149,6 +150,7 @@ def check_outputs(args: argparse.Namespace) -> None:
         if path is None:
             continue
         check_writable(path, flag, suffixes)
+        require_parquet(path)
         for other, used in taken:
             if _same_file(Path(path), Path(used)):
                 raise UsageError(f"{flag} {path} is also {other}: it would be overwritten")

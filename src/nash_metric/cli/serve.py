@@ -82,7 +82,7 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
-APP = Command("app", "launch the Gradio Space locally", add_app_arguments, run_app,
+APP = Command("app", "launch the Gradio Space locally", add_app_arguments, run_app, extra="app",
               description="Serve the NASH vs BERTScore Space. The limits default to the NASH_SPACE_* environment "
               "variables (Space variables on the Hub), else to the values shown.")
 EXPORT = Command(

@@ -1,7 +1,7 @@
 """What every room shares and nothing of NASH's own: the lowest layer (imports no other room).
 
     defaults     the numbers other rooms and the option docs quote (each stated once)
-    io           sentence-file readers with file:line errors
+    io           generic file helpers: text in (encoding, binary refused), JSON, output paths checked first
     validation   input checks with index-precise errors
     blank        blank texts score 0 on every channel, as bert-score (the pipeline, rescaling, bert-score runs)
     batching     variable-size blocks cut into padded batches on a cell budget
@@ -10,5 +10,5 @@
     reporting    Markdown/JSON tables, the result envelope, figures
     citations    BibTeX, one copy each
     memory       handing freed heap back to the OS between chunks
-    moved        the one-release aliases of 0.2.0's deep imports
+    extras       the extras beyond the lean core, and the one message a missing one gives
 """

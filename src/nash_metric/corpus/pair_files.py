@@ -17,10 +17,9 @@ scored 0 as bert-score scores it (``blank.py``), and named with its file and lin
 first `SHOWN_BLANK` of a file, then a count); a missing field or a null is still an error. A file changed after it
 was opened is refused when read again, never misread.
 
-`PairSource.read()` gives the pairs as lists (`PairCorpus`), for inputs that fit in memory. The reading of CSV/TSV
-and JSONL records (`text_records`, `csv_header`, `csv_records`, `jsonl_records`: one dialect, Python's `csv` with
-doubled quotes, and one set of ``file:line`` messages) and the checks of a record's two cells (`PairChecker`) are
-also what the Space's Batch tab reads its uploads with.
+`PairSource.read()` gives the pairs as lists (`PairCorpus`), for inputs that fit in memory. The records are read by
+`records` (one dialect per format, one set of ``file:line`` messages); the checks of a record's two cells
+(`PairChecker`) are also what the Space's Batch tab checks its uploads with.
 pyarrow is imported where it is used, so importing this module stays cheap (``nash --help``).
 """
 
@@ -37,7 +36,18 @@ from pathlib import Path
 from typing import Any
 
 from ..common.blank import BlankCount, BlankTextWarning, count_blank_corpus, is_blank
-from ..common.io import InputFileError, csv_rows, jsonl_record
+from ..common.io import InputFileError
+from .records import (
+    Header,
+    csv_header,
+    csv_records,
+    csv_rows,
+    jsonl_records,
+    open_parquet,
+    parquet_columns,
+    parquet_records,
+    record_error,
+)
 from .textfile import TextFile, file_stamp, open_text
 
 INPUT_FORMATS = (".csv", ".tsv", ".jsonl", ".parquet")
@@ -45,6 +55,7 @@ STRIDE = 1024  # pairs between two recorded starts: reading from pair k parses a
 SHOWN_BLANK = 10  # blank texts of a file named one by one in warnings; the rest are counted in one more
 _COLUMN_HINT = "pass --prediction-column/--reference-column to choose others"
 NO_PAIRS = "no pairs (the file has no data rows)"
+EMPTY = "no pairs (empty file)"
 
 Reference = str | list[str]  # one reference, or a list of them
 Chunk = tuple[list[str], list[Reference]]  # predictions and their references
@@ -149,15 +160,6 @@ def open_candidates_references(candidates: str | Path, references: str | Path | 
 # ------------------------------------------------------------------------------------------------------ checks
 
 
-def _fail(path: Path, number: int, message: str, unit: str) -> InputFileError:
-    """An error at a text line (``file:N: ...``) or a Parquet row (``file: row N: ...``, ``.line`` = N)."""
-    if unit == "line":
-        return InputFileError(path, number, message)
-    error = InputFileError(path, None, f"{unit} {number}: {message}")
-    error.line = number
-    return error
-
-
 def _cell_problem(value: object, name: str, index: int | None = None) -> str | None:
     """Why ``value`` is no usable text (None if it is); ``index`` locates an element of a reference list."""
     label = repr(name) if index is None else f"{name!r}[{index}]"
@@ -190,27 +192,27 @@ class PairChecker:
         prediction_column, reference_column = self.columns
         for name in self.columns:
             if name not in record:
-                raise _fail(path, number, f"missing field {name!r}; fields are {list(record)}{self.hint}", unit)
+                raise record_error(path, number, f"missing field {name!r}; fields are {list(record)}{self.hint}", unit)
         prediction, reference = record[prediction_column], record[reference_column]
         if problem := _cell_problem(prediction, prediction_column):
-            raise _fail(path, number, problem, unit)
+            raise record_error(path, number, problem, unit)
         if self.lists_allowed and isinstance(reference, list):
             kind = "list"
             if not reference:
-                raise _fail(path, number, f"field {reference_column!r} is an empty list", unit)
+                raise record_error(path, number, f"field {reference_column!r} is an empty list", unit)
             for index, item in enumerate(reference):
                 if problem := _cell_problem(item, reference_column, index):
-                    raise _fail(path, number, problem, unit)
+                    raise record_error(path, number, problem, unit)
         else:
             kind = "string"
             if problem := _cell_problem(reference, reference_column):
-                raise _fail(path, number, problem, unit)
+                raise record_error(path, number, problem, unit)
         if self.first_kind is None:
             self.first_kind = (number, kind)
         elif kind != self.first_kind[1]:
-            raise _fail(path, number, f"field {reference_column!r} is a {kind} but {unit} {self.first_kind[0]} holds "
-                        f"a {self.first_kind[1]}; every row needs the same kind (one reference, or a list of them)",
-                        unit)
+            first, first_kind = self.first_kind
+            raise record_error(path, number, f"field {reference_column!r} is a {kind} but {unit} {first} holds a "
+                               f"{first_kind}; every row needs the same kind (one reference, or a list of them)", unit)
         return prediction, reference
 
 
@@ -305,7 +307,7 @@ class TextPairs(_CheckedFile):
         cursor = _Cursor(self.text)
         self.header: Header | None = None  # CSV/TSV only
         if self.delimiter is not None:
-            self.header = csv_header(path, csv_rows(path, cursor, self.delimiter))
+            self.header = csv_header(path, csv_rows(path, cursor, self.delimiter), EMPTY)
             _require_columns(path, self.header, columns)
         tally = _Tally(path, columns, "line")
         position = (cursor.offset, cursor.number)
@@ -343,63 +345,6 @@ def _require_columns(path: Path, header: Header, columns: tuple[str, str]) -> No
                                  f"({_COLUMN_HINT})")
 
 
-# ------------------------------------------------------------------------------- records: the one CSV/JSONL reader
-
-
-@dataclass(frozen=True)
-class Header:
-    """The header row of a CSV/TSV file: the line it is on and its column names, stripped."""
-
-    line: int
-    names: tuple[str, ...]
-
-
-def csv_header(path: Path, rows: Iterator[tuple[int, list[str]]]) -> Header:
-    """The first record of `rows` (``io.csv_rows``) as the header; an empty file or a repeated name is refused."""
-    first = next(rows, None)
-    if first is None:
-        raise InputFileError(path, None, "no pairs (empty file)")
-    names = [name.strip() for name in first[1]]
-    if len(set(names)) != len(names):
-        raise InputFileError(path, first[0], f"duplicate column names in header {names}")
-    return Header(first[0], tuple(names))
-
-
-def csv_records(path: Path, rows: Iterable[tuple[int, list[str]]], header: Header, delimiter: str,
-                columns: Sequence[str] | None = None) -> Iterator[tuple[int, dict[str, str]]]:
-    """(line, {column: cell}) of each row after the header, of `columns` (None: all); a row of another width than
-    the header is refused at its line, since its cells could not be told apart."""
-    picks = [(name, header.names.index(name)) for name in (header.names if columns is None else columns)]
-    width = len(header.names)
-    for number, row in rows:
-        if len(row) != width:
-            # Too many fields in a CSV is mostly an unquoted comma in a text.
-            hint = "; quote a text that contains a comma" if delimiter == "," and len(row) > width else ""
-            raise InputFileError(path, number, f"expected {width} fields ({', '.join(header.names)}), "
-                                 f"got {len(row)}{hint}")
-        yield number, {name: row[index] for name, index in picks}
-
-
-def jsonl_records(path: Path, lines: Iterable[str], first_line: int = 1) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(line, object) of each non-blank line of a JSONL text (lines with their endings, the first numbered
-    `first_line`)."""
-    for number, line in enumerate(lines, start=first_line):
-        if (record := jsonl_record(path, number, line.rstrip("\r\n"))) is not None:
-            yield number, record
-
-
-def text_records(path: Path, lines: Iterable[str],
-                 delimiter: str | None) -> tuple[Header | None, Iterator[tuple[int, dict[str, Any]]]]:
-    """The header (None for JSONL) and the records of a whole CSV (``","``), TSV (``"\\t"``) or JSONL (None) text,
-    read as `open_pairs` reads a file: ``lines`` are its lines with their endings (``io.StringIO(text, newline="")``),
-    ``path`` names it in errors. The Space's Batch tab reads its uploads with this."""
-    if delimiter is None:
-        return None, jsonl_records(path, lines)
-    rows = csv_rows(path, lines, delimiter)
-    header = csv_header(path, rows)
-    return header, csv_records(path, rows, header, delimiter)
-
-
 # ----------------------------------------------------------------------------------------------------- Parquet
 
 
@@ -410,7 +355,7 @@ class ParquetPairs(_CheckedFile):
         self.path, self.columns, self.sources = path, columns, [str(path)]
         self.stamp = file_stamp(path)
         parquet = self._open()
-        names = parquet.schema_arrow.names
+        names = parquet_columns(parquet)
         for name in columns:
             if name not in names:
                 raise InputFileError(path, None, f"no column {name!r}; columns are {names} ({_COLUMN_HINT})")
@@ -418,7 +363,7 @@ class ParquetPairs(_CheckedFile):
         self.group_starts = [0, *itertools.accumulate(sizes)]  # row (0-based) where each row group starts, and the end
         self.check = PairChecker(path, columns, lists_allowed=True, unit="row")
         tally = _Tally(path, columns, "row")
-        for number, record in self._records(parquet, None, 0):
+        for number, record in parquet_records(parquet, columns):
             tally.add(number, *self.check(number, record))
         if not tally.pairs:
             raise InputFileError(path, None, NO_PAIRS)
@@ -426,32 +371,17 @@ class ParquetPairs(_CheckedFile):
         self._len, self._blank = tally.pairs, tally.corpus
 
     def _open(self) -> Any:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
         if file_stamp(self.path) != self.stamp:
             raise InputFileError(self.path, None, "changed since it was checked; score a file that is not being "
                                  "written to")
-        try:
-            return pq.ParquetFile(self.path)
-        except (OSError, pa.ArrowException) as exc:
-            raise InputFileError(self.path, None, f"not a readable Parquet file: {exc}") from None
-
-    def _records(self, parquet: Any, groups: list[int] | None, before: int) -> Iterator[tuple[int, dict[str, Any]]]:
-        """(1-based row, {column: value}) of the row groups `groups` (all: None), whose first row follows `before`."""
-        number = before
-        for batch in parquet.iter_batches(batch_size=STRIDE, row_groups=groups, columns=list(self.columns)):
-            cells = [batch.column(name).to_pylist() for name in self.columns]
-            for values in zip(*cells):
-                number += 1
-                yield number, dict(zip(self.columns, values))
+        return open_parquet(self.path)
 
     def _pairs(self, start: int, stop: int) -> Iterator[tuple[str, Reference]]:
         if start == stop:
             return
         starts = self.group_starts
         first, last = bisect.bisect_right(starts, start) - 1, bisect.bisect_right(starts, stop - 1) - 1
-        records = self._records(self._open(), list(range(first, last + 1)), starts[first])
+        records = parquet_records(self._open(), self.columns, list(range(first, last + 1)), starts[first])
         for number, record in itertools.islice(records, start - starts[first], stop - starts[first]):
             yield self.check(number, record)
 

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..common.atomic import partial_path
-from ..common.io import InputFileError, iter_jsonl_records
+from ..common.io import InputFileError, read_text
+from .records import jsonl_records, require_parquet, text_lines
 
 if TYPE_CHECKING:
     import numpy as np
@@ -68,6 +69,7 @@ class RowWriter:
                              f"use one of {', '.join(OUTPUT_FORMATS)}")
         if not self.columns or len(set(self.columns)) != len(self.columns):
             raise ValueError(f"columns must be non-empty and distinct, got {self.columns}")
+        require_parquet(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.rows_written = 0
         self._closed = False
@@ -208,7 +210,7 @@ def read_rows(path: str | Path) -> dict[str, list]:
 
         return pq.read_table(path).to_pydict()
     if suffix == ".jsonl":
-        records = [record for _, record in iter_jsonl_records(path)]
+        records = [record for _, record in jsonl_records(path, text_lines(read_text(path)))]
         names = list(dict.fromkeys(key for record in records for key in record))
         return {name: [record.get(name) for record in records] for name in names}
     if suffix in (".csv", ".tsv"):

@@ -8,8 +8,7 @@ table digest, ...), then the versions. `hashcode` digests it without its provena
 from __future__ import annotations
 
 import hashlib
-import warnings
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -100,42 +99,3 @@ def echo(fitted: Resolvable) -> dict[str, Any]:
         resolver = RESOLVERS.get(name)
         entries.update(resolver.entries(fitted) if resolver else {name: getattr(fitted.config, name)})
     return {**entries, "nash_metric": __version__, "transformers": transformers.__version__}
-
-
-class ConfigAndEcho(NASHConfig):
-    """`NASH.config` until 0.4: the `NASHConfig`, whose dict reads (0.2.0's `NASH.config` was the echo) still
-    return the echo, with a DeprecationWarning. Equal to, and hashed as, the plain `NASHConfig`."""
-
-    @classmethod
-    def of(cls, fitted: Resolvable) -> ConfigAndEcho:
-        config = cls(**fitted.config.to_kwargs())
-        object.__setattr__(config, "_fitted", fitted)
-        return config
-
-    def _echo(self) -> dict[str, Any]:
-        warnings.warn("NASH.config is the NASHConfig since 0.3; read the echo as NASH.echo (dict reads of "
-                      "NASH.config go in 0.4)", DeprecationWarning, stacklevel=3)
-        return echo(self._fitted)
-
-    def __getitem__(self, key: str) -> Any:
-        return self._echo()[key]
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self._echo().get(key, default)
-
-    def keys(self) -> Any:
-        return self._echo().keys()
-
-    def items(self) -> Any:
-        return self._echo().items()
-
-    def values(self) -> Any:
-        return self._echo().values()
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._echo())
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, NASHConfig) and self.to_kwargs() == other.to_kwargs()
-
-    __hash__ = NASHConfig.__hash__

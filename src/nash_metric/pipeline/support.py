@@ -44,6 +44,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import Any, NamedTuple, TypedDict
 
 import numpy as np
@@ -64,7 +65,30 @@ from .pool import TextPool
 VERDICTS = RULE_VERDICTS["context"]  # the verdicts of the default rule, in code order
 ARGMAX_VERDICTS = RULE_VERDICTS["argmax"]
 _STRICT = (PERCENT, POINTS, TIME)
-_SUPPORTED, _MISPLACED, _UNSUPPORTED, _CONTRADICTED, _COMPUTED = range(5)
+
+
+class Code(IntEnum):
+    """A figure's verdict under the default rule as `pair_verdicts` stores it (an int8 array of codes);
+    `VERDICTS[code]` (or `code.verdict`) is its name (`common.verdicts`)."""
+
+    SUPPORTED = 0
+    MISPLACED = 1
+    UNSUPPORTED = 2
+    CONTRADICTED = 3
+    COMPUTED = 4
+
+    @property
+    def verdict(self) -> str:
+        return VERDICTS[self]
+
+
+class ArgmaxCode(IntEnum):
+    """A figure's verdict under the argmax rule (`verdict="argmax"`), as `verdict_codes` returns it;
+    `ARGMAX_VERDICTS[code]` is its name."""
+
+    SUPPORTED = 0
+    UNSUPPORTED = 1
+    UNMATCHED = 2
 
 
 @dataclass(frozen=True)
@@ -393,7 +417,7 @@ def _bound_to_figure(keys: SupportKeys, i: int, j: int, places: np.ndarray) -> i
 
 
 class PairVerdicts(NamedTuple):
-    """The verdicts of one pair's figures, per figure: the code (`VERDICTS` order), the reference row where its
+    """The verdicts of one pair's figures, per figure: the `Code` (int8; `VERDICTS[code]`), the reference row where its
     value was found (-1: none), the reference row it is compared with, their cosine, the basis of a misplaced or
     contradicted verdict, and the derivation of a computed figure (or the closest one of an unsupported one)."""
 
@@ -412,7 +436,7 @@ def pair_verdicts(mentions: MentionTable, a: slice, b: slice, rule: VerdictRule 
     ia, ib = np.arange(a.start, a.stop), np.arange(b.start, b.stop)
     m = len(ia)
     if len(ib) == 0:
-        return PairVerdicts(np.full(m, _UNSUPPORTED, np.int8), np.full(m, -1), np.full(m, -1), np.full(m, np.nan),
+        return PairVerdicts(np.full(m, Code.UNSUPPORTED, np.int8), np.full(m, -1), np.full(m, -1), np.full(m, np.nan),
                             [None] * m, [None] * m)
     keys = mentions.support
     cosine = mentions.vectors[a] @ mentions.vectors[b].T
@@ -422,7 +446,7 @@ def pair_verdicts(mentions: MentionTable, a: slice, b: slice, rule: VerdictRule 
     fits = rival | agree
     # A calendar period is where the other figures stand, not a quantity stated for something.
     quantity = mentions.calendar.level[ia] < 0 if mentions.calendar is not None else np.ones(m, bool)
-    code = np.full(m, _UNSUPPORTED, np.int8)
+    code = np.full(m, Code.UNSUPPORTED, np.int8)
     found = np.full(m, -1)
     closest = np.where(fits.any(axis=1), np.where(fits, closeness, -np.inf).argmax(axis=1), cosine.argmax(axis=1))
     compared = closest.copy()
@@ -438,10 +462,10 @@ def pair_verdicts(mentions: MentionTable, a: slice, b: slice, rule: VerdictRule 
         why = [_contradicts(keys, i, int(ib[p]), others, tables, rule) for p in places] if quantity[k] else [None]
         free = [p for p, w in zip(places, why) if w is None]
         best = max(free or places, key=lambda p: closeness[k, p])
-        code[k], found[k], compared[k] = _SUPPORTED, best, best
+        code[k], found[k], compared[k] = Code.SUPPORTED, best, best
         direction = int(keys.direction[i])
         if rule.direction and direction and all(int(keys.direction[ib[p]]) == -direction for p in places):
-            code[k] = _CONTRADICTED
+            code[k] = Code.CONTRADICTED
             basis[k] = f"direction: the source states a {'fall' if direction > 0 else 'rise'}"
             continue
         if free:
@@ -452,7 +476,7 @@ def pair_verdicts(mentions: MentionTable, a: slice, b: slice, rule: VerdictRule 
                     and _contradicts(keys, i, int(ib[j]), others, tables, rule) is None]
         bound = max((s for s in strength if s[0] > 0), default=None)
         if bound is not None:
-            code[k], compared[k], basis[k] = _MISPLACED, bound[2], why[0]
+            code[k], compared[k], basis[k] = Code.MISPLACED, bound[2], why[0]
     derived = _derivation_step(mentions, ia, ib, quantity, code, found, basis, index) if rule.computed \
         else [None] * m
     rows = np.arange(m)
@@ -470,15 +494,15 @@ def _derivation_step(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, qua
     keys = mentions.support
     derived: list[Derivation | None] = [None] * len(ia)
     by_line = np.array([b is not None and b.startswith(("row:", "column:")) for b in basis], bool)
-    for k in np.flatnonzero(((code == _UNSUPPORTED) | ((code == _MISPLACED) & by_line)) & quantity):
+    for k in np.flatnonzero(((code == Code.UNSUPPORTED) | ((code == Code.MISPLACED) & by_line)) & quantity):
         index = index or source_index(mentions, ib)
         # A figure in a clause of its own ("..., or 24.3%") takes the subject of the figure before it.
         before = next((_subject(keys.contexts[int(g)]) for g in ia[:k][::-1]
                        if quantity[g - ia[0]] and _subject(keys.contexts[int(g)])), frozenset())
         match, closest = derive(keys, int(ia[k]), index, before)
         if match is not None:
-            code[k], found[k], basis[k] = _COMPUTED, -1, None
-        derived[k] = match or (closest if code[k] == _UNSUPPORTED else None)
+            code[k], found[k], basis[k] = Code.COMPUTED, -1, None
+        derived[k] = match or (closest if code[k] == Code.UNSUPPORTED else None)
     return derived
 
 
@@ -564,10 +588,10 @@ def _ref(labels: list[tuple[str, int, int, float]], row: int) -> NumberRef | Non
 
 
 def verdict_codes(matches: Matches, tau: float, rows: Any = slice(None)) -> np.ndarray:
-    """Argmax rule, per match row of one direction (all rows or `rows`): 0 supported, 1 unsupported, 2 unmatched
-    (`ARGMAX_VERDICTS` order)."""
+    """Argmax rule, per match row of one direction (all rows or `rows`): an `ArgmaxCode` each (int8)."""
     aligned = matches.cosine[rows] >= tau
-    return np.where(aligned, np.where(matches.supported[rows], 0, 1), 2).astype(np.int8)
+    codes = np.where(matches.supported[rows], ArgmaxCode.SUPPORTED, ArgmaxCode.UNSUPPORTED)
+    return np.where(aligned, codes, ArgmaxCode.UNMATCHED).astype(np.int8)
 
 
 def argmax_verdicts(alignment: Alignment, tau: float) -> list[list[FigureVerdict]]:
@@ -583,13 +607,13 @@ def argmax_verdicts(alignment: Alignment, tau: float) -> list[list[FigureVerdict
         for source in range(int(alignment.n_a[pair])):
             row = rows.get((pair, source))
             label = int(alignment.first_a[pair]) + source
-            if row is None or codes[row] == 2:
+            if row is None or codes[row] == ArgmaxCode.UNMATCHED:
                 entries.append(_entry(alignment.labels, label, UNMATCHED, -1, -1, np.nan))
                 continue
             target = int(alignment.first_b[pair] + matches.target[row])
             verdict = ARGMAX_VERDICTS[codes[row]]
-            entries.append(_entry(alignment.labels, label, verdict, target if codes[row] == 0 else -1, target,
-                                  float(matches.cosine[row])))
+            found = target if codes[row] == ArgmaxCode.SUPPORTED else -1
+            entries.append(_entry(alignment.labels, label, verdict, found, target, float(matches.cosine[row])))
         out.append(entries)
     return out
 

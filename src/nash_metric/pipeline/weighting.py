@@ -24,12 +24,10 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from ..common.atomic import write_text
-from ..common.moved import moved_name
 from ..common.validation import check_texts
 from ..numbers import MASK_TOKEN
 from ..numbers.extract import masked_for_scoring
@@ -199,7 +197,3 @@ def load_idf(
 
 def _is_count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def __getattr__(name: str) -> Any:  # 0.2.0's names that moved to other modules, until 0.4
-    return moved_name(__name__, name)

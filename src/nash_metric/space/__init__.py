@@ -7,7 +7,8 @@
     scorers      loaders into the process's model cache (`backbone.cache`) under the Space's policy (bounded,
                  default pinned, failures remembered briefly), the tau a request uses, the baselines
     budget       the per-request time budget, checked between bounded steps
-    render       HTML fragments (all user text escaped) and the stylesheet `CSS`
+    render       HTML fragments (all user text escaped) and the stylesheet `CSS`; the figure rows it shows come
+                 from `reports.figure_rows`, shared with `nash check`
     batch_files  strict, size-limited parsing of uploaded pair files and the formula-safe CSV download
 
 Only `app` and `handlers` import gradio; they are imported on first use of `build_demo` / `serve` /

@@ -1,17 +1,17 @@
 """Batch-tab file handling: size-limited reading of CSV/TSV/JSONL pairs, and the CSV download.
 
-The records are read by the reader of ``nash score --pairs`` (`corpus.pair_files.text_records` and `PairChecker`):
-the same dialect (Python's `csv`, doubled quotes included), the same checks of a cell and the same ``file:line``
-messages, so an upload gives the pairs the command line gives. This module adds the Space's own rules: the size,
-pair and character limits, the column pairs it recognises (`COLUMN_PAIRS`), strict UTF-8, the report of other
-columns (never silently dropped), and a download that neutralises spreadsheet formulas in text cells. Every failure
-is a ``BatchFileError`` whose message is shown to the user as is, never a Python traceback.
+The records are read by the reader of ``nash score --pairs`` (`corpus.records.text_records`, and
+`corpus.pair_files.PairChecker` for the cells): the same dialect (Python's `csv`, doubled quotes included), the same
+checks of a cell and the same ``file:line`` messages, so an upload gives the pairs the command line gives. This
+module adds the Space's own rules: the size, pair and character limits, the column pairs it recognises
+(`COLUMN_PAIRS`), strict UTF-8, the report of other columns (never silently dropped), and a download that
+neutralises spreadsheet formulas in text cells. Every failure is a ``BatchFileError`` whose message is shown to the
+user as is, never a Python traceback.
 """
 
 from __future__ import annotations
 
 import csv
-import io
 import itertools
 import os
 import tempfile
@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from ..common.io import InputFileError, check_text
-from ..corpus.pair_files import NO_PAIRS, PairChecker, text_records
+from ..corpus.pair_files import EMPTY, NO_PAIRS, PairChecker
+from ..corpus.records import text_lines, text_records
 from .limits import MAX_CHARS, MAX_ROWS, SpaceLimits, format_bytes
 
 MAX_BYTES = SpaceLimits.max_file_bytes  # the default limit
@@ -73,7 +74,7 @@ def _read_pairs(name: str, text: str, delimiter: str | None) -> PairsFile:
     """The pairs of a decoded upload (`delimiter` None: JSONL) read as ``nash score --pairs`` reads a file, within
     the Space's limits; ``name`` (the file's own name) locates the errors."""
     path = Path(name)
-    header, records = text_records(path, io.StringIO(text, newline=""), delimiter)
+    header, records = text_records(path, text_lines(text), delimiter, EMPTY)
     first = next(records, None)
     if first is None:
         raise BatchFileError(f"{name}: {NO_PAIRS}")

@@ -22,12 +22,12 @@ import numpy as np
 from ..common.verdicts import MARKS
 from ..pipeline.output import NASHOutput
 from ..reports.explain_text import figure_verdicts, support_summary
+from ..reports.figure_rows import figure_rows
 from ..reports.plot import PLOT_BUDGET, PlotBudget, explanation_figure, has_alignment
 from . import scorers
 from .allow import allowed_model
 from .batch_files import parse_pairs, write_csv
 from .budget import LOCAL_HINT, Deadline, SourceSpeed, drawing_seconds, next_chunk
-from .figures import figure_rows
 from .limits import MAX_CANDIDATES, MAX_CHARS, MAX_SOURCE_CHARS, SpaceLimits
 from .render import (
     TAU_SOURCES,

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..common.verdicts import COMPUTED, CONTRADICTED, MARKS, MISPLACED, SUPPORTED, UNMATCHED, UNSUPPORTED
 from ..numbers import MASK_TOKEN
-from .figures import FigureRow, summary_line
+from ..reports.figure_rows import FigureRow, summary_line
 
 _KINDS = ("percentage", "monetary", "quantity", "temporal")
 

@@ -19,15 +19,14 @@ outside it, and A+ must satisfy / A- violate the condition. The number spans bec
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from importlib import resources
 from pathlib import Path
 
-from ...common.io import InputFileError, iter_jsonl_records, read_json, read_text
+from ...common.io import InputFileError, read_json, read_text
+from ...corpus.records import jsonl_records, text_lines, text_records
 from ...numbers import extract_numbers
 from ...numbers.comparisons import find_constraints
 from .configs import FORMATS
@@ -101,19 +100,15 @@ def iter_records(path: str | Path) -> Iterator[tuple[int, dict]]:
     text = read_text(path)
     suffix = path.suffix.lower()
     if suffix == ".jsonl":
-        yield from iter_jsonl_records(path, text)
+        yield from jsonl_records(path, text_lines(text))
     elif suffix == ".json":
         data = read_json(path, text)
         if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
             raise InputFileError(path, None, "expected a JSON list of objects")
         # Records of a .json list are numbered from 1 (no reliable line numbers).
         yield from enumerate(data, start=1)
-    elif suffix == ".csv":
-        reader = csv.DictReader(io.StringIO(text))
-        for record in reader:
-            if None in record or None in record.values():
-                raise InputFileError(path, reader.line_num, "row has a different number of fields than the header")
-            yield reader.line_num, dict(record)
+    elif suffix == ".csv":  # the record reader's CSV: a header row, every row as wide as it
+        yield from text_records(path, text_lines(text), ",")[1]
     else:
         raise InputFileError(path, None, f"unsupported file type {suffix!r}: use .jsonl, .json or .csv")
 

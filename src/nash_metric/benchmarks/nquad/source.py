@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...common.io import InputFileError, iter_jsonl_records, read_json
+from ...common.io import InputFileError, read_json, read_text
+from ...corpus.records import jsonl_records, text_lines
 
 HEADLINE_FIELDS = ("headline", "title", "news_title")
 CONTENT_FIELDS = ("content", "body", "article", "news_article", "text")
@@ -62,7 +63,7 @@ def read_articles(path: str | Path) -> list[Article]:
 
 
 def _read_jsonl(path: Path):
-    for number, record in iter_jsonl_records(path):
+    for number, record in jsonl_records(path, text_lines(read_text(path))):
         where = f"{path}:{number}"
         yield _article(record, where, ("headline",), ("content",), ("id",), ("date",), default_id=f"L{number}")
 

@@ -59,7 +59,7 @@ def omitted_configs(tables: dict[str, list[dict[str, Any]]], crosspair: dict[str
 
 def build_from_file(path: str | Path, column: str | None = None, seed: int = 0, k: int = K_DEFAULT,
                     encoding: str | None = None, show_progress: bool = False) -> NumFinEBuild:
-    from ...common.io import iter_sentences
+    from ...corpus.sentences import iter_sentences
 
     path = Path(path)
     build = build_numfine(list(iter_sentences(path, column, encoding)), seed=seed, k=k, source=str(path),

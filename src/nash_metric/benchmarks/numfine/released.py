@@ -117,12 +117,13 @@ def released_file(path: Path, config: str, protocol: Protocol, records: Sequence
 
 
 def _json_records(path: Path) -> list[Any]:
-    from ...common.io import InputFileError, iter_jsonl_records, read_json
+    from ...common.io import InputFileError, read_json, read_text
+    from ...corpus.records import jsonl_records, text_lines
 
     if path.suffix.lower() not in SUFFIXES:
         raise ValueError(f"{path}: a released NumFinE file is .json (a list of records) or .jsonl")
     if path.suffix.lower() == ".jsonl":
-        return [record for _, record in iter_jsonl_records(path)]
+        return [record for _, record in jsonl_records(path, text_lines(read_text(path)))]
     data = read_json(path)
     if not isinstance(data, list):
         raise InputFileError(path, None, f"expected a JSON list of records, got {type(data).__name__}")

@@ -10,16 +10,4 @@ Modules, in dependency order:
 * ``evaluation``: scoring the rows (against the original summary or the document), the value-anywhere check
   beside them, and `evaluate`;
 * ``report``: the Markdown table and the plot.
-
-`nash_metric.benchmarks.summedits.<name>` for a name of 0.2.0's module still works for one release.
 """
-
-from __future__ import annotations
-
-from typing import Any
-
-from ...common.moved import moved_name
-
-
-def __getattr__(name: str) -> Any:
-    return moved_name(__name__, name)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from ..command import Command
 from . import claims, embednum, filing_claims, nquad, numfine, stsb, summedits
 
-BUILD_DATA = Command("build-data", "construct a benchmark dataset", dest="dataset",
+BUILD_DATA = Command("build-data", "construct a benchmark dataset", dest="dataset", extra="bench",
                      subcommands=(numfine.BUILD, embednum.BUILD, nquad.BUILD, filing_claims.BUILD))
-BENCH = Command("bench", "evaluate Base vs +NASH on a benchmark", dest="benchmark",
+BENCH = Command("bench", "evaluate Base vs +NASH on a benchmark", dest="benchmark", extra="bench",
                 subcommands=(numfine.BENCH, embednum.BENCH, nquad.BENCH, stsb.BENCH, summedits.BENCH, claims.BENCH,
                              filing_claims.BENCH))

@@ -17,7 +17,8 @@ NUMFINE = registry["numfine"]
 
 def add_build_arguments(parser: argparse.ArgumentParser) -> None:
     given = parser.add_mutually_exclusive_group(required=True)
-    given.add_argument("--source", help="sentences to build from: .txt (one a line), .csv/.tsv (--column), .jsonl")
+    given.add_argument("--source", help="sentences to build from: .txt (one a line), .csv/.tsv/.parquet (--column), "
+                       ".jsonl")
     given.add_argument("--released", help="the authors' released NumFinE instead: one .json of their toolkit "
                        "(triplet_hard.json, crosspair.json, listwise.json, *_test.json) or a folder of them; "
                        "one config per file, records as released")

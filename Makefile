@@ -10,7 +10,7 @@ TORCH_SPEC ?= torch==2.13.0
 LOCK := requirements/dev.lock
 # Every extra (pyproject.toml's optional-dependencies): the development venv holds the whole project. A plain
 # `pip install nash-metric` is the lean core (docs/install.md); scripts/lock.py resolves the same list.
-EXTRAS := offline,parquet,plot,hf,bench,app,dev
+EXTRAS := offline,parquet,plot,hf,bench,app,docs,dev
 STAMP := $(VENV)/.install-stamp
 LATEST := .venv-latest
 

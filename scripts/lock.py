@@ -1,6 +1,6 @@
 """`make lock`: resolve the development environment afresh into requirements/dev.lock.
 
-The lock pins every package that `pip install -e ".[offline,parquet,plot,hf,bench,app,dev]"` (every extra) brings,
+The lock pins every package that `pip install -e ".[offline,parquet,plot,hf,bench,app,docs,dev]"` (every extra) brings,
 pip, setuptools and torch included, for the interpreter it targets: CPython 3.11 on linux x86_64, without hashes. pip
 resolves the newest releases that pyproject.toml's ranges admit, in a throwaway venv, with torch from TORCH_SPEC (the
 CPU wheel on these machines) and gradio at the Space card's sdk_version (`nash export` refuses the two apart). torch
@@ -29,7 +29,7 @@ from pathlib import Path
 from nash_metric.ecosystem.export import KINDS, LOCK, as_locked, card_field, source_root
 
 TARGET = ((3, 11), "linux", "x86_64")
-EXTRAS = "offline,parquet,plot,hf,bench,app,dev"  # every extra, as the Makefile's EXTRAS
+EXTRAS = "offline,parquet,plot,hf,bench,app,docs,dev"  # every extra, as the Makefile's EXTRAS
 
 
 def check_interpreter() -> None:

@@ -10,5 +10,7 @@
     reporting    Markdown/JSON tables, the result envelope, figures
     citations    BibTeX, one copy each
     memory       handing freed heap back to the OS between chunks
+    atomic       outputs written whole or not at all (a temporary file renamed over the target)
+    verdicts     the figure verdicts' names, marks and help, one home for the pipeline and every front end
     extras       the extras beyond the lean core, and the one message a missing one gives
 """

@@ -10,6 +10,8 @@ import. The rest is an extra, named here by the modules it brings that nash_metr
     bench    datasets, pyarrow, matplotlib, scipy, scikit-learn, num2words, textdistance, bert-score: `nash bench`,
              `nash build-data`
     app      gradio, matplotlib, bert-score: the Space (`nash app`)
+    docs     mkdocs, mkdocs-material, mkdocstrings, the include-markdown plugin: `make docs` (no module of
+             nash_metric imports them)
 
 A command that needs an extra says so before it runs (`Command.extra`, `missing`), and any run that meets a missing
 module of an extra ends with one line naming the extra (`cli.running`). `tests/unit/test_extras.py` holds this table
@@ -29,6 +31,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "hf": ("evaluate", "datasets"),
     "bench": ("datasets", "pyarrow", "matplotlib", "scipy", "sklearn", "num2words", "textdistance", "bert_score"),
     "app": ("gradio", "gradio_client", "matplotlib", "bert_score"),
+    "docs": ("mkdocs", "mkdocs_material", "mkdocstrings", "mkdocs_include_markdown_plugin"),
 }
 
 

@@ -50,6 +50,7 @@ GROWTH = "(62.4 − 50.2) / 50.2 = 24.3%"
 
 
 def test_a_computed_figure_shows_its_mark_colour_and_derivation():
+    from nash_metric.common.verdicts import VERDICT_COLOURS
     from nash_metric.space.render import CHECK_COLOURS, CSS
 
     source = "| | 2019 | 2018 |\n|---|---|---|\n| Revenue | 62.4 | 50.2 |\n"
@@ -69,7 +70,8 @@ def test_a_computed_figure_shows_its_mark_colour_and_derivation():
          '50.2 = 24.3%'],  # gr.Dataframe shows a str cell as text
     ]
     assert verdict_segments(text, [computed, closest])[1] == ("24.3%", "computed")
-    assert CHECK_COLOURS["computed"] == "#06b6d4" and len(set(CHECK_COLOURS.values())) == len(CHECK_COLOURS)
+    assert CHECK_COLOURS["computed"] == VERDICT_COLOURS["computed"] and len(set(CHECK_COLOURS.values())) == len(
+        CHECK_COLOURS)
     assert ".nash-num.nash-computed" in CSS and ".nash-flagged.nash-computed" in CSS
     html = check_summary_html(0.5, [closest, computed])
     assert 'data-computed="1"' in html and 'data-unsupported="1"' in html

@@ -163,8 +163,7 @@ def _compare_tab(h: SpaceHandlers, scoring: list[Any], demo: gr.Blocks) -> None:
         heatmap = gr.Plot(label="Alignment heat map", visible="hidden", elem_id="compare-heatmap")
         table = gr.Dataframe(headers=["direction", "number", "value", "aligned to", "value ", "cosine", "status",
                                       "magnitude sim", "contribution", "verdict (A's figure)"],
-                             label="Aligned numbers",
-                             interactive=False, wrap=True)
+                             label="Aligned numbers", interactive=False, wrap=True, elem_id="compare-table")
         gr.Examples(EXAMPLES, [text_a, text_b], label="Cases")
         inputs, outputs = [text_a, text_b, *scoring], [cards, panels, heatmap, table]
         opening = demo.load(h.compare_example, inputs, outputs, api_name=False, show_progress="minimal")

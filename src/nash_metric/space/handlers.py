@@ -32,6 +32,7 @@ from .limits import MAX_CANDIDATES, MAX_CHARS, MAX_SOURCE_CHARS, SpaceLimits
 from .render import (
     TAU_SOURCES,
     check_summary_html,
+    colour_key_html,
     error_html,
     figure_table,
     info_html,
@@ -183,7 +184,8 @@ class SpaceHandlers:
                                  "reference": mb[e["reference"]] if e["reference"] is not None else None}
                     for e in figure_verdicts(info)}
         support = support_html(s.get("numeric_support"), support_summary(info), ma, verdicts)
-        panels = (text_panel("Text A (prediction)", a, ma, info["masked"]["a"], "A", verdicts, support)
+        panels = (colour_key_html() + text_panel("Text A (prediction)", a, ma, info["masked"]["a"], "A", verdicts,
+                                                 support)
                   + text_panel("Text B (reference)", b, mb, info["masked"]["b"], "B"))
         progress(0.9, desc="drawing the heat map")
         figure, why_not = _heat_map(info, deadline)

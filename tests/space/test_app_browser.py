@@ -1,7 +1,7 @@
 """The Space in real headless Chromium: the model's tau on the slider, the paper's case on the page, user
-markup staying inert, an unsupported figure highlighted, the Check figures tab opening on its scored example, one
-colour key in every tab, headers that do not break inside words, α kept in capitals, and Chinese drawn with real
-glyphs (a CJK font is installed by install_browser.sh)."""
+markup staying inert, an unsupported figure highlighted, the Check figures tab opening on its scored example, the
+Batch table's columns within 1280 px, one colour key in every tab, headers that do not break inside words, α kept
+in capitals, and Chinese drawn with real glyphs (a CJK font is installed by install_browser.sh)."""
 
 from __future__ import annotations
 
@@ -53,6 +53,12 @@ HEADER_LINES = """th => {
     const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
     return [text.innerText, lines, text.innerText.trim().split(/\\s+/).length, th.scrollWidth > th.clientWidth];
 }"""
+
+
+def table_rows(table) -> dict[str, list[str]]:
+    """The rows of a gr.Dataframe (a locator), each by its first cell's text."""
+    rows = [row.locator("[role=gridcell]").all_inner_texts() for row in table.locator("[role=row]").all()]
+    return {cells[0].strip(): [c.strip() for c in cells] for cells in rows if cells}
 
 
 def headers_whole(page, table: str) -> list[str]:
@@ -208,6 +214,41 @@ def test_check_tab_opens_on_its_scored_example(page, data_paths):
     expect(table).to_contain_text("period: 2018, not 2019 · 812.7 · line 10 (Consumer · 2019)")
     data_paths.artifacts.mkdir(exist_ok=True)
     page.screenshot(path=str(data_paths.artifacts / "space_check.png"), full_page=True)
+
+
+def test_the_batch_table_fits_1280_px_with_its_support_columns(page, tmp_path, data_paths):
+    from playwright.sync_api import expect
+
+    from nash_metric.space.handlers import BATCH_LABELS
+
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text(
+        "a,b\nRevenue increased by 4%.,Revenue increased by 40%.\n"
+        '"The company raised its dividend to $0.15 per share and cut net debt below $25 billion.",'
+        '"The dividend of $0.13 per share was kept; net debt was $25 billion after a $3 billion bond."\n'
+        "Operating profit rose to EUR 13.1 mn from EUR 8.7 mn.,Operating profit rose to EUR 13.1 mn from EUR 8.7 mn.\n",
+        encoding="utf-8")
+    page.get_by_role("tab", name="Batch").click()
+    page.locator("#batch-upload input[type=file]").set_input_files(str(pairs))
+    expect(page.locator("#batch-upload")).to_contain_text("pairs.csv")
+    page.locator("#batch-button").click()
+    expect(page.locator("#batch-summary")).to_contain_text("mean NASH", timeout=120_000)
+    table = page.locator("#batch-table")
+    expect(table.locator("[role=row]")).to_have_count(4)
+    assert headers_whole(page, "#batch-table") == BATCH_LABELS
+    assert "numeric support" in BATCH_LABELS and "unsupported figures" in BATCH_LABELS
+    grid = table.locator("[role=grid]")
+    assert grid.evaluate("e => e.scrollWidth <= e.clientWidth"), "the Batch table is wider than the page"
+    assert grid.evaluate("e => e.getBoundingClientRect().right") <= 1280
+    by_a = table_rows(table)
+    support, lacking = BATCH_LABELS.index("numeric support"), BATCH_LABELS.index("unsupported figures")
+    dividend = by_a["The company raised its dividend to $0.15 per share and cut net debt below $25 billion."]
+    assert (dividend[support], dividend[lacking]) == ("0.5", "✗ $0.15")
+    assert by_a["Revenue increased by 4%."][lacking] == "✗ 4%"
+    same = by_a["Operating profit rose to EUR 13.1 mn from EUR 8.7 mn."]
+    assert (same[support], same[lacking]) == ("1", "")
+    data_paths.artifacts.mkdir(exist_ok=True)
+    page.screenshot(path=str(data_paths.artifacts / "space_batch.png"), full_page=True)
 
 
 def test_one_colour_key_in_compare_check_and_the_key(page):

@@ -96,3 +96,7 @@ def test_labels_in_capitals_keep_greek_letters():
 
 def test_table_headers_do_not_break_inside_words():
     assert 'th[role="columnheader"] .header { word-break: normal; overflow-wrap: normal; hyphens: none; }' in CSS
+    from nash_metric.space.handlers import BATCH_HEADER, BATCH_LABELS
+
+    assert BATCH_HEADER[-2:] == ["numeric_support", "unsupported_figures"]
+    assert [h.replace("_", " ") for h in BATCH_HEADER] == BATCH_LABELS  # wrap between words, never inside one

@@ -21,12 +21,15 @@ import gradio as gr
 from ..config import BACKENDS, DEFAULT_MODEL, option_default, option_doc
 from ..reports.method import METHOD_STEPS
 from . import scorers
-from .batch_files import limits_text
-from .handlers import BATCH_HEADER, SpaceHandlers
+from .batch_files import Downloads, limits_text
+from .handlers import BATCH_LABELS, SpaceHandlers
 from .limits import MAX_CANDIDATES, MAX_CHARS, MAX_MODEL_CHARS, MAX_SOURCE_CHARS, SpaceLimits, limits_lines
 from .render import CHECK_COLOURS, CHECK_HEADER, CSS
 
 ANCHOR = "Revenue increased by 4%."
+FULL_TABLE = 100_000  # px: a table's max_height that shows every row (gradio's default, 500, hid the ninth)
+# Of the Batch table's 10 columns: the widest header word ("unsupported", "similarity") fits its column at 1280 px.
+BATCH_WIDTHS = ["19%", "19%", "8%", "7%", "6%", "8.5%", "8.5%", "6%", "7%", "11%"]
 CANDIDATES = ["Revenue increased by 3.56%.", "Revenue increased by 40%.", "Revenue increased by 4.1%."]
 EXAMPLES = [
     ["Revenue increased by 4%.", "Revenue increased by 40%."],
@@ -120,7 +123,8 @@ def build_demo(limits: SpaceLimits | None = None) -> gr.Blocks:
     limits = limits or SpaceLimits.from_env()
     scorers.configure(limits.max_loaded_models)
     h = SpaceHandlers(limits)
-    with gr.Blocks(title="NASH vs BERTScore") as demo:
+    # delete_cache: Batch downloads and uploads are removed once `download_seconds` old (all of them on close).
+    with gr.Blocks(title="NASH vs BERTScore", delete_cache=limits.delete_cache) as demo:
         gr.Markdown("# NASH: numerically aware similarity\nBERTScore and embedding cosine are numerically blind. "
                     "NASH scores the words and the numbers separately, then mixes them.")
         with gr.Accordion("Limits of this Space", open=False, elem_id="limits"):
@@ -210,11 +214,14 @@ def _batch_tab(h: SpaceHandlers, scoring: list[Any], limits: SpaceLimits) -> Non
     with gr.Tab("Batch"):
         gr.Markdown(f"Upload pairs to score. {limits_text(limits.max_file_bytes)} A request stops after "
                     f"{limits.request_seconds:g} s and returns the pairs scored so far.")
-        upload = gr.File(label="Pairs file", file_types=[".csv", ".tsv", ".jsonl", ".json"])
-        batch_btn = gr.Button("Score file", variant="primary")
+        upload = gr.File(label="Pairs file", file_types=[".csv", ".tsv", ".jsonl", ".json"], elem_id="batch-upload")
+        batch_btn = gr.Button("Score file", variant="primary", elem_id="batch-button")
         summary = gr.HTML(elem_id="batch-summary")
-        results = gr.Dataframe(headers=BATCH_HEADER, label="Scores", interactive=False, wrap=True)
-        download = gr.File(label="Download scores (CSV)")
+        # Ten columns in 1280 px: the texts wrap in their share, the headers between words (`BATCH_LABELS`).
+        results = gr.Dataframe(headers=BATCH_LABELS, label="Scores", interactive=False, wrap=True,
+                               max_height=FULL_TABLE, column_widths=BATCH_WIDTHS, elem_id="batch-table")
+        download = gr.File(label="Download scores (CSV)", elem_id="batch-download")
+        h.downloads = Downloads(download.move_resource_to_block_cache)  # gradio's cache: delete_cache empties it
         batch_btn.click(h.batch, [upload, *scoring], [summary, results, download], api_name="batch")
 
 

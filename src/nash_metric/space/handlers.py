@@ -25,7 +25,7 @@ from ..reports.explain_text import figure_verdicts, support_summary
 from ..reports.plot import PLOT_BUDGET, PlotBudget, explanation_figure, has_alignment
 from . import scorers
 from .allow import allowed_model
-from .batch_files import parse_pairs, write_csv
+from .batch_files import Downloads, parse_pairs
 from .budget import LOCAL_HINT, Deadline, SourceSpeed, drawing_seconds, next_chunk
 from .figures import figure_rows
 from .limits import MAX_CANDIDATES, MAX_CHARS, MAX_SOURCE_CHARS, SpaceLimits
@@ -45,7 +45,11 @@ from .render import (
     verdict_segments,
 )
 
-BATCH_HEADER = ["a", "b", "bertscore_f1", "baseline", "nash", "text_similarity", "numeric_similarity", "alpha"]
+# The Batch tab's columns (the CSV's header); the table shows them with spaces for underscores (`BATCH_LABELS`), so
+# that a header wraps between words, never inside one.
+BATCH_HEADER = ["a", "b", "bertscore_f1", "baseline", "nash", "text_similarity", "numeric_similarity", "alpha",
+                "numeric_support", "unsupported_figures"]
+BATCH_LABELS = [name.replace("_", " ") for name in BATCH_HEADER]
 FIRST_CHUNK, LARGEST_CHUNK = 4, 32  # pairs per scoring step of a batch (the budget is checked between steps)
 MAX_OPENINGS = 8  # opening examples kept (one per tab, model and settings a page loaded with)
 
@@ -116,6 +120,11 @@ def _heat_map(info: dict[str, Any], deadline: Deadline, budget: PlotBudget = PLO
                                "); the scores, texts and table are complete.")
 
 
+def _unsupported_cell(entries: list[dict[str, Any]]) -> str:
+    """The figures of a pair's prediction that are not supported, each with its mark: "✗ $0.15; ↷ 790.3"."""
+    return "; ".join(f"{MARKS.get(e['verdict'], '')} {e['text']}".strip() for e in entries)
+
+
 def _alignment_rows(info: dict[str, Any]) -> list[list[Any]]:
     """The Compare tab's table: every match both ways, with its verdict when A's figure has one."""
     ma, mb = info["mentions"]["a"], info["mentions"]["b"]
@@ -138,6 +147,7 @@ class SpaceHandlers:
         self.limits = limits
         self.source_speed = SourceSpeed()
         self._opening: dict[tuple, tuple] = {}  # the opening examples' results (`_kept`)
+        self.downloads = Downloads()  # the app hands it gradio's cache (`app._batch_tab`)
 
     def _model(self, model: str) -> str:
         return allowed_model(model, self.limits)
@@ -298,8 +308,9 @@ class SpaceHandlers:
             per_pair = (time.monotonic() - started) / len(step)
             parts.append(out)
             bert_all += bert
-            rows += [[x, y, *(round(float(v), 6) for v in vals)] for x, y, *vals in
-                     zip(a, b, bert, out.baseline, out.nash, out.text, out.numeric, out.alpha)]
+            rows += [[x, y, *(round(float(v), 6) for v in vals), _unsupported_cell(lacking)] for x, y, *vals, lacking
+                     in zip(a, b, bert, out.baseline, out.nash, out.text, out.numeric, out.alpha, out.numeric_support,
+                            out.unsupported_numbers)]
             progress(len(rows) / total, desc=f"{len(rows)} of {total} pairs scored")
         return self._batch_result(parsed, rows, parts, bert_all, scorer, deadline)
 
@@ -323,8 +334,10 @@ class SpaceHandlers:
             f"{len(rows)} pairs", f"mean BERTScore F1 {sum(bert) / len(bert):.4f}",
             f"mean NASH {out.nash.mean():.4f}",
             f"{int(((out.numeric < 1) & ~blank).sum())} pairs with a number mismatch (S_num < 1)",
+            f"{sum(bool(cell) for *_, cell in rows)} with a figure the reference does not support",
             f"{len(out.unscored)} unscored numbers", tau_text(out.config["threshold"], scorer.threshold_source),
             out.hashcode, *notes]))
         prefix = "nash_batch_partial_" if partial else "nash_batch_"
-        return partial + summary, rows, write_csv(BATCH_HEADER, rows, prefix=prefix)
+        shown = [[a, b, *(round(v, 4) for v in scores), cell] for a, b, *scores, cell in rows]  # the CSV keeps 6
+        return partial + summary, shown, self.downloads.write(BATCH_HEADER, rows, prefix)
 

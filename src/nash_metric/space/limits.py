@@ -27,6 +27,7 @@ ENV_NAMES = {
     "concurrency": "NASH_SPACE_CONCURRENCY",
     "max_queue": "NASH_SPACE_MAX_QUEUE",
     "max_file_bytes": "NASH_SPACE_MAX_FILE_BYTES",
+    "download_seconds": "NASH_SPACE_DOWNLOAD_SECONDS",
 }
 _TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
 
@@ -42,6 +43,13 @@ class SpaceLimits:
     concurrency: int = 1  # concurrent runs per event
     max_queue: int = 32
     max_file_bytes: int = 1_000_000
+    download_seconds: float = 3600.0  # a Batch download (and an upload) is removed from the server after this
+
+    @property
+    def delete_cache(self) -> tuple[int, int]:
+        """gradio's ``delete_cache`` (how often to look, the age a file is removed at), in whole seconds."""
+        age = max(1, math.ceil(self.download_seconds))
+        return max(1, min(600, age // 4)), age
 
     def __post_init__(self) -> None:
         models = self.allowed_models
@@ -54,11 +62,12 @@ class SpaceLimits:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        seconds = self.request_seconds
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) \
-                or seconds <= 0:
-            raise ValueError(f"request_seconds must be a positive number of seconds, got {seconds!r}")
-        object.__setattr__(self, "request_seconds", float(seconds))
+        for name in ("request_seconds", "download_seconds"):
+            seconds = getattr(self, name)
+            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) \
+                    or seconds <= 0:
+                raise ValueError(f"{name} must be a positive number of seconds, got {seconds!r}")
+            object.__setattr__(self, name, float(seconds))
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> SpaceLimits:
@@ -88,7 +97,7 @@ def _parse(name: str, raw: str) -> object:
         if raw.lower() not in _TRUE | _FALSE:
             raise ValueError("expected 1 or 0 (true/false)")
         return raw.lower() in _TRUE
-    if name == "request_seconds":
+    if name in ("request_seconds", "download_seconds"):
         try:
             return float(raw)
         except ValueError:
@@ -104,6 +113,13 @@ def format_bytes(n: int) -> str:
     if n >= 1_000_000:
         return f"{round(n / 1_000_000, 1):g} MB"
     return f"{round(n / 1000, 1):g} kB" if n >= 1000 else f"{n} bytes"
+
+
+def _duration(seconds: float) -> str:
+    """ "1 hour", "90 minutes", "45 s"."""
+    if seconds >= 3600 and seconds % 3600 == 0:
+        return f"{seconds / 3600:g} hour{'s' if seconds != 3600 else ''}"
+    return f"{seconds / 60:g} minutes" if seconds >= 120 and seconds % 60 == 0 else f"{seconds:g} s"
 
 
 def limits_lines(limits: SpaceLimits, default_model: str) -> list[str]:
@@ -123,4 +139,6 @@ def limits_lines(limits: SpaceLimits, default_model: str) -> list[str]:
         f"in Check figures up to {MAX_SOURCE_CHARS:,} characters, if this server checks it within the time "
         "allowed.",
         f"**Queue**: {limits.concurrency} request(s) at a time per action, at most {limits.max_queue} waiting.",
+        f"**Downloads**: a Batch CSV (and an upload) is removed from the server {_duration(limits.download_seconds)} "
+        "after it was written.",
     ]

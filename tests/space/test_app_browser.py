@@ -1,7 +1,8 @@
 """The Space in real headless Chromium: the model's tau on the slider, the paper's case on the page, user
-markup staying inert, an unsupported figure highlighted, the Check figures tab opening on its scored example, the
-Batch table's columns within 1280 px, one colour key in every tab, headers that do not break inside words, α kept
-in capitals, and Chinese drawn with real glyphs (a CJK font is installed by install_browser.sh)."""
+markup staying inert, an unsupported figure highlighted, the Check figures tab opening on its scored example, a
+source over the limit checked part by part with a notice, every figure's row shown, the Batch table's columns within
+1280 px, one colour key in every tab, headers that do not break inside words, α kept in capitals, and Chinese drawn
+with real glyphs (a CJK font is installed by install_browser.sh)."""
 
 from __future__ import annotations
 
@@ -214,6 +215,67 @@ def test_check_tab_opens_on_its_scored_example(page, data_paths):
     expect(table).to_contain_text("period: 2018, not 2019 · 812.7 · line 10 (Consumer · 2019)")
     data_paths.artifacts.mkdir(exist_ok=True)
     page.screenshot(path=str(data_paths.artifacts / "space_check.png"), full_page=True)
+
+
+def test_a_source_over_the_limit_is_checked_part_by_part_with_a_notice(page, data_paths, long_source):
+    """A source longer than the limit is checked from its start, a notice says which characters and how to check
+    the rest, a figure whose value stands in the rest is "not in the part checked", and "Check the next part" checks
+    the rest. The browser used to cut a longer paste silently (the box's max_length)."""
+    from playwright.sync_api import expect
+
+    from nash_metric.space.limits import source_part
+
+    source, tail = long_source
+    first = source_part(source)
+    page.get_by_role("tab", name="Check figures").click()
+    expect(page.get_by_test_id("check-summary")).to_be_visible(timeout=120_000)  # the opening example, scored
+    fill(page, "check-source", source)
+    fill(page, "check-text", "Industrial net sales were $1,452.4 million in 2019; 12,345 people worked there.")
+    assert len(page.locator("#check-source textarea").input_value()) == len(source)  # nothing cut by the box
+    page.locator("#check-button").click()
+    notice = page.get_by_test_id("source-cut")
+    expect(notice).to_contain_text(f"checked characters 1–{first.end:,} of {len(source):,}", timeout=180_000)
+    expect(notice.locator("code")).to_have_text("nash check --source FILE --text FILE")
+    expect(notice).to_contain_text("(no limit)")
+    expect(notice).to_be_visible()
+    table = page.locator("#check-table")
+    expect(table).to_contain_text("not in the part checked")
+    assert table_rows(table)["12,345"][2] == "not in the part checked"  # its value stands in the rest
+    expect(table).not_to_contain_text("nowhere in the source")
+    expect(page.locator("#check-next")).to_be_visible()
+    data_paths.artifacts.mkdir(exist_ok=True)
+    page.screenshot(path=str(data_paths.artifacts / "space_check_cut.png"), full_page=True)
+    page.locator("#check-next").click()
+    expect(notice).to_contain_text(f"checked characters {first.end + 1:,}–{len(source):,} of {len(source):,}",
+                                   timeout=180_000)
+    expect(notice).to_contain_text("This is the last part")
+    line = source.count("\n", 0, source.index(tail)) + 1  # the source's line, not the part's
+    expect(table).to_contain_text(f"line {line}: The company employed [12,345]")
+    rows = table_rows(table)
+    assert rows["12,345"][2].startswith(f"line {line}: ") and rows["$1,452.4 million"][2] == "not in the part checked"
+    expect(page.locator("#check-next")).to_be_hidden()
+    assert page.locator("#check-first input").input_value() == str(first.end + 1)
+    fill(page, "check-source", "A new source of 3 lines.")  # a new source is checked from its start again
+    expect(page.locator("#check-first input")).to_have_value("1")
+
+
+def test_the_figures_table_shows_every_row_and_headers_stay_whole(page):
+    """30 figures: 30 rows, none below a scroll bar (the table showed 8 of 9); no header broken inside a word."""
+    from playwright.sync_api import expect
+
+    from nash_metric.space.app import CHECK_SOURCE
+
+    page.get_by_role("tab", name="Check figures").click()
+    fill(page, "check-source", CHECK_SOURCE)
+    fill(page, "check-text", "Figures: " + ", ".join(str(7 * i) for i in range(1, 31)) + ".")
+    page.locator("#check-button").click()
+    expect(page.get_by_test_id("check-summary")).to_contain_text("(30 figures)", timeout=120_000)
+    table = page.locator("#check-table")
+    expect(table.locator("[role=row]")).to_have_count(31)  # the header and every figure
+    viewport = table.locator(".virtual-table-viewport")
+    assert viewport.evaluate("e => e.scrollHeight <= e.clientHeight + 1"), "rows hidden below a scroll bar"
+    assert headers_whole(page, "#check-table") == ["figure", "verdict", "its value in the source",
+                                                   "what decided, and the number bound to it"]
 
 
 def test_the_batch_table_fits_1280_px_with_its_support_columns(page, tmp_path, data_paths):

@@ -23,7 +23,7 @@ from ..reports.method import METHOD_STEPS
 from . import scorers
 from .batch_files import Downloads, limits_text
 from .handlers import BATCH_LABELS, SpaceHandlers
-from .limits import MAX_CANDIDATES, MAX_CHARS, MAX_MODEL_CHARS, MAX_SOURCE_CHARS, SpaceLimits, limits_lines
+from .limits import MAX_CANDIDATES, MAX_CHARS, MAX_MODEL_CHARS, MAX_SOURCE_CHARS, SpaceLimits, limits_lines, source_part
 from .render import CHECK_COLOURS, CHECK_HEADER, CSS
 
 ANCHOR = "Revenue increased by 4%."
@@ -71,7 +71,9 @@ CHECK_INTRO = (
     "(only another year's column, another row or another subject, while a number of another value is bound to "
     "what the text states: **misplaced**; a change stated in the other direction: **contradicted**); otherwise "
     "it is **supported**. Table cells are read by row and column. "
-    "τ does not change the verdicts. On the command line: `nash check --source FILE --text FILE`."
+    f"τ does not change the verdicts. A source longer than {MAX_SOURCE_CHARS:,} characters is checked part by part "
+    "(the page says which characters were checked; **Check the next part** goes on). On the command line, with no "
+    "limit: `nash check --source FILE --text FILE`."
 )
 ABOUT = "\n### How NASH scores a pair\n\n" + METHOD_STEPS + r"""
 **Numeric support** (beside NASH, not part of it): with A the prediction and B the reference (a summary, or
@@ -195,19 +197,37 @@ def _check_tab(h: SpaceHandlers, scoring: list[Any], demo: gr.Blocks) -> None:
     with gr.Tab("Check figures"):
         gr.Markdown(CHECK_INTRO)
         with gr.Row():
-            source = gr.Textbox(CHECK_SOURCE, label=f"Source (at most {MAX_SOURCE_CHARS:,} characters)", lines=14,
-                                max_length=MAX_SOURCE_CHARS, elem_id="check-source")
+            # No max_length: a browser cuts a longer paste silently. The handler checks the source part by part.
+            source = gr.Textbox(CHECK_SOURCE, label=f"Source (checked {MAX_SOURCE_CHARS:,} characters at a time)",
+                                lines=14, elem_id="check-source")
             text = gr.Textbox(CHECK_TEXT, label="Generated text", lines=14, max_length=MAX_CHARS,
                               elem_id="check-text")
-        check_btn = gr.Button("Check figures", variant="primary", elem_id="check-button")
+        with gr.Row():
+            check_btn = gr.Button("Check figures", variant="primary", elem_id="check-button", scale=4)
+            first = gr.Number(1, label="Check from character", precision=0, minimum=1, scale=1, min_width=160,
+                              elem_id="check-first")
+            next_btn = gr.Button("Check the next part", visible=False, elem_id="check-next", scale=1)
         summary = gr.HTML(elem_id="check-output")
         marked = gr.HighlightedText(label="Generated text: each figure by its verdict", color_map=CHECK_COLOURS,
                                     combine_adjacent=False, show_legend=True, elem_id="check-marked")
-        table = gr.Dataframe(headers=CHECK_HEADER, label="Figures", interactive=False, wrap=True,
+        # Tall enough for every figure of a 2,000-character text: no row hidden below a scroll bar.
+        table = gr.Dataframe(headers=CHECK_HEADER, label="Figures", interactive=False, wrap=True, max_height=FULL_TABLE,
                              column_widths=["14%", "12%", "37%", "37%"], elem_id="check-table")
-        inputs, outputs = [source, text, *scoring], [summary, marked, table]
+        inputs, outputs = [source, text, *scoring, first], [summary, marked, table, next_btn]
         check_btn.click(h.check, inputs, outputs, api_name="check")
+        next_btn.click(next_part, [source, first], first, api_name=False, show_progress="hidden").then(
+            h.check, inputs, outputs, api_name=False)
+        source.change(None, None, first, js="() => [1]")  # a new source starts at its first character
         demo.load(h.check_example, inputs, outputs, api_name=False, show_progress="minimal")
+
+
+def next_part(source: str, first: int | None) -> int:
+    """The character the part after the one checked from `first` starts at (1 past the end: from the start)."""
+    try:
+        part = source_part(source or "", int(first or 1))
+    except ValueError:
+        return 1
+    return part.next_first or 1
 
 
 def _batch_tab(h: SpaceHandlers, scoring: list[Any], limits: SpaceLimits) -> None:

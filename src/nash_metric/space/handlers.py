@@ -11,6 +11,7 @@ the reason, when it would not be drawn in the time left.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import time
 from collections.abc import Callable
@@ -27,8 +28,8 @@ from . import scorers
 from .allow import allowed_model
 from .batch_files import Downloads, parse_pairs
 from .budget import LOCAL_HINT, Deadline, SourceSpeed, drawing_seconds, next_chunk
-from .figures import figure_rows
-from .limits import MAX_CANDIDATES, MAX_CHARS, MAX_SOURCE_CHARS, SpaceLimits
+from .figures import FigureRow, figure_rows
+from .limits import MAX_CANDIDATES, MAX_CHARS, MAX_SOURCE_INPUT, SpaceLimits, source_part
 from .render import (
     TAU_SOURCES,
     check_summary_html,
@@ -38,6 +39,7 @@ from .render import (
     info_html,
     ranking_html,
     score_cards,
+    source_cut_html,
     support_html,
     tau_html,
     tau_text,
@@ -62,8 +64,9 @@ def _text(value: Any, name: str, limit: int = MAX_CHARS) -> str:
     return value.strip()
 
 
-def _safe(n_outputs: int, error_slot: int = 0) -> Callable:
-    """Turn any exception into an error panel in output `error_slot` (users never see a traceback)."""
+def _safe(n_outputs: int, error_slot: int = 0, rest: Callable[[], list[Any]] | None = None) -> Callable:
+    """Turn any exception into an error panel in output `error_slot` (users never see a traceback); the other
+    outputs get None, or what `rest()` gives them."""
 
     def wrap(fn: Callable) -> Callable:
         @functools.wraps(fn)  # gradio reads the signature (and its gr.Progress default) through __wrapped__
@@ -74,8 +77,8 @@ def _safe(n_outputs: int, error_slot: int = 0) -> Callable:
                 message = str(exc)
             except Exception as exc:  # pragma: no cover - last resort, still no traceback
                 message = f"internal error ({type(exc).__name__}): {exc}"
-            out: list[Any] = [None] * n_outputs
-            out[error_slot] = error_html(message)
+            out: list[Any] = rest() if rest else [None] * (n_outputs - 1)
+            out.insert(error_slot, error_html(message))
             return tuple(out) if n_outputs > 1 else out[0]
 
         return handler
@@ -118,6 +121,38 @@ def _heat_map(info: dict[str, Any], deadline: Deadline, budget: PlotBudget = PLO
     except Exception as exc:  # the scores are in hand: show them, and say what went wrong with the figure
         return None, info_html(f"The heat map could not be drawn ({type(exc).__name__}: {' '.join(str(exc).split())}"
                                "); the scores, texts and table are complete.")
+
+
+def _source(value: Any) -> str:
+    """The Check figures source as given (not stripped: the characters the notice counts are the box's)."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("Source is empty: paste the text the figures come from.")
+    if len(value) > MAX_SOURCE_INPUT:
+        raise ValueError(f"Source has {len(value):,} characters; this Space takes at most {MAX_SOURCE_INPUT:,} "
+                         "(checked part by part). `nash check --source FILE --text FILE` has no limit.")
+    return value
+
+
+def _first(value: Any) -> int:
+    """The "Check from character" box: a whole number from 1 (empty: 1)."""
+    if value is None or value == "":
+        return 1
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _later(rows: list[FigureRow], lines: int) -> list[FigureRow]:
+    """`rows` placed in a part of the source that starts after `lines` line breaks: their line numbers the
+    source's, not the part's."""
+    if not lines:
+        return rows
+
+    def moved(place: Any) -> Any:
+        return None if place is None else dataclasses.replace(place, line=place.line + lines)
+
+    return [dataclasses.replace(row, found=moved(row.found), matched=moved(row.matched),
+                                operands=tuple((text, moved(place)) for text, place in row.operands)) for row in rows]
 
 
 def _unsupported_cell(entries: list[dict[str, Any]]) -> str:
@@ -225,29 +260,34 @@ class SpaceHandlers:
             out.config["threshold"], scorer.threshold_source
         )
 
-    @_safe(n_outputs=3)
+    @_safe(n_outputs=4, rest=lambda: [None, None, gr.update(visible=False)])
     def check(self, source: str, text: str, model: str, backend: str, use_model_tau: bool, tau: float,
-              progress=gr.Progress()):
+              first: int | None = 1, progress=gr.Progress()):
         """Judge each figure of a generated text against a source: a summary, the text with each figure
-        highlighted by its verdict, and a table of where each value stands in the source.
+        highlighted by its verdict, a table of where each value stands in the source, and the "Check the next
+        part" button's update (shown while the source goes on past the part checked).
 
-        The source is scored in one step that cannot be stopped, so a source this server would not check in the
-        time left is refused before it starts (`budget.SourceSpeed`)."""
+        One request checks at most `MAX_SOURCE_CHARS` characters of the source, from its `first` (`source_part`);
+        a longer source is checked part by part, and a notice over the results says which characters were checked
+        and how to check the rest (a figure whose value is not in the part reads "not in the part checked"). A part
+        is scored in one step that cannot be stopped, so one this server would not check in the time left is
+        refused before it starts (`budget.SourceSpeed`)."""
         deadline = Deadline(self.limits.request_seconds)
-        source = _text(source, "Source", MAX_SOURCE_CHARS)
+        part = source_part(_source(source), _first(first))
         text = _text(text, "Generated text")
         model = self._model(model)
         progress(0.1, desc="loading the model (first time only)")
         scorer = scorers.scorer_for(model, backend, use_model_tau, tau, timeout=deadline.remaining())
         deadline.check("checking the figures")
-        self.source_speed.check(model, len(source), deadline)
-        progress(0.3, desc=f"reading a source of {len(source):,} characters")
+        self.source_speed.check(model, len(part.text), deadline)
+        progress(0.3, desc=f"reading a source of {len(part.text):,} characters")
         started = time.monotonic()
-        out = scorer.score([text], [source])
-        self.source_speed.record(model, len(source), time.monotonic() - started)
+        out = scorer.score([text], [part.text])
+        self.source_speed.record(model, len(part.text), time.monotonic() - started)
         verdicts, support = out.figure_verdicts[0], float(out.numeric_support[0])
-        return check_summary_html(support, verdicts), verdict_segments(text, verdicts), \
-            figure_table(figure_rows(source, verdicts))
+        rows = _later(figure_rows(part.text, verdicts), part.lines_before)
+        return source_cut_html(part) + check_summary_html(support, verdicts), verdict_segments(text, verdicts), \
+            figure_table(rows, cut=part.cut), gr.update(visible=part.next_first is not None)
 
     def _kept(self, handler: Callable[..., tuple], *inputs: Any) -> tuple:
         """`handler`'s result for what a tab opens on: scored once per tab, model and settings, then kept (every
@@ -261,9 +301,10 @@ class SpaceHandlers:
             self._opening[key] = result
         return result
 
-    def check_example(self, source: str, text: str, model: str, backend: str, use_model_tau: bool, tau: float):
+    def check_example(self, source: str, text: str, model: str, backend: str, use_model_tau: bool, tau: float,
+                      first: int | None = 1):
         """`check` of the Check figures tab's example, scored when a page loads (`_kept`)."""
-        return self._kept(self.check, source, text, model, backend, use_model_tau, tau)
+        return self._kept(self.check, source, text, model, backend, use_model_tau, tau, first)
 
     def compare_example(self, text_a: str, text_b: str, model: str, backend: str, use_model_tau: bool, tau: float):
         """`compare` of the Compare tab's example, scored when a page loads (`_kept`), so the first screen shows

@@ -24,6 +24,7 @@ from ..common.verdicts import (
 )
 from ..numbers import MASK_TOKEN
 from .figures import FigureRow, summary_line
+from .limits import SourcePart
 
 # The number kinds' badges in Compare: light fills whose hues stay clear of every verdict colour
 # (`common.verdicts.VERDICT_COLOURS`, the one key the verdicts use everywhere), so a fill never reads as a verdict.
@@ -254,6 +255,7 @@ def ranking_html(
 
 # The Check figures tab's highlight colours, by verdict (gr.HighlightedText's color_map): the one key.
 CHECK_COLOURS = {verdict: VERDICT_COLOURS[verdict] for verdict in RULE_VERDICTS["context"]}
+NOT_IN_PART = "not in the part checked"  # a figure's value cell when the source was cut (`SourcePart.cut`)
 CHECK_HEADER = ["figure", "verdict", "its value in the source", "what decided, and the number bound to it"]
 
 
@@ -275,22 +277,33 @@ def verdict_segments(text: str, verdicts: Sequence[Mapping[str, Any]]) -> list[t
     return out
 
 
-def figure_table(rows: Sequence[FigureRow]) -> list[list[str]]:
+def figure_table(rows: Sequence[FigureRow], cut: bool = False) -> list[list[str]]:
     """The table under the highlighted text: each figure, its verdict, where its value stands in the source (for a
     computed figure, the derivation of the source's numbers that gives it) and, when it is not supported, what
     decided (its basis) and the number bound to what it states (misplaced) or closest in context (unsupported, then
     the closest derivation of its bound numbers, if any); for a computed figure, where each of its numbers stands.
-    Plain text: gr.Dataframe shows a "str" cell as text."""
-    return [[row.text, f"{MARKS.get(row.verdict, '')} {row.verdict}".strip(), _value_cell(row), _decided_cell(row)]
-            for row in rows]
+    `cut`: only a part of the source was checked (`SourcePart.cut`), so a value found nowhere is "not in the part
+    checked", never "nowhere in the source". Plain text: gr.Dataframe shows a "str" cell as text."""
+    return [[row.text, f"{MARKS.get(row.verdict, '')} {row.verdict}".strip(), _value_cell(row, cut),
+             _decided_cell(row)] for row in rows]
 
 
-def _value_cell(row: FigureRow) -> str:
+def _value_cell(row: FigureRow, cut: bool = False) -> str:
     if row.found is not None:
         return row.found.describe()
     if row.verdict == COMPUTED:
         return f"computed: {row.derivation}" if row.derivation else "computed from the source's numbers"
-    return "nowhere in the source"
+    return NOT_IN_PART if cut else "nowhere in the source"
+
+
+def source_cut_html(part: SourcePart) -> str:
+    """The notice over a cut source's results: the characters checked and how to check the rest (`data-*` hold
+    the numbers, for tests); "" for a source checked whole."""
+    if not part.cut:
+        return ""
+    notice = re.sub(r"`([^`<]+)`", r"<code>\1</code>", esc(part.notice()))  # the command, as code
+    return (f'<div class="nash-notice" role="status" data-testid="source-cut" data-first="{part.start + 1}" '
+            f'data-last="{part.end}" data-total="{part.total}">{notice}</div>')
 
 
 def colour_key_html(verdicts: Sequence[str] = RULE_VERDICTS["context"], kinds: bool = True) -> str:
@@ -384,6 +397,8 @@ CSS = _colour_rules() + """
 .nash-swatch { display: inline-block; width: 0.8em; height: 0.8em; border-radius: 2px; margin-right: 3px; }
 .nash-keep-case { text-transform: none; }
 th[role="columnheader"] .header { word-break: normal; overflow-wrap: normal; hyphens: none; }
+.nash-notice { padding: 8px; margin: 4px 0; border-radius: 6px; background: #fef9c3; color: #422006;
+  border: 1px solid #facc15; }
 .nash-support { margin: 4px 0 6px; font-size: 0.9em; }
 .nash-flagged { font-weight: 600; }
 .nash-mask { font-family: monospace; background: #eee; color: #333; border-radius: 3px; padding: 0 2px; }

@@ -30,6 +30,19 @@ def serve_space():
     return served
 
 
+@pytest.fixture(scope="session")
+def long_source() -> tuple[str, str]:
+    """(source, its last line): the Check figures example filing, then text without figures past the limit of one
+    request (`MAX_SOURCE_CHARS`), then a last line whose 12,345 only the rest of the source holds."""
+    from nash_metric.space.app import CHECK_SOURCE
+    from nash_metric.space.limits import MAX_SOURCE_CHARS
+
+    head = CHECK_SOURCE + "\n\n"
+    filler = "Management discussed the outlook for each segment and the markets it serves.\n"
+    tail = "The company employed 12,345 people at the end of 2020.\n"
+    return head + filler * ((MAX_SOURCE_CHARS - len(head)) // len(filler) + 40) + tail, tail
+
+
 @pytest.fixture(scope="module")
 def space_url():
     """The Gradio Space with the default limits, for the module's tests."""

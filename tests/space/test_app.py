@@ -265,6 +265,19 @@ def test_rank_endpoint_shows_the_order_change(client):
 
 
 @pytest.mark.slow
+def test_check_endpoint_checks_from_a_given_character(client):
+    """/check takes "Check from character" last, 1 when it is left out (as before it existed); its outputs are
+    the same three (the "Check the next part" button is not one of the API's)."""
+    from nash_metric.space.app import CHECK_SOURCE, CHECK_TEXT
+
+    summary, _, table = client.predict(CHECK_SOURCE, CHECK_TEXT, MODEL, "auto", True, 0.0, api_name="/check")
+    assert "4 figures" in summary and 'data-testid="source-cut"' not in summary and len(table["data"]) == 4
+    later = CHECK_SOURCE.index("Net sales rose")
+    summary, *_ = client.predict(CHECK_SOURCE, CHECK_TEXT, MODEL, "auto", True, 0.0, later + 1, api_name="/check")
+    assert f"checked characters {later + 1:,}–{len(CHECK_SOURCE):,} of {len(CHECK_SOURCE):,}" in summary
+
+
+@pytest.mark.slow
 def test_batch_endpoint_and_download(client, tmp_path):
     from gradio_client import handle_file
 

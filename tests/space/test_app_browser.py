@@ -1,6 +1,8 @@
 """The Space in real headless Chromium: the model's tau on the slider, the paper's case on the page, user
-markup staying inert, an unsupported figure highlighted, the Check figures tab opening on its scored example,
-and Chinese drawn with real glyphs (a CJK font is installed by install_browser.sh)."""
+markup staying inert, an unsupported figure highlighted, the Check figures tab opening on its scored example, a
+source over the limit checked part by part with a notice, every figure's row shown, the Batch table's columns within
+1280 px, one colour key in every tab, headers that do not break inside words, α kept in capitals, and Chinese drawn
+with real glyphs (a CJK font is installed by install_browser.sh)."""
 
 from __future__ import annotations
 
@@ -36,6 +38,38 @@ def page(space_url):
 def fill(page, elem_id: str, text: str) -> None:
     box = page.locator(f"#{elem_id} textarea, #{elem_id} input").first
     box.fill(text)
+
+
+def rgb(colour: str, alpha: float | None = None) -> str:
+    """A #rrggbb colour as the browser's computed style writes it."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({r}, {g}, {b})" if alpha is None else f"rgba({r}, {g}, {b}, {alpha:g})"
+
+
+# For each header of a table: how many lines it takes, how many words it has, and whether its text overflows its cell.
+HEADER_LINES = """th => {
+    const text = th.querySelector('.header');
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+    return [text.innerText, lines, text.innerText.trim().split(/\\s+/).length, th.scrollWidth > th.clientWidth];
+}"""
+
+
+def table_rows(table) -> dict[str, list[str]]:
+    """The rows of a gr.Dataframe (a locator), each by its first cell's text."""
+    rows = [row.locator("[role=gridcell]").all_inner_texts() for row in table.locator("[role=row]").all()]
+    return {cells[0].strip(): [c.strip() for c in cells] for cells in rows if cells}
+
+
+def headers_whole(page, table: str) -> list[str]:
+    """The headers of `table` (a CSS selector), each asserted unbroken: no word split over two lines, none wider
+    than its column ("directio/n", "bertscore/_f1" were)."""
+    out = []
+    for text, lines, words, overflows in (th.evaluate(HEADER_LINES) for th in page.locator(f"{table} th").all()):
+        assert lines <= words and not overflows, (text, lines, words, overflows)
+        out.append(text)
+    return out
 
 
 def test_the_first_screen_shows_the_compare_examples_scores_without_a_click(page, space_url, data_paths):
@@ -135,6 +169,8 @@ def test_markup_in_user_text_is_shown_not_run(page, data_paths):
 def test_an_unsupported_figure_of_the_prediction_is_highlighted(page, data_paths):
     from playwright.sync_api import expect
 
+    from nash_metric.common.verdicts import VERDICT_COLOURS
+
     page.get_by_role("tab", name="Compare").click()
     fill(page, "compare-a", "The company raised its dividend to $0.15 per share and cut net debt below $25 billion.")
     fill(page, "compare-b",
@@ -145,7 +181,7 @@ def test_an_unsupported_figure_of_the_prediction_is_highlighted(page, data_paths
     expect(flagged).to_have_count(1)
     assert flagged.inner_text().startswith("$0.15")
     assert flagged.get_attribute("title").endswith("unsupported: the reference says $0.13")
-    assert flagged.evaluate("e => getComputedStyle(e).outlineColor") == "rgb(220, 38, 38)"  # drawn in red
+    assert flagged.evaluate("e => getComputedStyle(e).outlineColor") == rgb(VERDICT_COLOURS["unsupported"])
     supported = page.locator('[data-testid="text-A"] mark[data-verdict="supported"]')
     assert supported.inner_text().startswith("$25 billion")
     assert supported.evaluate("e => getComputedStyle(e).outlineStyle") == "none"
@@ -159,15 +195,18 @@ def test_an_unsupported_figure_of_the_prediction_is_highlighted(page, data_paths
 def test_check_tab_opens_on_its_scored_example(page, data_paths):
     from playwright.sync_api import expect
 
+    from nash_metric.common.verdicts import VERDICT_COLOURS
+
     page.get_by_role("tab", name="Check figures").click()
     summary = page.get_by_test_id("check-summary")  # scored when the page loaded, nothing clicked
     expect(summary).to_contain_text("2 supported, 1 misplaced, 1 unsupported, 0 contradicted, 0 computed (4 figures)",
                                     timeout=120_000)
     marked = page.locator("#check-marked .highlighted")
     expect(marked).to_have_count(4)
-    colours = {"2019": "rgba(34, 197, 94, 0.5)", "$1,452.4 million": "rgba(34, 197, 94, 0.5)",  # green
-               "$790.3 million": "rgba(249, 115, 22, 0.5)",  # orange: the 2018 column's value
-               "$0.55": "rgba(239, 68, 68, 0.5)"}  # red: stated nowhere
+    green, orange, red = (rgb(VERDICT_COLOURS[v], 0.5) for v in ("supported", "misplaced", "unsupported"))
+    colours = {"2019": green, "$1,452.4 million": green,
+               "$790.3 million": orange,  # the 2018 column's value
+               "$0.55": red}  # stated nowhere
     assert sorted(m.inner_text().strip() for m in marked.all()) == sorted(colours)
     for text, colour in colours.items():  # to_have_css retries: the marks fade in, so one read can catch them midway
         expect(marked.filter(has_text=text)).to_have_css("background-color", colour)
@@ -176,6 +215,142 @@ def test_check_tab_opens_on_its_scored_example(page, data_paths):
     expect(table).to_contain_text("period: 2018, not 2019 · 812.7 · line 10 (Consumer · 2019)")
     data_paths.artifacts.mkdir(exist_ok=True)
     page.screenshot(path=str(data_paths.artifacts / "space_check.png"), full_page=True)
+
+
+def test_a_source_over_the_limit_is_checked_part_by_part_with_a_notice(page, data_paths, long_source):
+    """A source longer than the limit is checked from its start, a notice says which characters and how to check
+    the rest, a figure whose value stands in the rest is "not in the part checked", and "Check the next part" checks
+    the rest. The browser used to cut a longer paste silently (the box's max_length)."""
+    from playwright.sync_api import expect
+
+    from nash_metric.space.limits import source_part
+
+    source, tail = long_source
+    first = source_part(source)
+    page.get_by_role("tab", name="Check figures").click()
+    expect(page.get_by_test_id("check-summary")).to_be_visible(timeout=120_000)  # the opening example, scored
+    fill(page, "check-source", source)
+    fill(page, "check-text", "Industrial net sales were $1,452.4 million in 2019; 12,345 people worked there.")
+    assert len(page.locator("#check-source textarea").input_value()) == len(source)  # nothing cut by the box
+    page.locator("#check-button").click()
+    notice = page.get_by_test_id("source-cut")
+    expect(notice).to_contain_text(f"checked characters 1–{first.end:,} of {len(source):,}", timeout=180_000)
+    expect(notice.locator("code")).to_have_text("nash check --source FILE --text FILE")
+    expect(notice).to_contain_text("(no limit)")
+    expect(notice).to_be_visible()
+    table = page.locator("#check-table")
+    expect(table).to_contain_text("not in the part checked")
+    assert table_rows(table)["12,345"][2] == "not in the part checked"  # its value stands in the rest
+    expect(table).not_to_contain_text("nowhere in the source")
+    expect(page.locator("#check-next")).to_be_visible()
+    data_paths.artifacts.mkdir(exist_ok=True)
+    page.screenshot(path=str(data_paths.artifacts / "space_check_cut.png"), full_page=True)
+    page.locator("#check-next").click()
+    expect(notice).to_contain_text(f"checked characters {first.end + 1:,}–{len(source):,} of {len(source):,}",
+                                   timeout=180_000)
+    expect(notice).to_contain_text("This is the last part")
+    line = source.count("\n", 0, source.index(tail)) + 1  # the source's line, not the part's
+    expect(table).to_contain_text(f"line {line}: The company employed [12,345]")
+    rows = table_rows(table)
+    assert rows["12,345"][2].startswith(f"line {line}: ") and rows["$1,452.4 million"][2] == "not in the part checked"
+    expect(page.locator("#check-next")).to_be_hidden()
+    assert page.locator("#check-first input").input_value() == str(first.end + 1)
+    fill(page, "check-source", "A new source of 3 lines.")  # a new source is checked from its start again
+    expect(page.locator("#check-first input")).to_have_value("1")
+
+
+def test_the_figures_table_shows_every_row_and_headers_stay_whole(page):
+    """30 figures: 30 rows, none below a scroll bar (the table showed 8 of 9); no header broken inside a word."""
+    from playwright.sync_api import expect
+
+    from nash_metric.space.app import CHECK_SOURCE
+
+    page.get_by_role("tab", name="Check figures").click()
+    fill(page, "check-source", CHECK_SOURCE)
+    fill(page, "check-text", "Figures: " + ", ".join(str(7 * i) for i in range(1, 31)) + ".")
+    page.locator("#check-button").click()
+    expect(page.get_by_test_id("check-summary")).to_contain_text("(30 figures)", timeout=120_000)
+    table = page.locator("#check-table")
+    expect(table.locator("[role=row]")).to_have_count(31)  # the header and every figure
+    viewport = table.locator(".virtual-table-viewport")
+    assert viewport.evaluate("e => e.scrollHeight <= e.clientHeight + 1"), "rows hidden below a scroll bar"
+    assert headers_whole(page, "#check-table") == ["figure", "verdict", "its value in the source",
+                                                   "what decided, and the number bound to it"]
+
+
+def test_the_batch_table_fits_1280_px_with_its_support_columns(page, tmp_path, data_paths):
+    from playwright.sync_api import expect
+
+    from nash_metric.space.handlers import BATCH_LABELS
+
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text(
+        "a,b\nRevenue increased by 4%.,Revenue increased by 40%.\n"
+        '"The company raised its dividend to $0.15 per share and cut net debt below $25 billion.",'
+        '"The dividend of $0.13 per share was kept; net debt was $25 billion after a $3 billion bond."\n'
+        "Operating profit rose to EUR 13.1 mn from EUR 8.7 mn.,Operating profit rose to EUR 13.1 mn from EUR 8.7 mn.\n",
+        encoding="utf-8")
+    page.get_by_role("tab", name="Batch").click()
+    page.locator("#batch-upload input[type=file]").set_input_files(str(pairs))
+    expect(page.locator("#batch-upload")).to_contain_text("pairs.csv")
+    page.locator("#batch-button").click()
+    expect(page.locator("#batch-summary")).to_contain_text("mean NASH", timeout=120_000)
+    table = page.locator("#batch-table")
+    expect(table.locator("[role=row]")).to_have_count(4)
+    assert headers_whole(page, "#batch-table") == BATCH_LABELS
+    assert "numeric support" in BATCH_LABELS and "unsupported figures" in BATCH_LABELS
+    grid = table.locator("[role=grid]")
+    assert grid.evaluate("e => e.scrollWidth <= e.clientWidth"), "the Batch table is wider than the page"
+    assert grid.evaluate("e => e.getBoundingClientRect().right") <= 1280
+    by_a = table_rows(table)
+    support, lacking = BATCH_LABELS.index("numeric support"), BATCH_LABELS.index("unsupported figures")
+    dividend = by_a["The company raised its dividend to $0.15 per share and cut net debt below $25 billion."]
+    assert (dividend[support], dividend[lacking]) == ("0.5", "✗ $0.15")
+    assert by_a["Revenue increased by 4%."][lacking] == "✗ 4%"
+    same = by_a["Operating profit rose to EUR 13.1 mn from EUR 8.7 mn."]
+    assert (same[support], same[lacking]) == ("1", "")
+    data_paths.artifacts.mkdir(exist_ok=True)
+    page.screenshot(path=str(data_paths.artifacts / "space_batch.png"), full_page=True)
+
+
+def test_one_colour_key_in_compare_check_and_the_key(page):
+    """A verdict's colour is the same in Compare's outlines and key, and Check figures' highlights and legend; a
+    number kind's fill is none of them (an unsupported dollar figure was filled green, "supported" in Check)."""
+    from playwright.sync_api import expect
+
+    from nash_metric.common.verdicts import VERDICT_COLOURS
+    from nash_metric.space.render import KIND_COLOURS
+
+    page.get_by_role("tab", name="Compare").click()
+    fill(page, "compare-a", "The company raised its dividend to $0.15 per share and cut net debt below $25 billion.")
+    fill(page, "compare-b",
+         "The dividend of $0.13 per share was kept; net debt was $25 billion after a $3 billion bond.")
+    page.locator("#compare-button").click()
+    expect(page.get_by_test_id("text-A")).to_contain_text("$25 billion", timeout=60_000)
+    dollar = page.locator('[data-testid="text-A"] mark[data-verdict="unsupported"]')
+    assert dollar.evaluate("e => getComputedStyle(e).outlineColor") == rgb(VERDICT_COLOURS["unsupported"])
+    fills = {rgb(c) for c in VERDICT_COLOURS.values()}
+    for mark in page.locator('[data-testid="text-A"] mark, [data-testid="text-B"] mark').all():
+        assert mark.evaluate("e => getComputedStyle(e).backgroundColor") not in fills
+    assert dollar.evaluate("e => getComputedStyle(e).backgroundColor") == rgb(KIND_COLOURS["monetary"])
+    key = page.locator("#compare-texts").get_by_test_id("colour-key")
+    for verdict in ("supported", "misplaced", "unsupported", "contradicted", "computed"):
+        item = key.locator(f'[data-verdict="{verdict}"]')
+        assert item.evaluate("e => getComputedStyle(e).color") == rgb(VERDICT_COLOURS[verdict])
+        assert item.locator(".nash-swatch").evaluate("e => getComputedStyle(e).backgroundColor") == \
+            rgb(VERDICT_COLOURS[verdict])
+    for kind in ("percentage", "monetary", "quantity", "temporal"):
+        assert key.locator(f'[data-kind="{kind}"]').evaluate("e => getComputedStyle(e).backgroundColor") == \
+            rgb(KIND_COLOURS[kind])
+    caption = page.locator('[data-side="A"] .nash-caption')
+    assert caption.inner_text() == "MASKED (WHAT α COUNTS):"  # set in capitals, α kept (it read "A")
+    assert "verdict (A's figure)" in headers_whole(page, "#compare-table")
+
+    page.get_by_role("tab", name="Check figures").click()
+    legend = page.locator('#check-marked [data-testid="highlighted-text:category-legend"] .legend-item')
+    expect(legend).to_have_count(5)
+    for item in legend.all():  # gradio fills a label at half opacity, the highlighted figures too
+        expect(item).to_have_css("background-color", rgb(VERDICT_COLOURS[item.inner_text().strip()], 0.5))
 
 
 def shot_of(page, text: str) -> bytes:

@@ -113,7 +113,39 @@ def test_batch_reports_extra_columns_and_neutralises_formulas(serve_space, tmp_p
         rows = list(csv.reader(fh))
     assert [r[:2] for r in rows[1:]] == [["'=1+1", "'+cmd 2"], ["'-2+3", "'@SUM(A1)"],
                                          ["Revenue rose 4%", "Revenue rose 5%"]]
-    assert all(isinstance(float(v), float) for r in rows[1:] for v in r[2:])  # scores stay numbers
+    assert rows[0][-2:] == ["numeric_support", "unsupported_figures"]
+    assert all(isinstance(float(v), float) for r in rows[1:] for v in r[2:-1])  # scores stay numbers
+    assert all(not cell or cell.startswith(("✗", "↷", "⇅", "∅")) for *_, cell in rows[1:])  # a mark first: no formula
+
+
+def test_batch_downloads_are_removed_after_download_seconds(serve_space, tmp_path, tiny_model_dir, monkeypatch):
+    """Ten Batch runs left ten nash_batch_*.csv files in the temp folder for good: a public Space fills its disk.
+    Now the CSV written for a download is removed at once, and gradio's copy (and the upload) once it is
+    `download_seconds` old."""
+    import tempfile
+
+    from nash_metric.space import scorers
+
+    model = str(tiny_model_dir)
+    scorers.bertscore_f1(scorers.get_scorer(model, "token"), ["a 1"], ["b 2"])
+    gradio_dir, system_tmp = tmp_path / "gradio", tmp_path / "tmp"
+    system_tmp.mkdir()
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(gradio_dir))  # read when the app is created
+    monkeypatch.setattr(tempfile, "tempdir", str(system_tmp))  # where a download was written, and left
+    path = tmp_path / "pairs.csv"
+    path.write_text("a,b\nRevenue rose 4%,Revenue rose 5%\n")
+    with serve_space(SpaceLimits(allowed_models=(model,), download_seconds=1)) as (url, demo):
+        assert demo.delete_cache == (1, 1)
+        summary, _, download = _batch(_client(url), path, model, "token")
+        assert "1 pairs" in summary and download, summary
+        assert not list(system_tmp.rglob("nash_batch_*.csv"))  # the file written for gradio is gone at once
+        served = list(gradio_dir.rglob("nash_batch_*.csv"))
+        assert len(served) == 1, served  # gradio's copy: the one it serves
+        deadline = time.monotonic() + 15
+        while served[0].exists() and time.monotonic() < deadline:
+            time.sleep(0.25)
+        assert not served[0].exists(), "gradio's delete_cache did not remove the download"
+        assert not list(gradio_dir.rglob("*.csv"))  # the upload too
 
 
 @pytest.mark.slow

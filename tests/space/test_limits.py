@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -22,7 +23,8 @@ from nash_metric.space.render import ranking_html
 
 @pytest.mark.parametrize("field,value", [("max_loaded_models", 0), ("request_seconds", 0), ("concurrency", -1),
                                          ("max_queue", 1.5), ("max_file_bytes", True), ("request_seconds", "nan"),
-                                         ("allowed_models", "one-string"), ("allow_any_model", "yes")])
+                                         ("allowed_models", "one-string"), ("allow_any_model", "yes"),
+                                         ("download_seconds", 0), ("download_seconds", float("inf"))])
 def test_bad_limits_name_the_field(field, value):
     with pytest.raises(ValueError, match=f"^{field} must"):
         SpaceLimits(**{field: value})
@@ -31,8 +33,9 @@ def test_bad_limits_name_the_field(field, value):
 def test_limits_from_env():
     env = {"NASH_SPACE_ALLOW_MODELS": "org/a, /models/b ,", "NASH_SPACE_ALLOW_ANY_MODEL": "0",
            "NASH_SPACE_MAX_MODELS": "3", "NASH_SPACE_REQUEST_SECONDS": "12.5", "NASH_SPACE_CONCURRENCY": "2",
-           "NASH_SPACE_MAX_QUEUE": "8", "NASH_SPACE_MAX_FILE_BYTES": "2_000_000"}
-    assert SpaceLimits.from_env(env) == SpaceLimits(("org/a", "/models/b"), False, 3, 12.5, 2, 8, 2_000_000)
+           "NASH_SPACE_MAX_QUEUE": "8", "NASH_SPACE_MAX_FILE_BYTES": "2_000_000",
+           "NASH_SPACE_DOWNLOAD_SECONDS": "90"}
+    assert SpaceLimits.from_env(env) == SpaceLimits(("org/a", "/models/b"), False, 3, 12.5, 2, 8, 2_000_000, 90.0)
     assert SpaceLimits.from_env({}) == SpaceLimits()
     with pytest.raises(ValueError, match="NASH_SPACE_MAX_MODELS='two': expected an integer"):
         SpaceLimits.from_env({"NASH_SPACE_MAX_MODELS": "two"})
@@ -40,6 +43,38 @@ def test_limits_from_env():
         SpaceLimits.from_env({"NASH_SPACE_REQUEST_SECONDS": "-1"})
     with pytest.raises(ValueError, match="NASH_SPACE_ALLOW_ANY_MODEL='maybe'"):
         SpaceLimits.from_env({"NASH_SPACE_ALLOW_ANY_MODEL": "maybe"})
+
+
+def test_downloads_are_kept_for_download_seconds():
+    from nash_metric.space.limits import limits_lines
+
+    assert SpaceLimits().delete_cache == (600, 3600)  # gradio looks every 10 minutes for files an hour old
+    assert SpaceLimits(download_seconds=1).delete_cache == (1, 1)
+    assert SpaceLimits(download_seconds=90.5).delete_cache == (22, 91)
+    assert "**Downloads**: a Batch CSV (and an upload) is removed from the server 1 hour after it was written." \
+        in limits_lines(SpaceLimits(), DEFAULT_MODEL)
+    assert "removed from the server 90 s after" in " ".join(limits_lines(SpaceLimits(download_seconds=90), "m"))
+    assert "removed from the server 30 minutes after" in " ".join(
+        limits_lines(SpaceLimits(download_seconds=1800), "m"))
+
+
+def test_a_download_leaves_no_file_of_its_own(tmp_path):
+    """Served, the CSV goes into gradio's cache (which `delete_cache` empties); the file written for it is gone."""
+    from nash_metric.space.batch_files import Downloads
+
+    handed = []
+
+    def cache(path):  # what gradio's move_resource_to_block_cache does: copy into its cache, return the copy
+        handed.append(path)
+        copy = tmp_path / "cache" / "h" / path.rsplit("/", 1)[-1]
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_bytes(Path(path).read_bytes())
+        return str(copy)
+
+    served = Downloads(cache).write(["a", "b", "nash"], [["=x", "y", 0.5]], prefix="nash_batch_partial_")
+    assert served.startswith(str(tmp_path / "cache")) and "partial" in served
+    assert Path(served).read_text(encoding="utf-8").splitlines() == ["a,b,nash", "'=x,y,0.5"]
+    assert not Path(handed[0]).exists() and not Path(handed[0]).parent.exists()  # removed at once
 
 
 # -- allow-list -----------------------------------------------------------------------------------------

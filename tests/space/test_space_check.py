@@ -9,7 +9,7 @@ import pytest
 
 from nash_metric.reports.figure_rows import figure_rows
 from nash_metric.space.budget import Deadline, OverBudget, SourceSpeed
-from nash_metric.space.limits import MAX_CHARS, MAX_SOURCE_CHARS, SpaceLimits
+from nash_metric.space.limits import MAX_CHARS, MAX_SOURCE_CHARS, MAX_SOURCE_INPUT, SpaceLimits, source_part
 from nash_metric.space.render import check_summary_html, figure_table, verdict_segments
 
 MODEL = "sentence-transformers/all-MiniLM-L6-v2"
@@ -50,6 +50,7 @@ GROWTH = "(62.4 − 50.2) / 50.2 = 24.3%"
 
 
 def test_a_computed_figure_shows_its_mark_colour_and_derivation():
+    from nash_metric.common.verdicts import VERDICT_COLOURS
     from nash_metric.space.render import CHECK_COLOURS, CSS
 
     source = "| | 2019 | 2018 |\n|---|---|---|\n| Revenue | 62.4 | 50.2 |\n"
@@ -69,7 +70,8 @@ def test_a_computed_figure_shows_its_mark_colour_and_derivation():
          '50.2 = 24.3%'],  # gr.Dataframe shows a str cell as text
     ]
     assert verdict_segments(text, [computed, closest])[1] == ("24.3%", "computed")
-    assert CHECK_COLOURS["computed"] == "#06b6d4" and len(set(CHECK_COLOURS.values())) == len(CHECK_COLOURS)
+    assert CHECK_COLOURS["computed"] == VERDICT_COLOURS["computed"] and len(set(CHECK_COLOURS.values())) == len(
+        CHECK_COLOURS)
     assert ".nash-num.nash-computed" in CSS and ".nash-flagged.nash-computed" in CSS
     html = check_summary_html(0.5, [closest, computed])
     assert 'data-computed="1"' in html and 'data-unsupported="1"' in html
@@ -158,8 +160,9 @@ def test_the_check_tab_judges_the_opening_example(tiny_model_dir):
 
     model = str(tiny_model_dir)
     h = _handlers(model)
-    summary, segments, table = h.check_example(CHECK_SOURCE, CHECK_TEXT, model, "token", False, 0.5)
-    assert "nash-error" not in summary, summary
+    summary, segments, table, next_part = h.check_example(CHECK_SOURCE, CHECK_TEXT, model, "token", False, 0.5)
+    assert "nash-error" not in summary and 'data-testid="source-cut"' not in summary, summary
+    assert next_part["visible"] is False  # the source is checked whole: no next part
     # The value step decides $0.55 whatever the model; the year decides $790.3 million (812.7 in the 2019 column
     # fits it by 1.0 more than 790.3 in the 2018 column, against a margin of 0.25).
     assert [(s, v) for s, v in segments if v] == [("2019", "supported"), ("$1,452.4 million", "supported"),
@@ -183,17 +186,75 @@ def test_the_source_takes_a_real_filing_and_the_compare_limit_stays(tiny_model_d
     assert MAX_SOURCE_CHARS >= 30_000 and MAX_CHARS == 2_000
     paragraph = CHECK_SOURCE + "\n\n"
     source = paragraph * (30_000 // len(paragraph) + 1)
-    summary, segments, _ = h.check(source, "Consumer net sales were $790.3 million in 2019.", model, "token",
-                                   False, 0.5)
+    summary, segments, _, next_part = h.check(source, "Consumer net sales were $790.3 million in 2019.", model,
+                                              "token", False, 0.5)
     assert len(source) >= 30_000 and "nash-error" not in summary, summary
+    assert 'data-testid="source-cut"' not in summary and next_part["visible"] is False  # checked whole
     assert [v for _, v in segments if v] == ["misplaced", "supported"]
-    too_long = "x 1. " * (MAX_SOURCE_CHARS // 5 + 1)
-    summary, *_ = h.check(too_long, "x 1", model, "token", False, 0.5)
-    assert f"Source has {len(too_long):,} characters; the limit here is {MAX_SOURCE_CHARS:,}." in summary
+    too_long = "x 1. " * (MAX_SOURCE_INPUT // 5 + 1)
+    summary, *rest = h.check(too_long, "x 1", model, "token", False, 0.5)
+    assert f"Source has {len(too_long):,} characters; this Space takes at most {MAX_SOURCE_INPUT:,}" in summary
+    assert "`nash check --source FILE --text FILE` has no limit" in summary and rest[-1]["visible"] is False
     summary, *_ = h.check("x 1", "x 1 " * 600, model, "token", False, 0.5)
     assert "Generated text has 2,400 characters; the limit here is 2,000." in summary
     cards, *_ = h.compare("x 1 " * 600, "x 1", model, "token", False, 0.5)
     assert "Text A has 2,400 characters; the limit here is 2,000." in cards
+
+
+def test_a_source_over_the_limit_is_checked_part_by_part_and_says_so(tiny_model_dir, long_source):
+    """Nothing is cut silently: the notice says which characters were checked and how to check the rest; a figure
+    stated only in the rest is "not in the part checked", never "nowhere in the source"."""
+    model = str(tiny_model_dir)
+    h = _handlers(model)
+    source, tail = long_source
+    text = "Industrial net sales were $1,452.4 million in 2019; 12,345 people worked there."
+    first = source_part(source)
+    assert first.cut and first.end < MAX_SOURCE_CHARS and source[first.end - 1] == "\n"  # cut at a line break
+    summary, _, table, next_part = h.check(source, text, model, "token", False, 0.5)
+    assert "nash-error" not in summary, summary
+    assert (f'data-testid="source-cut" data-first="1" data-last="{first.end}" data-total="{len(source)}"'
+            in summary)
+    assert f"Source cut: checked characters 1–{first.end:,} of {len(source):,}" in summary
+    assert f"Check the rest with &quot;Check the next part&quot; (from character {first.end + 1:,})" in summary
+    assert "<code>nash check --source FILE --text FILE</code> (no limit)" in summary
+    rows = {row[0]: row for row in table}
+    assert rows["12,345"][2] == "not in the part checked"  # its value stands in the rest
+    assert rows["$1,452.4 million"][2].startswith("line 9 (Industrial · 2019)")
+    assert next_part["visible"] is True
+    assert "nowhere in the source" not in str(table)
+
+    summary, _, table, next_part = h.check(source, text, model, "token", False, 0.5, first.end + 1)
+    rest = source_part(source, first.end + 1)
+    assert not rest.next_first and rest.end == len(source)
+    assert f"Source cut: checked characters {first.end + 1:,}–{len(source):,} of {len(source):,}" in summary
+    assert "This is the last part" in summary and next_part["visible"] is False
+    rows = {row[0]: row for row in table}
+    line = source.count("\n", 0, source.index(tail)) + 1  # the source's line, not the part's
+    assert rows["12,345"][2] == f"line {line}: The company employed [12,345] people at the end of 2020."
+    assert rows["$1,452.4 million"][2] == "not in the part checked"
+    summary, *_ = h.check(source, text, model, "token", False, 0.5, len(source) + 1)
+    assert f"Check from character {len(source) + 1:,}: the source has {len(source):,} characters." in summary
+
+
+def test_parts_end_at_a_line_break_and_the_next_part_button_goes_on(long_source):
+    from nash_metric.space.app import next_part
+
+    source = "a 1 b\n" * 10
+    part = source_part(source, 1, limit=16)
+    assert (part.text, part.start, part.end, part.next_first, part.lines_before) == ("a 1 b\na 1 b\n", 0, 12, 13, 0)
+    part = source_part(source, 13, limit=16)
+    assert (part.start, part.end, part.lines_before) == (12, 24, 2)
+    assert source_part("x" * 40, 1, limit=16).end == 16  # no break in its second half: cut at the limit
+    assert source_part("words " * 10, 1, limit=16).text == "words words "  # else at a space
+    whole = source_part(source)
+    assert not whole.cut and whole.next_first is None and whole.text == source
+    long, _ = long_source
+    assert next_part(long, 1) == source_part(long).next_first
+    assert next_part(long, source_part(long).next_first) == 1  # past the last part: from the start
+    assert next_part("short", 99) == 1
+    for bad in (0, -3, 1.5, True):
+        with pytest.raises(ValueError, match="Check from character"):
+            source_part(source, bad)
 
 
 def test_the_demo_has_the_tab_and_its_endpoint():
@@ -227,7 +288,8 @@ def test_minilm_reports_the_examples_misplaced_figure_as_misplaced():
     from nash_metric.space.app import CHECK_SOURCE, CHECK_TEXT
     from nash_metric.space.handlers import SpaceHandlers
 
-    summary, segments, table = SpaceHandlers(SpaceLimits()).check(CHECK_SOURCE, CHECK_TEXT, MODEL, "auto", True, 0.0)
+    summary, segments, table, _ = SpaceHandlers(SpaceLimits()).check(CHECK_SOURCE, CHECK_TEXT, MODEL, "auto", True,
+                                                                     0.0)
     assert "nash-error" not in summary, summary
     assert [(s, v) for s, v in segments if v] == [("2019", "supported"), ("$1,452.4 million", "supported"),
                                                   ("$790.3 million", "misplaced"), ("$0.55", "unsupported")]

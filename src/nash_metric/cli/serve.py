@@ -11,7 +11,7 @@ from .parser import PORT, POSITIVE, POSITIVE_NUMBER
 
 # `nash app` flags, named by the SpaceLimits field they set.
 SPACE_LIMIT_FLAGS = ("allowed_models", "allow_any_model", "max_loaded_models", "request_seconds", "concurrency",
-                     "max_queue", "max_file_bytes")
+                     "max_queue", "max_file_bytes", "download_seconds")
 
 
 def add_app_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,6 +36,9 @@ def add_app_arguments(parser: argparse.ArgumentParser) -> None:
     limits.add_argument("--max-file-bytes", type=POSITIVE,
                         help="largest upload, refused while it streams in "
                         f"(default: {SpaceLimits.max_file_bytes})")
+    limits.add_argument("--download-seconds", type=POSITIVE_NUMBER,
+                        help="a Batch download (and an upload) is removed from the server this long after it was "
+                        f"written (default: {SpaceLimits.download_seconds:g})")
 
 
 def run_app(args: argparse.Namespace) -> int:

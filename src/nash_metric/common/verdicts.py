@@ -1,4 +1,4 @@
-"""The figure verdicts' names, marks and help text: one home for the pipeline that decides them
+"""The figure verdicts' names, marks, colours and help text: one home for the pipeline that decides them
 (`pipeline.support`) and every front end that shows them (explain text, plots, `nash check`, the Space, the
 benchmarks). Plain strings, no numpy: the Space's HTML layer and the CLI import it before any model loads.
 
@@ -18,6 +18,11 @@ UNMATCHED = "unmatched"  # verdict="argmax" only
 # A figure with one of these verdicts counts in `numeric_support` and is not listed in `unsupported_numbers`.
 SUPPORTING = (SUPPORTED, COMPUTED)
 MARKS = {SUPPORTED: "✓", COMPUTED: "Σ", MISPLACED: "↷", UNSUPPORTED: "✗", CONTRADICTED: "⇅", UNMATCHED: "∅"}
+# The one colour key of the verdicts: the heat map's row labels and cell marks (`reports.plot`), the Space's Compare
+# outlines and marks and its Check figures highlights (`space.render`) all take their colour from here, so a colour
+# means the same verdict everywhere. Nothing else (the number kinds' badges in Compare) uses these hues.
+VERDICT_COLOURS = {SUPPORTED: "#15803d", COMPUTED: "#0e7490", MISPLACED: "#c2410c", UNSUPPORTED: "#b91c1c",
+                   CONTRADICTED: "#7e22ce", UNMATCHED: "#6b7280"}
 Rule = Literal["context", "argmax"]  # as config.Verdict
 RULE_VERDICTS: dict[Rule, tuple[str, ...]] = {
     "context": (SUPPORTED, MISPLACED, UNSUPPORTED, CONTRADICTED, COMPUTED),  # pipeline.support's code order

@@ -7,7 +7,7 @@ Built on ``matplotlib.figure.Figure`` (no pyplot state), so concurrent requests 
 GUI backend is ever selected. Import this module lazily: `import nash_metric` must stay free of matplotlib.
 Labels fall back to a CJK font when one is installed (Debian `fonts-noto-cjk`), so 3億元 is not drawn as boxes.
 Each row (a number of A, the prediction) carries its support verdict (`pipeline/support.py`): ✓ supported
-(green), Σ computed (teal), ↷ misplaced (amber), ⇅ contradicted (purple), ✗ unsupported (red), and under the
+(green), Σ computed (teal), ↷ misplaced (orange), ⇅ contradicted (purple), ✗ unsupported (red), and under the
 argmax rule ∅ unmatched (grey). Cells say where: ✓ the number of B that supports it; Σ each number of B a
 computed figure is derived from; for a misplaced figure ↷ where B states its value and ◎ the number bound to what
 A states; ⇅ where B states a contradicted change; ✗ the number of B closest in context to an unsupported figure
@@ -43,8 +43,8 @@ from ..common.verdicts import (
     MISPLACED,
     RULE_VERDICTS,
     SUPPORTED,
-    UNMATCHED,
     UNSUPPORTED,
+    VERDICT_COLOURS,
     VERDICT_HELP,
     Rule,
     supports,
@@ -75,8 +75,6 @@ PAD_INCHES = 0.1  # around a saved figure (bbox "tight")
 NO_ALIGNMENT = "No alignment to show: numbers on at most one side (S_num = 1 or 0 by definition)"
 MAX_LISTED = 12  # mentions listed per side on the no-alignment figure
 NO_ALIGNMENT_WIDTH = 7.2  # inches of text on the no-alignment figure (which is a little wider)
-VERDICT_COLOURS = {SUPPORTED: "#15803d", COMPUTED: "#0e7490", MISPLACED: "#b45309", UNSUPPORTED: "#b91c1c",
-                   CONTRADICTED: "#7e22ce", UNMATCHED: "#6b7280"}
 CONTEXT = "context"  # a cell mark: the number of B bound to what a misplaced figure states
 CELL_MARKS = {SUPPORTED: MARKS[SUPPORTED], COMPUTED: MARKS[COMPUTED], MISPLACED: MARKS[MISPLACED], CONTEXT: "◎",
               UNSUPPORTED: MARKS[UNSUPPORTED], CONTRADICTED: MARKS[CONTRADICTED]}

@@ -21,12 +21,15 @@ import gradio as gr
 from ..config import BACKENDS, DEFAULT_MODEL, option_default, option_doc
 from ..reports.method import METHOD_STEPS
 from . import scorers
-from .batch_files import limits_text
-from .handlers import BATCH_HEADER, SpaceHandlers
-from .limits import MAX_CANDIDATES, MAX_CHARS, MAX_MODEL_CHARS, MAX_SOURCE_CHARS, SpaceLimits, limits_lines
+from .batch_files import Downloads, limits_text
+from .handlers import BATCH_LABELS, SpaceHandlers
+from .limits import MAX_CANDIDATES, MAX_CHARS, MAX_MODEL_CHARS, MAX_SOURCE_CHARS, SpaceLimits, limits_lines, source_part
 from .render import CHECK_COLOURS, CHECK_HEADER, CSS
 
 ANCHOR = "Revenue increased by 4%."
+FULL_TABLE = 100_000  # px: a table's max_height that shows every row (gradio's default, 500, hid the ninth)
+# Of the Batch table's 10 columns: the widest header word ("unsupported", "similarity") fits its column at 1280 px.
+BATCH_WIDTHS = ["19%", "19%", "8%", "7%", "6%", "8.5%", "8.5%", "6%", "7%", "11%"]
 CANDIDATES = ["Revenue increased by 3.56%.", "Revenue increased by 40%.", "Revenue increased by 4.1%."]
 EXAMPLES = [
     ["Revenue increased by 4%.", "Revenue increased by 40%."],
@@ -68,7 +71,9 @@ CHECK_INTRO = (
     "(only another year's column, another row or another subject, while a number of another value is bound to "
     "what the text states: **misplaced**; a change stated in the other direction: **contradicted**); otherwise "
     "it is **supported**. Table cells are read by row and column. "
-    "τ does not change the verdicts. On the command line: `nash check --source FILE --text FILE`."
+    f"τ does not change the verdicts. A source longer than {MAX_SOURCE_CHARS:,} characters is checked part by part "
+    "(the page says which characters were checked; **Check the next part** goes on). On the command line, with no "
+    "limit: `nash check --source FILE --text FILE`."
 )
 ABOUT = "\n### How NASH scores a pair\n\n" + METHOD_STEPS + r"""
 **Numeric support** (beside NASH, not part of it): with A the prediction and B the reference (a summary, or
@@ -120,7 +125,8 @@ def build_demo(limits: SpaceLimits | None = None) -> gr.Blocks:
     limits = limits or SpaceLimits.from_env()
     scorers.configure(limits.max_loaded_models)
     h = SpaceHandlers(limits)
-    with gr.Blocks(title="NASH vs BERTScore") as demo:
+    # delete_cache: Batch downloads and uploads are removed once `download_seconds` old (all of them on close).
+    with gr.Blocks(title="NASH vs BERTScore", delete_cache=limits.delete_cache) as demo:
         gr.Markdown("# NASH: numerically aware similarity\nBERTScore and embedding cosine are numerically blind. "
                     "NASH scores the words and the numbers separately, then mixes them.")
         with gr.Accordion("Limits of this Space", open=False, elem_id="limits"):
@@ -163,8 +169,7 @@ def _compare_tab(h: SpaceHandlers, scoring: list[Any], demo: gr.Blocks) -> None:
         heatmap = gr.Plot(label="Alignment heat map", visible="hidden", elem_id="compare-heatmap")
         table = gr.Dataframe(headers=["direction", "number", "value", "aligned to", "value ", "cosine", "status",
                                       "magnitude sim", "contribution", "verdict (A's figure)"],
-                             label="Aligned numbers",
-                             interactive=False, wrap=True)
+                             label="Aligned numbers", interactive=False, wrap=True, elem_id="compare-table")
         gr.Examples(EXAMPLES, [text_a, text_b], label="Cases")
         inputs, outputs = [text_a, text_b, *scoring], [cards, panels, heatmap, table]
         opening = demo.load(h.compare_example, inputs, outputs, api_name=False, show_progress="minimal")
@@ -192,30 +197,51 @@ def _check_tab(h: SpaceHandlers, scoring: list[Any], demo: gr.Blocks) -> None:
     with gr.Tab("Check figures"):
         gr.Markdown(CHECK_INTRO)
         with gr.Row():
-            source = gr.Textbox(CHECK_SOURCE, label=f"Source (at most {MAX_SOURCE_CHARS:,} characters)", lines=14,
-                                max_length=MAX_SOURCE_CHARS, elem_id="check-source")
+            # No max_length: a browser cuts a longer paste silently. The handler checks the source part by part.
+            source = gr.Textbox(CHECK_SOURCE, label=f"Source (checked {MAX_SOURCE_CHARS:,} characters at a time)",
+                                lines=14, elem_id="check-source")
             text = gr.Textbox(CHECK_TEXT, label="Generated text", lines=14, max_length=MAX_CHARS,
                               elem_id="check-text")
-        check_btn = gr.Button("Check figures", variant="primary", elem_id="check-button")
+        with gr.Row():
+            check_btn = gr.Button("Check figures", variant="primary", elem_id="check-button", scale=4)
+            first = gr.Number(1, label="Check from character", precision=0, minimum=1, scale=1, min_width=160,
+                              elem_id="check-first")
+            next_btn = gr.Button("Check the next part", visible=False, elem_id="check-next", scale=1)
         summary = gr.HTML(elem_id="check-output")
         marked = gr.HighlightedText(label="Generated text: each figure by its verdict", color_map=CHECK_COLOURS,
                                     combine_adjacent=False, show_legend=True, elem_id="check-marked")
-        table = gr.Dataframe(headers=CHECK_HEADER, label="Figures", interactive=False, wrap=True,
+        # Tall enough for every figure of a 2,000-character text: no row hidden below a scroll bar.
+        table = gr.Dataframe(headers=CHECK_HEADER, label="Figures", interactive=False, wrap=True, max_height=FULL_TABLE,
                              column_widths=["14%", "12%", "37%", "37%"], elem_id="check-table")
-        inputs, outputs = [source, text, *scoring], [summary, marked, table]
+        inputs, outputs = [source, text, *scoring, first], [summary, marked, table, next_btn]
         check_btn.click(h.check, inputs, outputs, api_name="check")
+        next_btn.click(next_part, [source, first], first, api_name=False, show_progress="hidden").then(
+            h.check, inputs, outputs, api_name=False)
+        source.change(None, None, first, js="() => [1]")  # a new source starts at its first character
         demo.load(h.check_example, inputs, outputs, api_name=False, show_progress="minimal")
+
+
+def next_part(source: str, first: int | None) -> int:
+    """The character the part after the one checked from `first` starts at (1 past the end: from the start)."""
+    try:
+        part = source_part(source or "", int(first or 1))
+    except ValueError:
+        return 1
+    return part.next_first or 1
 
 
 def _batch_tab(h: SpaceHandlers, scoring: list[Any], limits: SpaceLimits) -> None:
     with gr.Tab("Batch"):
         gr.Markdown(f"Upload pairs to score. {limits_text(limits.max_file_bytes)} A request stops after "
                     f"{limits.request_seconds:g} s and returns the pairs scored so far.")
-        upload = gr.File(label="Pairs file", file_types=[".csv", ".tsv", ".jsonl", ".json"])
-        batch_btn = gr.Button("Score file", variant="primary")
+        upload = gr.File(label="Pairs file", file_types=[".csv", ".tsv", ".jsonl", ".json"], elem_id="batch-upload")
+        batch_btn = gr.Button("Score file", variant="primary", elem_id="batch-button")
         summary = gr.HTML(elem_id="batch-summary")
-        results = gr.Dataframe(headers=BATCH_HEADER, label="Scores", interactive=False, wrap=True)
-        download = gr.File(label="Download scores (CSV)")
+        # Ten columns in 1280 px: the texts wrap in their share, the headers between words (`BATCH_LABELS`).
+        results = gr.Dataframe(headers=BATCH_LABELS, label="Scores", interactive=False, wrap=True,
+                               max_height=FULL_TABLE, column_widths=BATCH_WIDTHS, elem_id="batch-table")
+        download = gr.File(label="Download scores (CSV)", elem_id="batch-download")
+        h.downloads = Downloads(download.move_resource_to_block_cache)  # gradio's cache: delete_cache empties it
         batch_btn.click(h.batch, [upload, *scoring], [summary, results, download], api_name="batch")
 
 

@@ -5,8 +5,8 @@ The records are read by the reader of ``nash score --pairs`` (`corpus.records.te
 checks of a cell and the same ``file:line`` messages, so an upload gives the pairs the command line gives. This
 module adds the Space's own rules: the size, pair and character limits, the column pairs it recognises
 (`COLUMN_PAIRS`), strict UTF-8, the report of other columns (never silently dropped), and a download that
-neutralises spreadsheet formulas in text cells. Every failure is a ``BatchFileError`` whose message is shown to the
-user as is, never a Python traceback.
+neutralises spreadsheet formulas in text cells and does not stay on the server for good (`Downloads`). Every
+failure is a ``BatchFileError`` whose message is shown to the user as is, never a Python traceback.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import csv
 import itertools
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -141,11 +141,32 @@ def csv_cell(value: Any) -> Any:
     return value
 
 
-def write_csv(header: Sequence[str], rows: Sequence[Sequence[Any]], prefix: str = "nash_batch_") -> str:
-    """Write the results to a fresh temp file (gradio serves it for download) and return its path."""
-    fd, name = tempfile.mkstemp(prefix=prefix, suffix=".csv")
+def write_csv(header: Sequence[str], rows: Sequence[Sequence[Any]], prefix: str = "nash_batch_",
+              directory: str | None = None) -> str:
+    """Write the results to a fresh temp file (in `directory`, else the system's temp folder) and return its path."""
+    fd, name = tempfile.mkstemp(prefix=prefix, suffix=".csv", dir=directory)
     with os.fdopen(fd, "w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
         writer.writerow([csv_cell(h) for h in header])
         writer.writerows([csv_cell(v) for v in row] for row in rows)
     return name
+
+
+class Downloads:
+    """Where the Batch tab's CSVs go. Served, `cache` is gradio's (the download component's
+    `move_resource_to_block_cache`): the CSV is written to a folder of its own, copied into gradio's cache, which
+    the app's ``delete_cache`` empties once a file is `SpaceLimits.download_seconds` old (and wholly when the server
+    stops), and the folder is removed at once, so nothing is left behind. Without a cache (the handlers called
+    directly) the CSV is a temp file of the caller's."""
+
+    def __init__(self, cache: Callable[[str], str | None] | None = None) -> None:
+        self.cache = cache
+
+    def write(self, header: Sequence[str], rows: Sequence[Sequence[Any]], prefix: str = "nash_batch_") -> str:
+        if self.cache is None:
+            return write_csv(header, rows, prefix)
+        with tempfile.TemporaryDirectory(prefix="nash_download_") as folder:
+            cached = self.cache(write_csv(header, rows, prefix, directory=folder))
+        if cached is None:  # pragma: no cover - gradio returns a path for a file path
+            raise OSError("the download could not be stored")
+        return cached

@@ -11,6 +11,7 @@ the reason, when it would not be drawn in the time left.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import time
 from collections.abc import Callable
@@ -22,21 +23,23 @@ import numpy as np
 from ..common.verdicts import MARKS
 from ..pipeline.output import NASHOutput
 from ..reports.explain_text import figure_verdicts, support_summary
-from ..reports.figure_rows import figure_rows
+from ..reports.figure_rows import FigureRow, figure_rows
 from ..reports.plot import PLOT_BUDGET, PlotBudget, explanation_figure, has_alignment
 from . import scorers
 from .allow import allowed_model
-from .batch_files import parse_pairs, write_csv
+from .batch_files import Downloads, parse_pairs
 from .budget import LOCAL_HINT, Deadline, SourceSpeed, drawing_seconds, next_chunk
-from .limits import MAX_CANDIDATES, MAX_CHARS, MAX_SOURCE_CHARS, SpaceLimits
+from .limits import MAX_CANDIDATES, MAX_CHARS, MAX_SOURCE_INPUT, SpaceLimits, source_part
 from .render import (
     TAU_SOURCES,
     check_summary_html,
+    colour_key_html,
     error_html,
     figure_table,
     info_html,
     ranking_html,
     score_cards,
+    source_cut_html,
     support_html,
     tau_html,
     tau_text,
@@ -44,7 +47,11 @@ from .render import (
     verdict_segments,
 )
 
-BATCH_HEADER = ["a", "b", "bertscore_f1", "baseline", "nash", "text_similarity", "numeric_similarity", "alpha"]
+# The Batch tab's columns (the CSV's header); the table shows them with spaces for underscores (`BATCH_LABELS`), so
+# that a header wraps between words, never inside one.
+BATCH_HEADER = ["a", "b", "bertscore_f1", "baseline", "nash", "text_similarity", "numeric_similarity", "alpha",
+                "numeric_support", "unsupported_figures"]
+BATCH_LABELS = [name.replace("_", " ") for name in BATCH_HEADER]
 FIRST_CHUNK, LARGEST_CHUNK = 4, 32  # pairs per scoring step of a batch (the budget is checked between steps)
 MAX_OPENINGS = 8  # opening examples kept (one per tab, model and settings a page loaded with)
 
@@ -57,8 +64,9 @@ def _text(value: Any, name: str, limit: int = MAX_CHARS) -> str:
     return value.strip()
 
 
-def _safe(n_outputs: int, error_slot: int = 0) -> Callable:
-    """Turn any exception into an error panel in output `error_slot` (users never see a traceback)."""
+def _safe(n_outputs: int, error_slot: int = 0, rest: Callable[[], list[Any]] | None = None) -> Callable:
+    """Turn any exception into an error panel in output `error_slot` (users never see a traceback); the other
+    outputs get None, or what `rest()` gives them."""
 
     def wrap(fn: Callable) -> Callable:
         @functools.wraps(fn)  # gradio reads the signature (and its gr.Progress default) through __wrapped__
@@ -69,8 +77,8 @@ def _safe(n_outputs: int, error_slot: int = 0) -> Callable:
                 message = str(exc)
             except Exception as exc:  # pragma: no cover - last resort, still no traceback
                 message = f"internal error ({type(exc).__name__}): {exc}"
-            out: list[Any] = [None] * n_outputs
-            out[error_slot] = error_html(message)
+            out: list[Any] = rest() if rest else [None] * (n_outputs - 1)
+            out.insert(error_slot, error_html(message))
             return tuple(out) if n_outputs > 1 else out[0]
 
         return handler
@@ -115,6 +123,43 @@ def _heat_map(info: dict[str, Any], deadline: Deadline, budget: PlotBudget = PLO
                                "); the scores, texts and table are complete.")
 
 
+def _source(value: Any) -> str:
+    """The Check figures source as given (not stripped: the characters the notice counts are the box's)."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("Source is empty: paste the text the figures come from.")
+    if len(value) > MAX_SOURCE_INPUT:
+        raise ValueError(f"Source has {len(value):,} characters; this Space takes at most {MAX_SOURCE_INPUT:,} "
+                         "(checked part by part). `nash check --source FILE --text FILE` has no limit.")
+    return value
+
+
+def _first(value: Any) -> int:
+    """The "Check from character" box: a whole number from 1 (empty: 1)."""
+    if value is None or value == "":
+        return 1
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _later(rows: list[FigureRow], lines: int) -> list[FigureRow]:
+    """`rows` placed in a part of the source that starts after `lines` line breaks: their line numbers the
+    source's, not the part's."""
+    if not lines:
+        return rows
+
+    def moved(place: Any) -> Any:
+        return None if place is None else dataclasses.replace(place, line=place.line + lines)
+
+    return [dataclasses.replace(row, found=moved(row.found), matched=moved(row.matched),
+                                operands=tuple((text, moved(place)) for text, place in row.operands)) for row in rows]
+
+
+def _unsupported_cell(entries: list[dict[str, Any]]) -> str:
+    """The figures of a pair's prediction that are not supported, each with its mark: "✗ $0.15; ↷ 790.3"."""
+    return "; ".join(f"{MARKS.get(e['verdict'], '')} {e['text']}".strip() for e in entries)
+
+
 def _alignment_rows(info: dict[str, Any]) -> list[list[Any]]:
     """The Compare tab's table: every match both ways, with its verdict when A's figure has one."""
     ma, mb = info["mentions"]["a"], info["mentions"]["b"]
@@ -137,6 +182,7 @@ class SpaceHandlers:
         self.limits = limits
         self.source_speed = SourceSpeed()
         self._opening: dict[tuple, tuple] = {}  # the opening examples' results (`_kept`)
+        self.downloads = Downloads()  # the app hands it gradio's cache (`app._batch_tab`)
 
     def _model(self, model: str) -> str:
         return allowed_model(model, self.limits)
@@ -183,7 +229,8 @@ class SpaceHandlers:
                                  "reference": mb[e["reference"]] if e["reference"] is not None else None}
                     for e in figure_verdicts(info)}
         support = support_html(s.get("numeric_support"), support_summary(info), ma, verdicts)
-        panels = (text_panel("Text A (prediction)", a, ma, info["masked"]["a"], "A", verdicts, support)
+        panels = (colour_key_html() + text_panel("Text A (prediction)", a, ma, info["masked"]["a"], "A", verdicts,
+                                                 support)
                   + text_panel("Text B (reference)", b, mb, info["masked"]["b"], "B"))
         progress(0.9, desc="drawing the heat map")
         figure, why_not = _heat_map(info, deadline)
@@ -213,29 +260,34 @@ class SpaceHandlers:
             out.config["threshold"], scorer.threshold_source
         )
 
-    @_safe(n_outputs=3)
+    @_safe(n_outputs=4, rest=lambda: [None, None, gr.update(visible=False)])
     def check(self, source: str, text: str, model: str, backend: str, use_model_tau: bool, tau: float,
-              progress=gr.Progress()):
+              first: int | None = 1, progress=gr.Progress()):
         """Judge each figure of a generated text against a source: a summary, the text with each figure
-        highlighted by its verdict, and a table of where each value stands in the source.
+        highlighted by its verdict, a table of where each value stands in the source, and the "Check the next
+        part" button's update (shown while the source goes on past the part checked).
 
-        The source is scored in one step that cannot be stopped, so a source this server would not check in the
-        time left is refused before it starts (`budget.SourceSpeed`)."""
+        One request checks at most `MAX_SOURCE_CHARS` characters of the source, from its `first` (`source_part`);
+        a longer source is checked part by part, and a notice over the results says which characters were checked
+        and how to check the rest (a figure whose value is not in the part reads "not in the part checked"). A part
+        is scored in one step that cannot be stopped, so one this server would not check in the time left is
+        refused before it starts (`budget.SourceSpeed`)."""
         deadline = Deadline(self.limits.request_seconds)
-        source = _text(source, "Source", MAX_SOURCE_CHARS)
+        part = source_part(_source(source), _first(first))
         text = _text(text, "Generated text")
         model = self._model(model)
         progress(0.1, desc="loading the model (first time only)")
         scorer = scorers.scorer_for(model, backend, use_model_tau, tau, timeout=deadline.remaining())
         deadline.check("checking the figures")
-        self.source_speed.check(model, len(source), deadline)
-        progress(0.3, desc=f"reading a source of {len(source):,} characters")
+        self.source_speed.check(model, len(part.text), deadline)
+        progress(0.3, desc=f"reading a source of {len(part.text):,} characters")
         started = time.monotonic()
-        out = scorer.score([text], [source])
-        self.source_speed.record(model, len(source), time.monotonic() - started)
+        out = scorer.score([text], [part.text])
+        self.source_speed.record(model, len(part.text), time.monotonic() - started)
         verdicts, support = out.figure_verdicts[0], float(out.numeric_support[0])
-        return check_summary_html(support, verdicts), verdict_segments(text, verdicts), \
-            figure_table(figure_rows(source, verdicts))
+        rows = _later(figure_rows(part.text, verdicts), part.lines_before)
+        return source_cut_html(part) + check_summary_html(support, verdicts), verdict_segments(text, verdicts), \
+            figure_table(rows, cut=part.cut), gr.update(visible=part.next_first is not None)
 
     def _kept(self, handler: Callable[..., tuple], *inputs: Any) -> tuple:
         """`handler`'s result for what a tab opens on: scored once per tab, model and settings, then kept (every
@@ -249,9 +301,10 @@ class SpaceHandlers:
             self._opening[key] = result
         return result
 
-    def check_example(self, source: str, text: str, model: str, backend: str, use_model_tau: bool, tau: float):
+    def check_example(self, source: str, text: str, model: str, backend: str, use_model_tau: bool, tau: float,
+                      first: int | None = 1):
         """`check` of the Check figures tab's example, scored when a page loads (`_kept`)."""
-        return self._kept(self.check, source, text, model, backend, use_model_tau, tau)
+        return self._kept(self.check, source, text, model, backend, use_model_tau, tau, first)
 
     def compare_example(self, text_a: str, text_b: str, model: str, backend: str, use_model_tau: bool, tau: float):
         """`compare` of the Compare tab's example, scored when a page loads (`_kept`), so the first screen shows
@@ -296,8 +349,9 @@ class SpaceHandlers:
             per_pair = (time.monotonic() - started) / len(step)
             parts.append(out)
             bert_all += bert
-            rows += [[x, y, *(round(float(v), 6) for v in vals)] for x, y, *vals in
-                     zip(a, b, bert, out.baseline, out.nash, out.text, out.numeric, out.alpha)]
+            rows += [[x, y, *(round(float(v), 6) for v in vals), _unsupported_cell(lacking)] for x, y, *vals, lacking
+                     in zip(a, b, bert, out.baseline, out.nash, out.text, out.numeric, out.alpha, out.numeric_support,
+                            out.unsupported_numbers)]
             progress(len(rows) / total, desc=f"{len(rows)} of {total} pairs scored")
         return self._batch_result(parsed, rows, parts, bert_all, scorer, deadline)
 
@@ -321,8 +375,10 @@ class SpaceHandlers:
             f"{len(rows)} pairs", f"mean BERTScore F1 {sum(bert) / len(bert):.4f}",
             f"mean NASH {out.nash.mean():.4f}",
             f"{int(((out.numeric < 1) & ~blank).sum())} pairs with a number mismatch (S_num < 1)",
+            f"{sum(bool(cell) for *_, cell in rows)} with a figure the reference does not support",
             f"{len(out.unscored)} unscored numbers", tau_text(out.config["threshold"], scorer.threshold_source),
             out.hashcode, *notes]))
         prefix = "nash_batch_partial_" if partial else "nash_batch_"
-        return partial + summary, rows, write_csv(BATCH_HEADER, rows, prefix=prefix)
+        shown = [[a, b, *(round(v, 4) for v in scores), cell] for a, b, *scores, cell in rows]  # the CSV keeps 6
+        return partial + summary, shown, self.downloads.write(BATCH_HEADER, rows, prefix)
 

@@ -7,14 +7,37 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..common.verdicts import COMPUTED, CONTRADICTED, MARKS, MISPLACED, SUPPORTED, UNMATCHED, UNSUPPORTED
+from ..common.verdicts import (
+    COMPUTED,
+    CONTRADICTED,
+    MARKS,
+    MISPLACED,
+    RULE_VERDICTS,
+    SUPPORTED,
+    UNMATCHED,
+    UNSUPPORTED,
+    VERDICT_COLOURS,
+)
 from ..numbers import MASK_TOKEN
 from ..reports.figure_rows import FigureRow, summary_line
+from .limits import SourcePart
 
+# The number kinds' badges in Compare: light fills whose hues stay clear of every verdict colour
+# (`common.verdicts.VERDICT_COLOURS`, the one key the verdicts use everywhere), so a fill never reads as a verdict.
+KIND_COLOURS = {"percentage": "#fef08a", "monetary": "#c7d2fe", "quantity": "#e2e8f0", "temporal": "#fbcfe8",
+                "other": "#e5e5e5"}
 _KINDS = ("percentage", "monetary", "quantity", "temporal")
+_GREEK = re.compile("[\u0370-\u03ff]+")
+
+
+def caps(text: object) -> str:
+    """Escaped `text` for a label the stylesheet sets in capitals, each Greek letter kept as written: capital α is
+    Α, which reads as a Latin A ("MASKED (WHAT Α COUNTS)")."""
+    return _GREEK.sub(lambda m: f'<span class="nash-keep-case">{m.group(0)}</span>', esc(text))
 
 
 def esc(text: object) -> str:
@@ -135,11 +158,11 @@ def text_panel(label: str, text: str, mentions: Sequence[Mapping[str, Any]], mas
     n = len(mentions)
     return (
         f'<div class="nash-panel" data-side="{esc(side)}">'
-        f'<div class="nash-panel-head">{esc(label)} · {n} number{"s" if n != 1 else ""}</div>'
+        f'<div class="nash-panel-head">{caps(label)} · {n} number{"s" if n != 1 else ""}</div>'
         f'<div class="nash-text" data-testid="text-{esc(side)}">{highlight_numbers(text, mentions, side, verdicts)}'
         "</div>"
         f"{support}"
-        '<div class="nash-masked"><span class="nash-caption">masked (what α counts):</span> '
+        f'<div class="nash-masked"><span class="nash-caption">{caps("masked (what α counts):")}</span> '
         f"{masked_html(masked)}</div>"
         "</div>"
     )
@@ -230,9 +253,9 @@ def ranking_html(
     )
 
 
-# The Check figures tab's highlight colours, by verdict (gr.HighlightedText's color_map).
-CHECK_COLOURS = {SUPPORTED: "#22c55e", MISPLACED: "#f97316", UNSUPPORTED: "#ef4444", CONTRADICTED: "#a855f7",
-                 COMPUTED: "#06b6d4"}
+# The Check figures tab's highlight colours, by verdict (gr.HighlightedText's color_map): the one key.
+CHECK_COLOURS = {verdict: VERDICT_COLOURS[verdict] for verdict in RULE_VERDICTS["context"]}
+NOT_IN_PART = "not in the part checked"  # a figure's value cell when the source was cut (`SourcePart.cut`)
 CHECK_HEADER = ["figure", "verdict", "its value in the source", "what decided, and the number bound to it"]
 
 
@@ -254,22 +277,44 @@ def verdict_segments(text: str, verdicts: Sequence[Mapping[str, Any]]) -> list[t
     return out
 
 
-def figure_table(rows: Sequence[FigureRow]) -> list[list[str]]:
+def figure_table(rows: Sequence[FigureRow], cut: bool = False) -> list[list[str]]:
     """The table under the highlighted text: each figure, its verdict, where its value stands in the source (for a
     computed figure, the derivation of the source's numbers that gives it) and, when it is not supported, what
     decided (its basis) and the number bound to what it states (misplaced) or closest in context (unsupported, then
     the closest derivation of its bound numbers, if any); for a computed figure, where each of its numbers stands.
-    Plain text: gr.Dataframe shows a "str" cell as text."""
-    return [[row.text, f"{MARKS.get(row.verdict, '')} {row.verdict}".strip(), _value_cell(row), _decided_cell(row)]
-            for row in rows]
+    `cut`: only a part of the source was checked (`SourcePart.cut`), so a value found nowhere is "not in the part
+    checked", never "nowhere in the source". Plain text: gr.Dataframe shows a "str" cell as text."""
+    return [[row.text, f"{MARKS.get(row.verdict, '')} {row.verdict}".strip(), _value_cell(row, cut),
+             _decided_cell(row)] for row in rows]
 
 
-def _value_cell(row: FigureRow) -> str:
+def _value_cell(row: FigureRow, cut: bool = False) -> str:
     if row.found is not None:
         return row.found.describe()
     if row.verdict == COMPUTED:
         return f"computed: {row.derivation}" if row.derivation else "computed from the source's numbers"
-    return "nowhere in the source"
+    return NOT_IN_PART if cut else "nowhere in the source"
+
+
+def source_cut_html(part: SourcePart) -> str:
+    """The notice over a cut source's results: the characters checked and how to check the rest (`data-*` hold
+    the numbers, for tests); "" for a source checked whole."""
+    if not part.cut:
+        return ""
+    notice = re.sub(r"`([^`<]+)`", r"<code>\1</code>", esc(part.notice()))  # the command, as code
+    return (f'<div class="nash-notice" role="status" data-testid="source-cut" data-first="{part.start + 1}" '
+            f'data-last="{part.end}" data-total="{part.total}">{notice}</div>')
+
+
+def colour_key_html(verdicts: Sequence[str] = RULE_VERDICTS["context"], kinds: bool = True) -> str:
+    """The colour key: each verdict's mark in its colour (`VERDICT_COLOURS`, the same in every tab and the heat
+    map), then the number kinds' badges, which never take a verdict's colour."""
+    items = "".join(f'<span class="nash-key-verdict nash-{v}" data-verdict="{v}"><span class="nash-swatch nash-{v}">'
+                    f"</span>{MARKS[v]} {v}</span>" for v in verdicts)
+    badges = "".join(f'<mark class="nash-num nash-{k}" data-kind="{k}">{k}</mark> ' for k in _KINDS)
+    kinds_html = f'<span class="nash-key-title">number kinds (fill):</span> {badges}' if kinds else ""
+    return (f'<div class="nash-key" data-testid="colour-key"><span class="nash-key-title">verdicts (outline and '
+            f"mark):</span> {items} {kinds_html}</div>")
 
 
 def _decided_cell(row: FigureRow) -> str:
@@ -321,23 +366,39 @@ def tau_html(tau: float, source: str) -> str:
     return f'<div class="nash-tau" data-testid="tau" data-tau="{float(tau)!r}">{esc(tau_text(tau, source))}</div>'
 
 
-CSS = """
+# How each verdict marks a number in Compare: (outline style or None, underline style or None), in its colour.
+VERDICT_LINES = {SUPPORTED: (None, "solid"), COMPUTED: ("solid", "dashed"), MISPLACED: ("solid", "dotted"),
+                 UNSUPPORTED: ("solid", "wavy"), CONTRADICTED: ("solid", "double"), UNMATCHED: ("dashed", None)}
+
+
+def _colour_rules() -> str:
+    """The stylesheet's colours, from the two maps: the kinds' fills (`KIND_COLOURS`), and each verdict's outline,
+    underline, mark and key swatch (`VERDICT_COLOURS`)."""
+    rules = [f".nash-{kind} {{ background: {colour}; }}" for kind, colour in KIND_COLOURS.items()]
+    for verdict, (outline, underline) in VERDICT_LINES.items():
+        colour = VERDICT_COLOURS[verdict]
+        lines = (f"outline: 2px {outline} {colour}; " if outline else "") + \
+            (f"text-decoration: underline {underline} {colour}; " if underline else "")
+        rules += [f".nash-num.nash-{verdict} {{ {lines}}}",
+                  f".nash-{verdict} .nash-flag, .nash-flagged.nash-{verdict}, .nash-key-verdict.nash-{verdict} "
+                  f"{{ color: {colour}; }}",
+                  f".nash-swatch.nash-{verdict} {{ background: {colour}; }}"]
+    return "\n".join(rules)
+
+
+CSS = _colour_rules() + """
 .nash-num { border-radius: 4px; padding: 0 3px; font-weight: 600; color: #111; }
 .nash-num sub { font-size: 0.65em; margin-left: 2px; color: #444; }
-.nash-percentage { background: #ffe08a; } .nash-monetary { background: #b8f0c2; }
-.nash-quantity { background: #bfdcff; } .nash-temporal { background: #f4c6ff; } .nash-other { background: #e4e4e4; }
-.nash-bad { background: #ffc9c9; text-decoration: line-through wavy #c00; }
-.nash-num.nash-unsupported { outline: 2px solid #dc2626; text-decoration: underline wavy #dc2626; }
-.nash-num.nash-unmatched { outline: 2px dashed #6b7280; }
-.nash-num.nash-misplaced { outline: 2px solid #ea580c; text-decoration: underline dotted #ea580c; }
-.nash-misplaced .nash-flag, .nash-flagged.nash-misplaced { color: #c2410c; }
-.nash-num.nash-contradicted { outline: 2px solid #9333ea; text-decoration: underline double #9333ea; }
-.nash-contradicted .nash-flag, .nash-flagged.nash-contradicted { color: #7e22ce; }
-.nash-num.nash-computed { outline: 2px solid #0891b2; text-decoration: underline dashed #0891b2; }
-.nash-computed .nash-flag, .nash-flagged.nash-computed { color: #0e7490; }
+.nash-bad { background: #f5f5f4; text-decoration: line-through wavy #57534e; }
 .nash-flag { margin-left: 2px; font-weight: 700; }
-.nash-unsupported .nash-flag, .nash-flagged.nash-unsupported { color: #b91c1c; }
-.nash-unmatched .nash-flag, .nash-flagged.nash-unmatched { color: #4b5563; }
+.nash-key { margin: 4px 0 8px; font-size: 0.85em; display: flex; flex-wrap: wrap; gap: 4px 10px;
+  align-items: baseline; }
+.nash-key-title { opacity: 0.7; } .nash-key-verdict { font-weight: 600; white-space: nowrap; }
+.nash-swatch { display: inline-block; width: 0.8em; height: 0.8em; border-radius: 2px; margin-right: 3px; }
+.nash-keep-case { text-transform: none; }
+th[role="columnheader"] .header { word-break: normal; overflow-wrap: normal; hyphens: none; }
+.nash-notice { padding: 8px; margin: 4px 0; border-radius: 6px; background: #fef9c3; color: #422006;
+  border: 1px solid #facc15; }
 .nash-support { margin: 4px 0 6px; font-size: 0.9em; }
 .nash-flagged { font-weight: 600; }
 .nash-mask { font-family: monospace; background: #eee; color: #333; border-radius: 3px; padding: 0 2px; }

@@ -15,6 +15,7 @@ Windows-1252 text read as Latin-1 (a stray U+0092 for an apostrophe), stays far 
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import re
@@ -50,6 +51,7 @@ def read_text(path: str | Path, encoding: str | None = None) -> str:
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such file")
     raw = path.read_bytes()
+    encoding = encoding or bom_encoding(raw[:4])
     if encoding is not None:
         try:
             text = raw.decode(encoding)
@@ -71,6 +73,15 @@ def read_text(path: str | Path, encoding: str | None = None) -> str:
 
 
 READ_AS_LATIN1 = " (read as Latin-1: it is not UTF-8)"  # what a binary refusal adds after the Latin-1 fallback
+# Byte-order marks, UTF-32's first: its little-endian mark begins with UTF-16's. UTF-8's is read by "utf-8-sig".
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF16_LE, "utf-16"),
+         (codecs.BOM_UTF16_BE, "utf-16"))
+UTF16_HINT = "; it looks like UTF-16 without a byte-order mark: pass encoding= utf-16-le (or utf-16-be)"
+
+
+def bom_encoding(head: bytes) -> str | None:
+    """The encoding a UTF-16 or UTF-32 byte-order mark at the start of a file names (its codec drops the mark)."""
+    return next((codec for bom, codec in _BOMS if head.startswith(bom)), None)
 
 
 def not_valid(path: str | Path, line: int, encoding: str, exc: UnicodeDecodeError) -> InputFileError:
@@ -108,8 +119,10 @@ def check_line(path: str | Path, number: int, line: str, decoded: str = "") -> N
                    f"(first U+{ord(first.group()):04X} at column {first.start() + 1})")
     else:
         return
+    # Text in UTF-16 read as UTF-8: a NUL after every ASCII character.
+    hint = UTF16_HINT if line.count("\x00") * 3 >= len(line) > 1 else ""
     raise InputFileError(path, number, f"binary or not text{decoded}: {problem}; expected text with one "
-                         "sentence (or record) a line")
+                         f"sentence (or record) a line{hint}")
 
 
 def has_non_text(text: str) -> bool:

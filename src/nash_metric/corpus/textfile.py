@@ -26,6 +26,7 @@ from typing import BinaryIO, NamedTuple
 from ..common.io import (
     READ_AS_LATIN1,
     InputFileError,
+    bom_encoding,
     check_line,
     has_non_text,
     not_valid,
@@ -81,6 +82,9 @@ def open_text(path: str | Path, encoding: str | None = None) -> TextFile:
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such file")
     stamp = file_stamp(path)
+    if encoding is None:
+        with path.open("rb") as handle:
+            encoding = bom_encoding(handle.read(4))  # a UTF-16/32 file with its byte-order mark
     if encoding is not None:
         try:
             codecs.lookup(encoding)

@@ -61,12 +61,14 @@ def test_nul_byte_names_line_and_column(tmp_path):
         read_sentences(path)
 
 
-def test_utf16_without_encoding_is_refused_and_reads_with_it(tmp_path):
+def test_utf16_is_read_by_its_mark_and_refused_without_one(tmp_path):
     path = tmp_path / "wide.txt"
-    path.write_bytes("Revenue rose 4%.\nCosts fell 2%.\n".encode("utf-16"))
-    with pytest.raises(InputFileError, match=r"wide\.txt:1: binary or not text \(read as Latin-1"):
+    path.write_bytes("Revenue rose 4%.\nCosts fell 2%.\n".encode("utf-16"))  # with its byte-order mark
+    assert read_sentences(path) == ["Revenue rose 4%.", "Costs fell 2%."]
+    path.write_bytes("Revenue rose 4%.\nCosts fell 2%.\n".encode("utf-16-le"))  # without one
+    with pytest.raises(InputFileError, match=r"wide\.txt:1: binary or not text.*pass encoding= utf-16-le"):
         read_sentences(path)
-    assert read_sentences(path, encoding="utf-16") == ["Revenue rose 4%.", "Costs fell 2%."]
+    assert read_sentences(path, encoding="utf-16-le") == ["Revenue rose 4%.", "Costs fell 2%."]
 
 
 def test_control_heavy_line_is_refused_but_a_stray_character_is_not(tmp_path):

@@ -429,9 +429,10 @@ class PairVerdicts(NamedTuple):
     derivation: list[Derivation | None]
 
 
-# Cells of one block of a pair's [figures x reference numbers] matrices (cosines, agreement, closeness): against a
-# long source the prediction's figures are judged a block at a time, each float64 matrix of a block at most 32 MB.
-VERDICT_CELLS = 1 << 22
+# Cells of one block of a pair's [figures x reference numbers] matrices (cosines, agreement, closeness, and their
+# temporaries): against a long source the prediction's figures are judged a block at a time, each float64 matrix of
+# a block at most 8 MB (50 figures against 93,000 source numbers peaked 0.3 GB higher in one block).
+VERDICT_CELLS = 1 << 20
 
 
 class Reference:

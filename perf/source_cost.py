@@ -1,7 +1,7 @@
 """What checking figures against a long source costs: time and memory, by claims and by the source's size.
 
     python perf/source_cost.py [--source ../shared/data/annual_reports/tatqa_dev.json] [--size 30000]
-    python perf/source_cost.py --sizes 30K 300K 1M 5M [--baseline OLD/src] [--output docs/source_cost.json]
+    python perf/source_cost.py --sizes 30K 300K 1M 5M [--baseline COMMIT] [--output docs/source_cost.json]
 
 The source is FilingClaims' markdown form (tables with `$` cells, then their paragraphs) of consecutive TAT-QA
 contexts, until it reaches its size (past the 547,000 characters of TAT-QA dev the contexts repeat); the claims are
@@ -17,8 +17,8 @@ the verdict step of the same call's mentions, timed with the shipped rule and wi
 By size (`--sizes`, characters; K = 1,024, M = 1,048,576): for each size, `nash check --source SOURCE --text CLAIMS`
 (the first 20 claims, one a line) in a fresh process, as a user runs it: its wall time (the model's load included)
 and its own peak RSS (from wait4, `capped_child`), killed past `--max-rss-gb` or `--timeout`. With `--baseline SRC`
-each size also runs on that source tree first (`git archive <commit> --prefix=old/ | tar -x -C /tmp`, then
-`--baseline /tmp/old/src`), for a before/after table. `--output X.json` also writes `X.md`.
+each size also runs on that source tree first, for a before/after table; SRC is a `src` folder or a commit of
+this repository (taken out with `git archive` into a temporary folder). `--output X.json` also writes `X.md`.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ import json
 import os
 import platform
 import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -121,12 +122,25 @@ def machine() -> dict:
             "python": platform.python_version(), "torch": torch.__version__}
 
 
+def baseline_tree(baseline: str, tmp: Path) -> tuple[Path, str]:
+    """The `src` folder a --baseline names, and how the report names it: a folder as it is, or a commit of this
+    repository taken out into `tmp`."""
+    if Path(baseline).is_dir():
+        return Path(baseline), baseline
+    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", baseline], capture_output=True,
+                            text=True, check=True).stdout.strip()
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", commit, "src"], capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive.stdout, check=True)
+    return tmp / "src", f"commit {commit}"
+
+
 def sweep(args: argparse.Namespace) -> int:
-    trees = ([("before", Path(args.baseline))] if args.baseline else []) + [("after", REPO / "src")]
     max_rss_kb = int(args.max_rss_gb * 1024**2)
     load = os.getloadavg()[0]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        before = baseline_tree(args.baseline, Path(tmp)) if args.baseline else None
+        trees = ([("before", before[0])] if before else []) + [("after", REPO / "src")]
         for label in args.sizes:
             source, claims = source_and_claims(Path(args.source), characters(label))
             paths = Path(tmp) / f"source_{label}.md", Path(tmp) / f"claims_{label}.txt"
@@ -140,7 +154,7 @@ def sweep(args: argparse.Namespace) -> int:
                       flush=True)
             rows.append(row)
     result = {"command": "nash check --source SOURCE --text CLAIMS", "claims": SWEEP_CLAIMS,
-              "model": "all-MiniLM-L6-v2 (embedded default)", "baseline": args.baseline, "machine": machine(),
+              "model": "all-MiniLM-L6-v2 (embedded default)", "baseline": before and before[1], "machine": machine(),
               "load_average": [round(load, 1), round(os.getloadavg()[0], 1)], "sizes": rows}
     if args.output:
         write_json(args.output, result)
@@ -166,7 +180,8 @@ def sweep_markdown(result: dict) -> str:
     gpu = m["gpu"] or "no GPU"
     sizes = " ".join(r["size"] for r in result["sizes"])
     return (f"# Cost of a long source\n\n`python perf/source_cost.py --sizes {sizes}"
-            f"{' --baseline OLD/src' if result['baseline'] else ''} --output docs/source_cost.json`: "
+            f"{' --baseline ' + result['baseline'].split()[-1] if result['baseline'] else ''} "
+            "--output docs/source_cost.json`: "
             f"`{result['command']}` of {result['claims']} claims, one fresh process per size (the model's load "
             f"included), {result['model']}.\n\n" + markdown_table(headers, rows) +
             "\n\nSizes in characters (K = 1,024, M = 1,048,576; past TAT-QA dev's 547,000 characters its contexts "
@@ -184,7 +199,8 @@ def main() -> int:
     parser.add_argument("--sizes", nargs="+", default=None, metavar="SIZE",
                         help="one `nash check` process per source size (30K 300K 1M 5M: K = 1,024, M = 1,048,576 "
                         "characters)")
-    parser.add_argument("--baseline", default=None, metavar="SRC", help="with --sizes: also run an older tree's src")
+    parser.add_argument("--baseline", default=None, metavar="SRC", help="with --sizes: also run an older tree (a src "
+                        "folder, or a commit of this repository)")
     parser.add_argument("--max-rss-gb", type=float, default=8.0, help="with --sizes: kill a check past this RSS")
     parser.add_argument("--timeout", type=float, default=3600, help="with --sizes: kill a check past this many s")
     parser.add_argument("--output", default=None, help="write the result as JSON (with --sizes, and Markdown beside)")

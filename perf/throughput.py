@@ -100,7 +100,7 @@ def bare_forward(scorer: NASH, texts: list[str]) -> Callable[[], None]:
     """The floor: one batched forward pass over the distinct original texts, nothing else."""
     enc = scorer.encoder
     # Same batching as the encoder (longest token count first), so only NASH's extra work differs.
-    ids = sorted((enc.prefix + tok.ids[: enc.window] + enc.suffix for tok in enc.tokenize_batch(sorted(set(texts)))),
+    ids = sorted((enc.window_ids(tok.ids, 0) for tok in enc.tokenize_batch(sorted(set(texts)))),
                  key=len, reverse=True)
 
     def run() -> None:

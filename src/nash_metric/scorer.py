@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import inspect
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .common.blank import BlankCount, count_blank
@@ -136,17 +136,20 @@ class NASH:
 
     # -- scoring -----------------------------------------------------------------------------------------------
     def score(self, predictions: Sequence[str], references: Sequence[str] | Sequence[Sequence[str]],
-              show_progress: bool = False) -> NASHOutput:
+              show_progress: bool = False, *, progress: Callable[[int, int], object] | None = None) -> NASHOutput:
         """NASH of each (prediction, reference) pair, with S_text, S_num, alpha and the backbone score.
 
         `references` holds one str, or one list of str, per prediction: with lists the reference with the highest
         NASH is kept (`best_reference`). Scored in chunks of `chunk_size`, so memory stays flat and a pair scores
         the same alone or in any larger call. A blank text scores 0, as in bert-score, with one `BlankTextWarning`.
+        `progress` hears `(windows encoded, windows in all)` of the chunk being scored after each forward pass (a
+        caller's own progress bar: a long source is most of the work, in windows of the model's length).
         """
         preds, refs, groups = read_pairs(predictions, references, self._fitted.config.numbers)
         if not preds:
             return NASHOutput.empty(self.echo)
-        out = score_pairs(self.for_corpus(preds, refs, show_progress=show_progress)._fitted, preds, refs, show_progress)
+        out = score_pairs(self.for_corpus(preds, refs, show_progress=show_progress)._fitted, preds, refs, show_progress,
+                          on_batch=progress)
         count_blank(preds, refs, groups).warn(stacklevel=2)
         return out.best_of(groups) if groups is not None else out
 

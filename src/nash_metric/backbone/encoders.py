@@ -3,7 +3,10 @@
 Each text yields, from the *same* forward pass, its token states (the BERTScore inputs), the
 contextual vector of every numeric mention (mean of its sub-token states) and, for
 sentence-transformers models, the pooled sentence embedding. Texts longer than the model window
-are encoded in further overlapping windows and stitched back, so no token (and no number) is lost.
+are encoded in further overlapping windows and stitched back, so no token (and no number) is lost; such a text is
+assembled window by window as its batches come (`windows.LongText`), keeping its mention vectors and pooling, not
+its token states (but where the token backend's BERTScore reads them all), so a source of any size is encoded in
+memory that grows with its mentions.
 """
 
 from __future__ import annotations
@@ -16,8 +19,17 @@ import torch
 from tqdm.auto import tqdm
 
 from .models import ResolvedModel, default_num_layers, model_load_error
+from .windows import TOKENIZE_PIECE, LongText, StreamPooling, overlaps, pooling_modes, tokenize_in_pieces
 
 Span = tuple[int, int]
+# A sentence model pools a text of up to this many tokens over its stitched token states, as it always did (bit for
+# bit); a longer text's pooling is summed window by window (`windows.StreamPooling`: the same up to float rounding,
+# without holding its states). 12 MB of states for all-MiniLM-L6-v2.
+STITCHED_TOKENS = 8192
+# On CPU the windows of a long text are encoded in batches of at most this many tokens: 64 full windows of
+# all-MiniLM-L6-v2 take 0.5 GB of activations, 16 (this budget) 0.15 GB, no slower on CPU. Texts of one window are
+# batched by `batch_size` as before.
+CPU_BATCH_TOKENS = 4096
 
 
 @dataclass
@@ -41,14 +53,15 @@ class Encoding:
 
 @dataclass
 class _Tokenized:
-    ids: list[int]
-    offsets: list[Span]
+    ids: np.ndarray  # [n] int64 content token ids
+    offsets: np.ndarray  # [n, 2] int64 character offsets
 
 
 class Encoder:
     """Shared windowing, batching and mention pooling; subclasses provide the forward pass."""
 
     keep_states: bool = False
+    streaming_pooling: tuple[str, ...] | None = None  # the pooling modes `StreamPooling` sums (sentence models)
 
     def __init__(self, tokenizer, device: torch.device, max_length: int, batch_size: int) -> None:
         self.tokenizer = tokenizer
@@ -89,11 +102,13 @@ class Encoder:
             windows.extend((i, start) for start in self.window_starts(len(tok.ids)))
         # Longest first, as bert-score does: padding is minimal and OOM shows up at once.
         order = sorted(range(len(windows)), key=lambda w: -min(self.window, len(tokenized[windows[w][0]].ids)))
-        window_states: list[torch.Tensor | None] = [None] * len(windows)
-        window_pooled: list[tuple[torch.Tensor, torch.Tensor | None] | None] = [None] * len(windows)
-        batches = range(0, len(order), self.batch_size)
-        for b in tqdm(batches, desc="encoding", unit="batch", disable=not show_progress or len(batches) < 2):
-            idx = order[b : b + self.batch_size]
+        # A text of several windows is assembled as its windows come (their order is kept: equal keys, stable sort).
+        long = {i: self._long_text(tok, spans[i], keep[i] if keep is not None else None)
+                for i, tok in enumerate(tokenized) if len(tok.ids) > self.window}
+        out: list[Encoding | None] = [None] * len(texts)
+        batches = self._batches([windows[w][0] in long for w in order])
+        for b, size in tqdm(batches, desc="encoding", unit="batch", disable=not show_progress or len(batches) < 2):
+            idx = order[b : b + size]
             seqs = [self.window_ids(tokenized[windows[w][0]].ids, windows[w][1]) for w in idx]
             ids, mask = self.pad(seqs)
             with torch.inference_mode():
@@ -107,40 +122,45 @@ class Encoder:
             pooled = pooled.float().cpu() if pooled is not None else None
             channel = channel.float().cpu() if channel is not None else None
             for row, w in enumerate(idx):
-                window_states[w] = states[row, : len(seqs[row])].clone()  # a view would keep the padded batch
-                if pooled is not None:
-                    window_pooled[w] = (pooled[row], channel[row] if channel is not None else None)
+                i, start = windows[w]
+                if i in long:
+                    long[i].add(start, states[row, : len(seqs[row])])
+                    if long[i].complete:
+                        out[i] = self._long_encoding(tokenized[i], long.pop(i), keep[i] if keep is not None else None)
+                    continue
+                window_pooled = (pooled[row], channel[row] if channel is not None else None) if pooled is not None \
+                    else None
+                out[i] = self._assemble(tokenized[i], spans[i], states[row, : len(seqs[row])].clone(), window_pooled,
+                                        keep[i] if keep is not None else None)
+            del states, pooled, channel
             if on_batch is not None:
                 on_batch(b + len(idx), len(order))
-        out: list[Encoding] = []
-        cursor = 0
-        for i, tok in enumerate(tokenized):
-            n = len(self.window_starts(len(tok.ids)))
-            out.append(
-                self._assemble(
-                    tok,
-                    spans[i],
-                    windows[cursor : cursor + n],
-                    window_states[cursor : cursor + n],
-                    window_pooled[cursor : cursor + n],
-                    keep[i] if keep is not None else None,
-                )
-            )
-            cursor += n
-        return out
+        return out  # type: ignore[return-value]  # every text has a window
 
     # -- tokenisation, windows and batches (public for tests and the throughput benchmark) --------
     def tokenize(self, text: str) -> _Tokenized:
         return self.tokenize_batch([text])[0]
 
     def tokenize_batch(self, texts: Sequence[str]) -> list[_Tokenized]:
-        """Content token ids and character offsets of every text, in one call of the fast tokenizer."""
+        """Content token ids and character offsets of every text: the short ones in one call of the fast tokenizer, a
+        long one in overlapping pieces (`windows.tokenize_in_pieces`: the same tokens)."""
+        out: list[_Tokenized | None] = [None] * len(texts)
+        short = [i for i, t in enumerate(texts) if len(t) <= TOKENIZE_PIECE]
+        for i, (ids, offsets) in zip(short, self._tokenize([texts[i] for i in short])):
+            out[i] = _Tokenized(ids, offsets)
+        for i, text in enumerate(texts):  # a long text in pieces: the tokenizer's Python lists stay small
+            if out[i] is None:
+                out[i] = _Tokenized(*tokenize_in_pieces(lambda piece: self._tokenize([piece])[0], text))
+        return out  # type: ignore[return-value]
+
+    def _tokenize(self, texts: Sequence[str]) -> list[tuple[np.ndarray, np.ndarray]]:
         if not texts:
             return []
         enc = self.tokenizer(
             list(texts), add_special_tokens=False, return_offsets_mapping=True, truncation=False, verbose=False
         )
-        return [_Tokenized(ids, offsets) for ids, offsets in zip(enc["input_ids"], enc["offset_mapping"])]
+        return [(np.asarray(ids, dtype=np.int64), np.asarray(offsets, dtype=np.int64).reshape(-1, 2))
+                for ids, offsets in zip(enc["input_ids"], enc["offset_mapping"])]
 
     def window_starts(self, n: int) -> list[int]:
         if n <= self.window:
@@ -148,8 +168,22 @@ class Encoder:
         starts = list(range(0, n - self.window, self.stride))
         return [*starts, n - self.window]
 
-    def window_ids(self, ids: list[int], start: int) -> list[int]:
-        return self.prefix + ids[start : start + self.window] + self.suffix
+    def window_ids(self, ids: Sequence[int] | np.ndarray, start: int) -> list[int]:
+        return self.prefix + np.asarray(ids)[start : start + self.window].tolist() + self.suffix
+
+    def _batches(self, of_long: Sequence[bool]) -> list[tuple[int, int]]:
+        """(first, size) of each batch of the windows in encoding order: `batch_size` windows; on CPU, windows of texts
+        longer than the window in batches of their own of at most `CPU_BATCH_TOKENS` tokens."""
+        cap = max(1, CPU_BATCH_TOKENS // (len(self.prefix) + self.window + len(self.suffix)))
+        out, b = [], 0
+        while b < len(of_long):
+            size = min(self.batch_size, len(of_long) - b)
+            if of_long[b] and self.device.type == "cpu":
+                size = min(size, cap)
+                size = next((k for k in range(1, size) if not of_long[b + k]), size)
+            out.append((b, size))
+            b += size
+        return out
 
     def pad(self, seqs: list[list[int]]) -> tuple[torch.Tensor, torch.Tensor]:
         pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
@@ -166,8 +200,8 @@ class Encoder:
     def _kept_tokens(tok: _Tokenized, left_out: Sequence[Span]) -> np.ndarray:
         """[n] bool: the content tokens outside every left-out span (a token touching one leaves with it)."""
         keep = np.ones(len(tok.ids), dtype=bool)
-        if left_out and tok.ids:
-            keep[_overlaps(tok.offsets, left_out)[1]] = False
+        if left_out and len(tok.ids):
+            keep[overlaps(tok.offsets, left_out)[1]] = False
         return keep
 
     def _window_keep(self, keeps: list[np.ndarray], starts: list[int], mask: torch.Tensor) -> torch.Tensor:
@@ -179,44 +213,81 @@ class Encoder:
             kept[row, lead : lead + len(part)] = torch.from_numpy(part).to(mask.device, mask.dtype)
         return kept
 
-    def _assemble(self, tok: _Tokenized, spans: Sequence[Span], windows, states, pooled, keep) -> Encoding:
+    def _assemble(self, tok: _Tokenized, spans: Sequence[Span], full: torch.Tensor,
+                  pooled: tuple[torch.Tensor, torch.Tensor | None] | None, keep: np.ndarray | None) -> Encoding:
+        """The encoding of a text of one window: `full` its states, `pooled` the model's pooling of the window (and
+        of its kept tokens, one pass)."""
         n = len(tok.ids)
         lead = len(self.prefix)
-        if len(windows) == 1:
-            full = states[0]
-            content = full[lead : lead + n]
-        else:
-            # Each token takes its state from the window where it sits farthest from an edge, i.e. whose centre is
-            # nearest (the earlier window on a tie). Windows are equal and ordered, so each owns one run of tokens,
-            # cut where 2t passes s_k + s_k+1 + window - 1: linear in the text, not tokens x windows.
-            starts = np.array([s for _, s in windows])
-            cuts = np.searchsorted(starts[:-1] + starts[1:] + self.window - 1, 2 * np.arange(n), side="left")
-            bounds = np.searchsorted(cuts, np.arange(len(windows) + 1), side="left")  # first token of each run
-            content = torch.cat([states[k][lead + bounds[k] - starts[k] : lead + bounds[k + 1] - starts[k]]
-                                 for k in range(len(windows))])
-            full = torch.cat([states[0][:lead], content, states[-1][lead + self.window :]])
-        special = np.ones(full.shape[0], dtype=bool)
-        special[lead : lead + n] = False
+        content = full[lead : lead + n]
         vectors, has_tokens = self._mention_vectors(content, tok.offsets, spans)
-        enc = Encoding(mention_vectors=vectors, mention_has_tokens=has_tokens, n_windows=len(windows), n_tokens=n)
-        if keep is not None:
-            enc.channel_keep = np.concatenate([np.ones(lead, bool), keep, np.ones(full.shape[0] - lead - n, bool)])
-            enc.channel_empty = not keep.any()
-        if self.keep_states:
-            enc.states = torch.nn.functional.normalize(full, dim=-1)
-            enc.token_ids = np.asarray(self.prefix + tok.ids + self.suffix, dtype=np.int64)
-            enc.special = special
-        if pooled[0] is not None:
-            if len(windows) == 1:
-                enc.pooled, enc.channel_pooled = pooled[0]
-            else:  # the model's own pooling over the stitched sequence
-                enc.pooled = self._pool_stitched(full, np.ones(full.shape[0], bool))
-                if keep is not None:
-                    enc.channel_pooled = self._pool_stitched(full, enc.channel_keep)
-            enc.pooled = torch.nn.functional.normalize(enc.pooled, dim=-1)
-            if enc.channel_pooled is not None:
-                enc.channel_pooled = torch.nn.functional.normalize(enc.channel_pooled, dim=-1)
+        enc = Encoding(mention_vectors=vectors, mention_has_tokens=has_tokens, n_windows=1, n_tokens=n)
+        self._finish(enc, tok, full if self.keep_states else None, full.shape[0], keep)
+        if pooled is not None:
+            enc.pooled, enc.channel_pooled = pooled
+            self._normalise_pooled(enc)
         return enc
+
+    def _long_text(self, tok: _Tokenized, spans: Sequence[Span], keep: np.ndarray | None) -> LongText:
+        stream = (self.streaming_pooling is not None and len(tok.ids) > STITCHED_TOKENS
+                  and self._streaming_checked())
+        pooling = tuple(StreamPooling(self.streaming_pooling) for _ in range(1 + (keep is not None))) if stream \
+            else None
+        keep_all = self.keep_states or (self.has_pooling and not stream)
+        return LongText(len(tok.ids), self.window_starts(len(tok.ids)), self.window, len(self.prefix), tok.offsets,
+                        spans, keep, pooling, keep_all)
+
+    def _long_encoding(self, tok: _Tokenized, text: LongText, keep: np.ndarray | None) -> Encoding:
+        """The encoding of a text of several windows, once its last window is in."""
+        n = len(tok.ids)
+        width = len(self.prefix) + n + len(self.suffix)
+        vectors, has_tokens = text.mention_vectors()
+        enc = Encoding(mention_vectors=vectors, mention_has_tokens=has_tokens, n_windows=len(text.starts),
+                       n_tokens=n)
+        full = text.full_states() if text.keep_all else None
+        self._finish(enc, tok, full if self.keep_states else None, width, keep)
+        if text.pooling is not None:  # the model's pooling over the stitched sequence, summed window by window
+            enc.pooled = self._after_pooling(text.pooling[0].vector())
+            if keep is not None:
+                enc.channel_pooled = self._after_pooling(text.pooling[1].vector())
+        elif self.has_pooling:
+            enc.pooled = self._pool_stitched(full, np.ones(width, bool))
+            if keep is not None:
+                enc.channel_pooled = self._pool_stitched(full, enc.channel_keep)
+        if enc.pooled is not None:
+            self._normalise_pooled(enc)
+        return enc
+
+    def _finish(self, enc: Encoding, tok: _Tokenized, full: torch.Tensor | None, width: int,
+                keep: np.ndarray | None) -> None:
+        """The one-pass channel's kept tokens, and with `full` (the token backend) the normalised token states."""
+        n, lead = len(tok.ids), len(self.prefix)
+        if keep is not None:
+            enc.channel_keep = np.concatenate([np.ones(lead, bool), keep, np.ones(width - lead - n, bool)])
+            enc.channel_empty = not keep.any()
+        if full is not None:
+            special = np.ones(width, dtype=bool)
+            special[lead : lead + n] = False
+            enc.states = torch.nn.functional.normalize(full, dim=-1)
+            enc.token_ids = np.asarray(self.prefix + tok.ids.tolist() + self.suffix, dtype=np.int64)
+            enc.special = special
+
+    @staticmethod
+    def _normalise_pooled(enc: Encoding) -> None:
+        enc.pooled = torch.nn.functional.normalize(enc.pooled, dim=-1)
+        if enc.channel_pooled is not None:
+            enc.channel_pooled = torch.nn.functional.normalize(enc.channel_pooled, dim=-1)
+
+    @property
+    def has_pooling(self) -> bool:
+        return False
+
+    def _after_pooling(self, pooled: torch.Tensor) -> torch.Tensor:
+        """A pooled vector through the model's modules after its pooling (Dense, Normalize)."""
+        return pooled
+
+    def _streaming_checked(self) -> bool:
+        return True
 
     def _pool_stitched(self, full: torch.Tensor, keep: np.ndarray) -> torch.Tensor:
         """The model's pooling over a stitched sequence of windows, over the tokens `keep` marks."""
@@ -231,10 +302,10 @@ class Encoder:
         h = content.shape[-1]
         vectors = np.zeros((len(spans), h), dtype=np.float32)
         has = np.zeros(len(spans), dtype=bool)
-        if not spans or not offsets:
+        if not spans or not len(offsets):
             return vectors, has
         off = np.asarray(offsets, dtype=np.int64).reshape(-1, 2)
-        mention, rows = _overlaps(offsets, spans)
+        mention, rows = overlaps(offsets, spans)
         real = off[rows, 1] > off[rows, 0]  # zero-width tokens hold no part of a span
         mention, rows = mention[real], rows[real]  # grouped by mention, in order
         counts = np.bincount(mention, minlength=len(spans))
@@ -244,23 +315,6 @@ class Encoder:
             means = np.add.reduceat(content.numpy()[rows], starts, axis=0) / counts[has, None].astype(np.float32)
             vectors[has] = means / np.maximum(np.linalg.norm(means, axis=1, keepdims=True), 1e-12)
         return vectors, has
-
-
-def _overlaps(offsets: Sequence[Span], spans: Sequence[Span]) -> tuple[np.ndarray, np.ndarray]:
-    """(span, token) index pairs of every token whose character range overlaps a span, grouped by span, in order."""
-    off = np.asarray(offsets, dtype=np.int64).reshape(-1, 2)
-    bounds = np.asarray(spans, dtype=np.int64).reshape(-1, 2)
-    if (np.diff(off, axis=0) >= 0).all():
-        # Tokens in text order: the tokens of a span are one run of rows, from the first whose end passes the
-        # span's start to the last whose start precedes its end. Memory linear in the tokens and spans.
-        lo = np.searchsorted(off[:, 1], bounds[:, 0], side="right")
-        hi = np.searchsorted(off[:, 0], bounds[:, 1], side="left")
-        lengths = np.maximum(hi - lo, 0)
-        span = np.repeat(np.arange(len(bounds)), lengths)
-        first = np.repeat(np.cumsum(lengths) - lengths, lengths)  # where each span's run starts in the output
-        return span, np.arange(lengths.sum()) - first + np.repeat(lo, lengths)
-    # Offsets out of order (a tokenizer's odd token): every span against every token.
-    return np.nonzero((off[None, :, 0] < bounds[:, 1:]) & (off[None, :, 1] > bounds[:, :1]))
 
 
 def channel_view(enc: Encoding) -> Encoding:
@@ -341,6 +395,38 @@ class SentenceEncoder(Encoder):
             int(getattr(model[0].auto_model.config, "num_hidden_layers", 0)) if hasattr(model[0], "auto_model") else 0
         )
         super().__init__(model.tokenizer, device, int(model.max_seq_length), batch_size)
+        self.streaming_pooling = pooling_modes(list(model)[1:])
+        self._streaming_ok: bool | None = None
+
+    @property
+    def has_pooling(self) -> bool:
+        return True
+
+    def _after_pooling(self, pooled: torch.Tensor) -> torch.Tensor:
+        features = {"sentence_embedding": pooled[None].to(self.device, next(self.model.parameters()).dtype)}
+        with torch.inference_mode():
+            for module in list(self.model)[2:]:
+                features = module(features)
+        return features["sentence_embedding"][0].float().cpu()
+
+    def _streaming_checked(self) -> bool:
+        """Whether the pooling summed in pieces is the model's own (checked once, on random states in two pieces
+        with some tokens masked); if not, a long text keeps its token states and the model pools them whole."""
+        if self._streaming_ok is None:
+            with torch.inference_mode():
+                hidden = self.forward(*self.pad([self.prefix + self.suffix])).shape[-1]
+            dtype = next(self.model.parameters()).dtype
+            states = torch.randn(9, hidden, generator=torch.Generator().manual_seed(0)).to(dtype).float()
+            keep = np.array([1, 1, 0, 1, 1, 0, 0, 1, 1], bool)
+            summed = StreamPooling(self.streaming_pooling)
+            summed.add(states[:4], keep[:4])
+            summed.add(states[4:], keep[4:])
+            whole = torch.nn.functional.normalize(self._pool_stitched(states, keep), dim=-1)
+            pieces = torch.nn.functional.normalize(self._after_pooling(summed.vector()), dim=-1)
+            self._streaming_ok = float(whole @ pieces) > 1 - 1e-4
+            if not self._streaming_ok:
+                self.streaming_pooling = None
+        return self._streaming_ok
 
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
         features = {"input_ids": input_ids, "attention_mask": attention_mask}

@@ -3,7 +3,9 @@ unsupported, contradicted), with where its value stands in the source (or, for a
 the source's numbers that gives it, and where those stand); rows as `nash score` writes them with --output.
 
 A check, not a test: it exits 0 whatever the verdicts. The inputs are read and checked whole before the model
-loads, so a missing file, an empty source or a malformed JSONL line costs no model load.
+loads, so a missing file, an empty source, a source over --max-source-chars or a malformed JSONL line costs no
+model load. A long source (`LONG_SOURCE` characters or more) is encoded with a progress bar on stderr, in windows of
+the model's length; --quiet leaves it out.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -19,7 +21,7 @@ from typing import IO, TYPE_CHECKING, Any
 from ..common.validation import cut, echoed
 from ..common.verdicts import COMPUTED, MARKS, MISPLACED
 from .command import Command
-from .parser import UsageError
+from .parser import POSITIVE, UsageError
 
 if TYPE_CHECKING:
     from ..pipeline.output import NASHOutput
@@ -28,6 +30,9 @@ FIELDS = ("source", "text")  # of a JSONL line
 STDIN = "-"  # --source/--text: read the text from stdin
 SUPPORT_COLUMNS = ("unsupported", "unsupported_numbers", "figure_verdicts", "unscored")
 WORDS_WIDTH = len("unsupported")
+# A source this long takes a while to encode (about 30 s on a 2-core CPU with all-MiniLM-L6-v2; docs/figures.md,
+# "Cost"): a progress bar shows it.
+LONG_SOURCE = 100_000
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,11 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
                         "warning)")
     parser.add_argument("--output", default=None, metavar="FILE", help="per-text rows as `nash score` writes them, "
                         "with a figure_verdicts column: .jsonl, .csv, .tsv or .parquet")
+    parser.add_argument("--max-source-chars", type=POSITIVE, default=None, metavar="N", help="refuse a source of "
+                        "more than N characters before the model loads (default: no limit; a source's time and "
+                        "memory grow with its length: docs/figures.md, \"Cost\")")
+    parser.add_argument("--quiet", action="store_true", help=f"no progress bar (one is shown on stderr while a source "
+                        f"of {LONG_SOURCE:,} characters or more is encoded)")
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -73,7 +83,8 @@ def run_check(args: argparse.Namespace) -> int:
     with writer if writer is not None else contextlib.nullcontext():
         for start in range(0, len(checks), scorer.config.chunk_size):
             block = checks[start : start + scorer.config.chunk_size]
-            out = scorer.score([c.text for c in block], [c.source for c in block])
+            with source_progress(block, quiet=args.quiet) as progress:
+                out = scorer.score([c.text for c in block], [c.source for c in block], progress=progress)
             for check, verdicts, support in zip(block, out.figure_verdicts, out.numeric_support.tolist()):
                 print(check_report(check, verdicts, support, marks=marks))
                 supports.append(support)
@@ -101,7 +112,10 @@ def read_checks(args: argparse.Namespace) -> list[Check]:
     if args.jsonl is not None:
         if args.source is not None or args.text is not None:
             raise UsageError("--jsonl holds the sources and texts itself; do not combine it with --source/--text")
-        return read_jsonl(args.jsonl, args.encoding)
+        checks = read_jsonl(args.jsonl, args.encoding)
+        for check in checks:
+            _within_limit(check.source, getattr(args, "max_source_chars", None), f"{check.label}: source")
+        return checks
     if args.source is None or args.text is None:
         raise UsageError("give --source FILE and --text FILE (or --jsonl FILE with one {\"source\": ..., "
                          "\"text\": ...} object a line)")
@@ -111,10 +125,46 @@ def read_checks(args: argparse.Namespace) -> list[Check]:
                                                                                   (args.text, "--text")))
     if not source.strip():
         raise InputFileError(args.source, None, "empty source: nothing to check the figures against")
+    _within_limit(source, getattr(args, "max_source_chars", None), "--source")
     if not text.strip():
         raise InputFileError(args.text, None, "empty text: no figures to check")
     named = {STDIN: "stdin"}
     return [Check(source, text, f"{named.get(args.text, args.text)} against {named.get(args.source, args.source)}")]
+
+
+class SourceTooLong(ValueError):
+    """A source over --max-source-chars: one line that says how to go on."""
+
+
+def _within_limit(source: str, limit: int | None, where: str) -> None:
+    if limit is not None and len(source) > limit:
+        raise SourceTooLong(f"{where}: {len(source):,} characters, over --max-source-chars {limit}; raise it or cut "
+                            "the source")
+
+
+@contextlib.contextmanager
+def source_progress(block: Sequence[Check], *, quiet: bool) -> Iterator[Callable[[int, int], object] | None]:
+    """A progress bar on stderr, in windows encoded, while a block holding a long source is scored (else None)."""
+    longest = max((len(c.source) for c in block), default=0)
+    if quiet or longest < LONG_SOURCE:
+        yield None
+        return
+    from tqdm.auto import tqdm
+
+    bars: list[Any] = []  # opened at the first batch, when the windows are counted
+
+    def advance(done: int, of: int) -> None:
+        if not bars or bars[0].total != of:
+            for bar in bars:
+                bar.close()
+            bars[:] = [tqdm(total=of, desc=f"encoding {longest:,} characters", unit="window", file=sys.stderr)]
+        bars[0].update(done - bars[0].n)
+
+    try:
+        yield advance
+    finally:
+        for bar in bars:
+            bar.close()
 
 
 def _read_input(value: str, flag: str, encoding: str | None) -> str:

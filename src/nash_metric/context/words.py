@@ -17,8 +17,9 @@ verdict: they only choose which number a report shows beside an unsupported figu
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..numbers.mention import NumericMention
 from .binding import SENTENCE_END, WINDOW, WORD, cell_direction, prose_bindings, stem, subject_words
@@ -87,17 +88,37 @@ def mention_contexts(text: str, mentions: Sequence[NumericMention]) -> list[Cont
     starts = [w[0] for w in words]
     bindings = prose_bindings(text, mentions, _SUBJECT_STOP)
     out = []
+    shared = _Shared()
     for mention, bound in zip(mentions, bindings):
         found = cell_at(tables, mention.start, mention.end) if tables else None
         if found is not None:
-            out.append(_cell_context(text, mention, *found))
+            out.append(shared.context(_cell_context(text, mention, *found)))
             continue
         low, high = _sentence_of(sentences, mention.start)
-        out.append(Context(_window(words, starts, mention, low, high), bound.year, cell=False, scale=None,
-                           subject=bound.subject, direction=bound.direction, counted=bound.counted,
-                           per_unit=bound.per_unit, years=bound.years,
-                           sentence=_sentence_words(words, starts, low, high)))
+        out.append(shared.context(Context(
+            _window(words, starts, mention, low, high), bound.year, cell=False, scale=None, subject=bound.subject,
+            direction=bound.direction, counted=bound.counted, per_unit=bound.per_unit, years=bound.years,
+            sentence=_sentence_words(words, starts, low, high))))
     return out
+
+
+class _Shared:
+    """Equal word sets of a text's contexts as one object, each word one string: a long source holds a context
+    per figure, and its cells repeat their row's label, their column's headers and their sentence's words."""
+
+    _SETS = ("words", "subject", "row_words", "column_words", "sentence")
+
+    def __init__(self) -> None:
+        self.sets: dict[frozenset[str], frozenset[str]] = {}
+
+    def context(self, context: Context) -> Context:
+        return replace(context, **{name: self.words(getattr(context, name)) for name in self._SETS})
+
+    def words(self, words: frozenset[str]) -> frozenset[str]:
+        found = self.sets.get(words)
+        if found is None:
+            found = self.sets[words] = frozenset(sys.intern(w) for w in words)
+        return found
 
 
 def _cell_context(text: str, mention: NumericMention, table: Table, cell: Cell) -> Context:

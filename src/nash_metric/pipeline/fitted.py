@@ -182,8 +182,8 @@ def bertscore_document_frequencies(fitted: Fitted, references: Sequence[str]) ->
     pool = TextPool.build(references, fitted.config.numbers)
     encoder = fitted.encoder
     affixes = encoder.prefix + encoder.suffix
-    return (BertScoreIDF.fit(encoder.tokenize(r).ids + affixes for r in references),
-            BertScoreIDF.fit(encoder.tokenize(pool.channel[r]).ids + affixes for r in references))
+    return (BertScoreIDF.fit(encoder.tokenize(r).ids.tolist() + affixes for r in references),
+            BertScoreIDF.fit(encoder.tokenize(pool.channel[r]).ids.tolist() + affixes for r in references))
 
 
 def _auto_tau(fitted: Fitted, sample: list[str], show_progress: bool) -> Fitted:

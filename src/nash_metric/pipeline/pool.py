@@ -101,24 +101,31 @@ class TextPool:
         """Stack the context vectors and values of every scorable mention.
 
         A mention with no sub-token in the encoded text cannot be placed: it leaves the number channel here
-        and is reported by `unscored`.
+        and is reported by `unscored`. The vectors move into the table: each encoding's `mention_vectors` is
+        left empty, so a long source's vectors are not held twice.
         """
         n = len(self.texts)
         offsets, counts = np.zeros(n, np.int64), np.zeros(n, np.int64)
-        vectors, values, periods, total = [], [], [], 0
+        values, periods, total = [], [], 0
         for text in self.mentions:
-            enc = encodings[self.ids[text]]
-            placed = enc.mention_has_tokens
+            placed = encodings[self.ids[text]].mention_has_tokens
             self.scorable[text] = [i for k, i in enumerate(self.scorable[text]) if placed[k]]
             if self.scorable[text]:
-                vectors.append(enc.mention_vectors[placed])
                 values.extend(self.mentions[text][i].value for i in self.scorable[text])
                 periods.extend(self.mentions[text][i].period for i in self.scorable[text])
                 offsets[self.ids[text]], counts[self.ids[text]] = total, len(self.scorable[text])
                 total += len(self.scorable[text])
         hidden = encodings[0].mention_vectors.shape[1] if encodings else 1
+        dtype = np.result_type(*(e.mention_vectors.dtype for e in encodings)) if encodings else np.float32
+        vectors = np.empty((total, hidden), dtype)
+        for text in self.mentions:
+            enc = encodings[self.ids[text]]
+            if self.scorable[text]:
+                start = offsets[self.ids[text]]
+                vectors[start : start + counts[self.ids[text]]] = enc.mention_vectors[enc.mention_has_tokens]
+            enc.mention_vectors = np.zeros((0, hidden), enc.mention_vectors.dtype)
         return MentionTable(
-            vectors=np.concatenate(vectors) if vectors else np.zeros((0, hidden), np.float32),
+            vectors=vectors,
             values=np.asarray(values, dtype=np.float64),
             offsets=offsets,
             counts=counts,

@@ -172,22 +172,32 @@ def _condition_scores(pool: TextPool, pairs: np.ndarray) -> dict[int, np.ndarray
 
 
 def score_blocks(fitted: Fitted, blocks: Iterable[Block], show_progress: bool, total: int | None,
-                 advance: Advance | None = None) -> Iterator[NASHOutput]:
+                 advance: Advance | None = None, on_batch: OnBatch | None = None) -> Iterator[NASHOutput]:
     """`score_chunk` each block of read pairs in turn, freeing its encodings; unscored indices count from the start.
 
     Progress moves per encoded batch (`batch_size` windows), not per chunk: a chunk's pairs are spread over its
-    batches. `advance` takes the pairs scored in place of this function's own bar (a caller's bar)."""
+    batches. `advance` takes the pairs scored in place of this function's own bar (a caller's bar); `on_batch`
+    hears each chunk's `(windows encoded, windows in all)` besides."""
     seen = 0
     with tqdm(total=total, desc="NASH", unit="pair", disable=not show_progress or advance is not None) as bar:
         for preds, refs in blocks:
             share = bar_share(advance or bar.update, len(preds))
-            out = score_chunk(fitted, preds, refs, on_batch=share).output
+            heard = share if on_batch is None else _both(share, on_batch)
+            out = score_chunk(fitted, preds, refs, on_batch=heard).output
             share(1, 1)  # the chunk's last pairs: what its encoding left
             release_freed_memory()
             if seen:
                 out = replace(out, unscored=[{**u, "index": u["index"] + seen} for u in out.unscored])
             seen += len(preds)
             yield out
+
+
+def _both(first: OnBatch, second: OnBatch) -> OnBatch:
+    def hear(done: int, of: int) -> None:
+        first(done, of)
+        second(done, of)
+
+    return hear
 
 
 def bar_share(advance: Advance, units: int) -> OnBatch:
@@ -206,11 +216,12 @@ def bar_share(advance: Advance, units: int) -> OnBatch:
 
 
 def score_pairs(fitted: Fitted, preds: list[str], refs: list[str], show_progress: bool,
-                advance: Advance | None = None) -> NASHOutput:
-    """Read pairs scored in chunks of `chunk_size`, as one output (`advance`: see `score_blocks`)."""
+                advance: Advance | None = None, on_batch: OnBatch | None = None) -> NASHOutput:
+    """Read pairs scored in chunks of `chunk_size`, as one output (`advance`, `on_batch`: see `score_blocks`)."""
     size = fitted.config.chunk_size
     blocks = ((preds[i : i + size], refs[i : i + size]) for i in range(0, len(preds), size))
-    return NASHOutput.concat(list(score_blocks(fitted, blocks, show_progress, total=len(preds), advance=advance)))
+    return NASHOutput.concat(list(score_blocks(fitted, blocks, show_progress, total=len(preds), advance=advance,
+                                               on_batch=on_batch)))
 
 
 def score_stream(fitted: Fitted, pairs: Iterable[tuple[str, str]], show_progress: bool, total: int | None

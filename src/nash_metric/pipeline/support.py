@@ -429,59 +429,96 @@ class PairVerdicts(NamedTuple):
     derivation: list[Derivation | None]
 
 
+# Cells of one block of a pair's [figures x reference numbers] matrices (cosines, agreement, closeness, and their
+# temporaries): against a long source the prediction's figures are judged a block at a time, each float64 matrix of
+# a block at most 8 MB (50 figures against 93,000 source numbers peaked 0.3 GB higher in one block).
+VERDICT_CELLS = 1 << 20
+
+
+class Reference:
+    """What every pair against one reference reads of it, read once however many pairs share it (claims against
+    one source): its rows, its tables (`_Tables`), the words of its numbers' contexts and their idf."""
+
+    def __init__(self, mentions: MentionTable, b: slice) -> None:
+        keys = mentions.support
+        self.ib = np.arange(b.start, b.stop)
+        self.tables = _Tables([keys.contexts[j] for j in self.ib])
+        self.words = [_words(keys.contexts[j]) for j in self.ib]
+        frequency: dict[str, int] = {}
+        for words in self.words:
+            for w in words:
+                frequency[w] = frequency.get(w, 0) + 1
+        self.idf = {w: math.log1p(len(self.ib) / f) for w, f in frequency.items()}
+
+
 def pair_verdicts(mentions: MentionTable, a: slice, b: slice, rule: VerdictRule = RULE,
-                  index: SourceIndex | None = None) -> PairVerdicts:
+                  index: SourceIndex | None = None, reference: Reference | None = None) -> PairVerdicts:
     """The verdicts of one pair's figures (table rows `a`) against its reference (rows `b`); `index`: the
-    reference's `derivations.SourceIndex`, when the caller keeps one for a reference many pairs share."""
+    reference's `derivations.SourceIndex`, and `reference` its `Reference`, when the caller keeps them for a
+    reference many pairs share. Figures are judged in blocks of at most `VERDICT_CELLS` cells: a verdict reads its
+    figure's own row."""
     ia, ib = np.arange(a.start, a.stop), np.arange(b.start, b.stop)
     m = len(ia)
     if len(ib) == 0:
         return PairVerdicts(np.full(m, Code.UNSUPPORTED, np.int8), np.full(m, -1), np.full(m, -1), np.full(m, np.nan),
                             [None] * m, [None] * m)
     keys = mentions.support
-    cosine = mentions.vectors[a] @ mentions.vectors[b].T
-    agree = value_agreement(mentions, ia, ib, rule)
-    rival = rivals(mentions, ia, ib, rule) & ~agree
-    closeness = context_scores(keys, ia, ib, cosine)
-    fits = rival | agree
+    reference = reference or Reference(mentions, b)
     # A calendar period is where the other figures stand, not a quantity stated for something.
     quantity = mentions.calendar.level[ia] < 0 if mentions.calendar is not None else np.ones(m, bool)
     code = np.full(m, Code.UNSUPPORTED, np.int8)
     found = np.full(m, -1)
-    closest = np.where(fits.any(axis=1), np.where(fits, closeness, -np.inf).argmax(axis=1), cosine.argmax(axis=1))
-    compared = closest.copy()
+    compared = np.zeros(m, np.int64)
+    cosines = np.zeros(m, mentions.vectors.dtype)
     basis: list[str | None] = [None] * m
-    tables = _Tables([keys.contexts[j] for j in ib])
-    for k in range(m):
-        places = np.flatnonzero(agree[k])
-        if not len(places):
-            continue
-        i = int(ia[k])
-        others = [_subject(keys.contexts[int(g)]) for g in ia
-                  if g != i and g != keys.partner[i] and keys.values[g] != keys.values[i]]
-        why = [_contradicts(keys, i, int(ib[p]), others, tables, rule) for p in places] if quantity[k] else [None]
-        free = [p for p, w in zip(places, why) if w is None]
-        best = max(free or places, key=lambda p: closeness[k, p])
-        code[k], found[k], compared[k] = Code.SUPPORTED, best, best
-        direction = int(keys.direction[i])
-        if rule.direction and direction and all(int(keys.direction[ib[p]]) == -direction for p in places):
-            code[k] = Code.CONTRADICTED
-            basis[k] = f"direction: the source states a {'fall' if direction > 0 else 'rise'}"
-            continue
-        if free:
-            continue
-        partners = {int(keys.partner[ib[p]]) for p in places}
-        strength = [(_bound_to_figure(keys, i, int(ib[j]), ib[places]), closeness[k, j], j)
-                    for j in np.flatnonzero(rival[k]) if int(ib[j]) not in partners
-                    and _contradicts(keys, i, int(ib[j]), others, tables, rule) is None]
-        bound = max((s for s in strength if s[0] > 0), default=None)
-        if bound is not None:
-            code[k], compared[k], basis[k] = Code.MISPLACED, bound[2], why[0]
+    step = max(1, VERDICT_CELLS // len(ib))
+    for first in range(0, m, step):
+        block = ia[first : first + step]
+        cosine = mentions.vectors[block] @ mentions.vectors[b].T
+        agree = value_agreement(mentions, block, ib, rule)
+        rival = rivals(mentions, block, ib, rule) & ~agree
+        closeness = context_scores(keys, block, ib, cosine, reference)
+        fits = rival | agree
+        compared[first : first + len(block)] = np.where(
+            fits.any(axis=1), np.where(fits, closeness, -np.inf).argmax(axis=1), cosine.argmax(axis=1))
+        for row in range(len(block)):
+            _judge(keys, ia, first + row, ib, agree[row], rival[row], closeness[row], quantity, rule, reference.tables,
+                   code, found, compared, basis)
+        cosines[first : first + len(block)] = cosine[np.arange(len(block)), compared[first : first + len(block)]]
     derived = _derivation_step(mentions, ia, ib, quantity, code, found, basis, index) if rule.computed \
         else [None] * m
-    rows = np.arange(m)
-    return PairVerdicts(code, np.where(found >= 0, found + b.start, -1), compared + b.start, cosine[rows, compared],
-                        basis, derived)
+    return PairVerdicts(code, np.where(found >= 0, found + b.start, -1), compared + b.start, cosines, basis, derived)
+
+
+def _judge(keys: SupportKeys, ia: np.ndarray, k: int, ib: np.ndarray, agree: np.ndarray, rival: np.ndarray,
+           closeness: np.ndarray, quantity: np.ndarray, rule: VerdictRule, tables: _Tables, code: np.ndarray,
+           found: np.ndarray, compared: np.ndarray, basis: list[str | None]) -> None:
+    """Steps 1 and 2 for figure k (row ia[k]), in place: `agree`, `rival` and `closeness` are its rows against
+    the reference's numbers ib."""
+    places = np.flatnonzero(agree)
+    if not len(places):
+        return
+    i = int(ia[k])
+    others = [_subject(keys.contexts[int(g)]) for g in ia
+              if g != i and g != keys.partner[i] and keys.values[g] != keys.values[i]]
+    why = [_contradicts(keys, i, int(ib[p]), others, tables, rule) for p in places] if quantity[k] else [None]
+    free = [p for p, w in zip(places, why) if w is None]
+    best = max(free or places, key=lambda p: closeness[p])
+    code[k], found[k], compared[k] = Code.SUPPORTED, best, best
+    direction = int(keys.direction[i])
+    if rule.direction and direction and all(int(keys.direction[ib[p]]) == -direction for p in places):
+        code[k] = Code.CONTRADICTED
+        basis[k] = f"direction: the source states a {'fall' if direction > 0 else 'rise'}"
+        return
+    if free:
+        return
+    partners = {int(keys.partner[ib[p]]) for p in places}
+    strength = [(_bound_to_figure(keys, i, int(ib[j]), ib[places]), closeness[j], j)
+                for j in np.flatnonzero(rival) if int(ib[j]) not in partners
+                and _contradicts(keys, i, int(ib[j]), others, tables, rule) is None]
+    bound = max((s for s in strength if s[0] > 0), default=None)
+    if bound is not None:
+        code[k], compared[k], basis[k] = Code.MISPLACED, bound[2], why[0]
 
 
 def _derivation_step(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, quantity: np.ndarray, code: np.ndarray,
@@ -512,34 +549,30 @@ def source_index(mentions: MentionTable, ib: np.ndarray) -> SourceIndex:
     return SourceIndex(mentions.support, ib, quantity)
 
 
-def context_scores(keys: SupportKeys, ia: np.ndarray, ib: np.ndarray, cosine: np.ndarray) -> np.ndarray:
+def context_scores(keys: SupportKeys, ia: np.ndarray, ib: np.ndarray, cosine: np.ndarray,
+                   reference: Reference) -> np.ndarray:
     """[m, n] how close reference mention ib[j]'s context is to figure ia[i]'s, to choose which number a report
     shows beside a figure (it decides no verdict): shared words (each weighted by its inverse frequency among the
     reference's figures), plus half for the same year (minus half for another), plus half the backbone cosine."""
-    words = _shared_words(keys, ia, ib)
+    words = _shared_words(keys, ia, reference)
     year_a, year_b = keys.year[ia][:, None], keys.year[ib][None, :]
     both = ~np.isnan(year_a) & ~np.isnan(year_b)
     period = np.where(both, np.where(year_a == year_b, 1.0, -1.0), 0.0)
     return words + 0.5 * period + 0.5 * cosine
 
 
-def _shared_words(keys: SupportKeys, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
-    """[m, n] the idf-weighted share of figure ia[i]'s words that reference mention ib[j]'s context holds (over
-    the words some reference context holds). Plain set arithmetic: a pair has few figures and short contexts."""
-    words_b = [_words(keys.contexts[j]) for j in ib]
-    frequency: dict[str, int] = {}
-    for words in words_b:
-        for w in words:
-            frequency[w] = frequency.get(w, 0) + 1
-    out = np.zeros((len(ia), len(ib)))
-    if not frequency:
+def _shared_words(keys: SupportKeys, ia: np.ndarray, reference: Reference) -> np.ndarray:
+    """[m, n] the idf-weighted share of figure ia[i]'s words that reference mention j's context holds (over the
+    words some reference context holds). Plain set arithmetic: a pair has few figures and short contexts."""
+    idf = reference.idf
+    out = np.zeros((len(ia), len(reference.words)))
+    if not idf:
         return out
-    idf = {w: math.log1p(len(ib) / f) for w, f in frequency.items()}
     for row, i in enumerate(ia):
         known = {w: idf[w] for w in _words(keys.contexts[i]) if w in idf}
         total = sum(known.values())
         if total:
-            out[row] = [sum(known[w] for w in words & known.keys()) / total for words in words_b]
+            out[row] = [sum(known[w] for w in words & known.keys()) / total for words in reference.words]
     return out
 
 
@@ -555,11 +588,14 @@ def context_verdicts(mentions: MentionTable, pairs: Sequence[tuple[int, int]], r
     """Per aligned pair (the text ids `pairs[k]` of prediction and reference), every figure with its verdict."""
     out: list[list[FigureVerdict]] = []
     indexes: dict[int, SourceIndex] = {}  # a reference many pairs share (claims against one source) is read once
+    references: dict[int, Reference] = {}
     for text_a, text_b in pairs:
         a, b = mentions.of(text_a), mentions.of(text_b)
         if rule.computed and text_b not in indexes:
             indexes[text_b] = source_index(mentions, np.arange(b.start, b.stop))
-        v = pair_verdicts(mentions, a, b, rule, indexes.get(text_b))
+        if text_b not in references and b.stop > b.start and a.stop > a.start:
+            references[text_b] = Reference(mentions, b)
+        v = pair_verdicts(mentions, a, b, rule, indexes.get(text_b), references.get(text_b))
         judged = mentions.support.judged[a]
         labels = mentions.support.labels
         out.append([_entry(labels, a.start + i, VERDICTS[v.code[i]], v.found[i], v.compared[i], v.cosine[i],

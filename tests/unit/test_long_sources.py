@@ -10,6 +10,7 @@ import json
 import numpy as np
 import pytest
 import torch
+from random_tokens import random_tokens
 
 from nash_metric.backbone import encoders, windows
 from nash_metric.backbone.encoders import Encoder
@@ -97,12 +98,7 @@ def test_mention_sums_of_runs_are_the_whole_texts_bit_for_bit(seed):
     rng = np.random.default_rng(seed)
     for trial in range(40):
         n = int(rng.integers(10, 80))
-        widths = rng.integers(0, 4, n)
-        starts = np.cumsum(rng.integers(0, 3, n)) + np.concatenate([[0], np.cumsum(widths)[:-1]])
-        offsets = np.stack([starts, starts + widths], 1)
-        if trial % 5 == 0:
-            offsets[int(rng.integers(0, n))] = (0, 0)
-        spans = sorted((int(a), int(a) + int(rng.integers(1, 8))) for a in rng.integers(0, int(starts[-1]) + 3, 6))
+        offsets, spans = random_tokens(rng, n, trial, spans=6, longest=7, reach=3)
         content = torch.randn(n, 8)
         expected, has = Encoder._mention_vectors(content, offsets, spans)
         cuts = np.unique(np.concatenate([[0, n], rng.integers(1, n, int(rng.integers(1, 6)))]))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from random_tokens import random_tokens
 
 from nash_metric.backbone.encoders import Encoder
 
@@ -24,14 +25,10 @@ def test_gathering_equals_the_mean_of_each_spans_tokens(seed):
     rng = np.random.default_rng(seed)
     for trial in range(60):
         n = int(rng.integers(1, 40))
-        widths = rng.integers(0, 4, n)
-        starts = np.cumsum(rng.integers(0, 3, n)) + np.concatenate([[0], np.cumsum(widths)[:-1]])
-        offsets = [(int(a), int(a + w)) for a, w in zip(starts, widths)]
-        if trial % 5 == 0:
-            offsets[int(rng.integers(0, n))] = (0, 0)  # a special or odd token: offsets out of order
-        spans = [(a, a + int(rng.integers(1, 6))) for a in rng.integers(0, int(starts[-1]) + 5, rng.integers(0, 6))]
+        offsets, spans = random_tokens(rng, n, trial, spans=int(rng.integers(0, 6)), longest=5, reach=5)
+        offsets = [(int(a), int(b)) for a, b in offsets]
         content = torch.randn(n, 8)
-        vectors, has = Encoder._mention_vectors(content, offsets, [(int(a), int(b)) for a, b in spans])
+        vectors, has = Encoder._mention_vectors(content, offsets, spans)
         for m, expected in enumerate(_by_loop(content, offsets, spans)):
             assert has[m] == (expected is not None)
             if expected is not None:

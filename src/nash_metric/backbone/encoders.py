@@ -325,7 +325,8 @@ def channel_view(enc: Encoding) -> Encoding:
         return enc
     view = replace(enc, pooled=enc.channel_pooled, channel_keep=None, channel_pooled=None)
     if enc.states is not None and not keep.all():
-        view.states = enc.states[torch.from_numpy(keep)]
+        # index_select, not a boolean mask: boolean indexing cost ~8 ms a call on a loaded 2-core CPU (10 us this way)
+        view.states = enc.states.index_select(0, torch.from_numpy(np.flatnonzero(keep)))
         view.token_ids, view.special = enc.token_ids[keep], enc.special[keep]
     return view
 

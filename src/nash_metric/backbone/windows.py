@@ -159,7 +159,7 @@ class StreamPooling:
         self.last: torch.Tensor | None = None
 
     def add(self, states: torch.Tensor, mask: np.ndarray | None = None) -> None:
-        x = states if mask is None else states[torch.from_numpy(np.ascontiguousarray(mask, dtype=bool))]
+        x = states if mask is None else states.index_select(0, torch.from_numpy(np.flatnonzero(mask)))
         if not len(x):
             return
         if self.first is None:

@@ -69,6 +69,7 @@ class NASH:
             comparisons: bool = False,
             numbers: NumberReader = "full",
             text_channel: TextChannel = "auto",
+            baseline: bool = False,
             verdict: Verdict = "context",
             bertscore_idf: bool = False,
             rescale_with_baseline: bool = False,

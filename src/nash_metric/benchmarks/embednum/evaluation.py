@@ -47,7 +47,7 @@ def score_all(data: dict[str, list[dict]], scorer: ScorerSource, bertscore: bool
 
     make = scorer_factory(scorer)
     preds, refs, _ = _pairs(data)
-    plain = make(comparisons=False)
+    plain = make(comparisons=False, baseline=True)
     out = plain.score(preds, refs, show_progress=show_progress)
     baseline = plain.backbone_name
     columns = {baseline: out.baseline}

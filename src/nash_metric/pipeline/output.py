@@ -86,9 +86,10 @@ class NASHOutput:
     blank: np.ndarray | None = field(default=None, repr=False)  # per pair: a blank text, scored 0 (blank.py)
 
     @classmethod
-    def empty(cls, config: dict[str, Any]) -> NASHOutput:
-        """The output of no pairs."""
-        return cls(**{name: np.zeros(0) for name in SCORE_FIELDS}, config=config, hashcode=hashcode(config))
+    def empty(cls, config: dict[str, Any], baseline: bool = False) -> NASHOutput:
+        """The output of no pairs (with the baseline's fields when the scorer computes it)."""
+        fields = {name: None if name in BASELINE_FIELDS and not baseline else np.zeros(0) for name in SCORE_FIELDS}
+        return cls(**fields, config=config, hashcode=hashcode(config))
 
     def __len__(self) -> int:
         return len(self.nash)

@@ -228,8 +228,16 @@ class Encoder:
         blind = torch.zeros(allowed.shape, dtype=dtype, device=mask.device)
         blind.masked_fill_(~allowed, torch.finfo(dtype).min)
         positions = None
-        if self.position_offset is not None:  # a left-out token takes the place of the next kept one
+        # EXPERIMENT (issue 41, not settled): NASH_BLIND_POS = compact | numbers-natural (default here) | natural.
+        # A number's own position (numbers-natural) recovers most of what compact positions lose on NumFinE.
+        import os
+
+        mode = os.environ.get("NASH_BLIND_POS", "numbers-natural")
+        if self.position_offset is not None and mode != "natural":
             positions = (torch.cumsum(word.long(), 1) - word.long()) * real.long() + self.position_offset
+            if mode == "numbers-natural":
+                natural = torch.arange(mask.shape[1], device=mask.device)[None] + self.position_offset
+                positions = torch.where(word, positions, natural.expand_as(positions))
         return blind[:, None], positions
 
     # The first position id of a sequence (RoBERTa's count from its padding index + 1), or None when the model's

@@ -99,6 +99,11 @@ class Encoder:
         hears `(windows encoded, windows in all)` after each batch (a caller's progress bar)."""
         tokenized = self.tokenize_batch(texts)
         keep = [self._kept_tokens(tok, left_out[i]) for i, tok in enumerate(tokenized)] if left_out else None
+        visible = keep
+        import os
+
+        if left_out and os.environ.get("NASH_STANDIN"):  # EXPERIMENT: one visible [MASK] stand-in per left-out span
+            tokenized, keep, visible = self._with_standins(tokenized, left_out)
         windows: list[tuple[int, int]] = []  # (text index, content start)
         for i, tok in enumerate(tokenized):
             windows.extend((i, start) for start in self.window_starts(len(tok.ids)))
@@ -115,8 +120,10 @@ class Encoder:
             ids, mask = self.pad(seqs)
             kept = self._window_keep([keep[windows[w][0]] for w in idx], [windows[w][1] for w in idx], mask) \
                 if keep is not None else None
+            seen = self._window_keep([visible[windows[w][0]] for w in idx], [windows[w][1] for w in idx], mask) \
+                if visible is not None else None
             with torch.inference_mode():
-                states = self.forward(ids, *self._number_blind(mask, kept)) if kept is not None \
+                states = self.forward(ids, *self._number_blind(mask, seen)) if kept is not None \
                     else self.forward(ids, mask)
                 pooled = self.pool(states, mask)
                 channel = self.pool(states, kept) if pooled is not None and kept is not None else None
@@ -198,6 +205,25 @@ class Encoder:
         return ids.to(self.device), mask.to(self.device)
 
     # -- internals --------------------------------------------------------------------------------
+    def _with_standins(self, tokenized: list[_Tokenized], left_out: Sequence[Sequence[Span]]):
+        """EXPERIMENT: each left-out span gets one [MASK] token before its first token, zero-width (no mention
+        reads it), visible to the words, out of the text channel."""
+        stand = self.tokenizer.mask_token_id if self.tokenizer.mask_token_id is not None else self.tokenizer.unk_token_id
+        out, keeps, visibles = [], [], []
+        for tok, spans in zip(tokenized, left_out):
+            keep = self._kept_tokens(tok, spans)
+            firsts = sorted({int(t) for t in _first_tokens(tok.offsets, spans)})
+            ids = np.insert(tok.ids, firsts, stand)
+            offsets = np.insert(tok.offsets, firsts, tok.offsets[firsts][:, :1].repeat(2, 1) if firsts else
+                                np.zeros((0, 2), np.int64), axis=0)
+            standin = np.zeros(len(ids), bool)
+            standin[np.asarray(firsts, np.int64) + np.arange(len(firsts))] = True
+            keep2 = np.insert(keep, firsts, False)
+            out.append(_Tokenized(ids, offsets))
+            keeps.append(keep2)
+            visibles.append(keep2 | standin)
+        return out, keeps, visibles
+
     @staticmethod
     def _kept_tokens(tok: _Tokenized, left_out: Sequence[Span]) -> np.ndarray:
         """[n] bool: the content tokens outside every left-out span (a token touching one leaves with it)."""
@@ -346,6 +372,17 @@ class Encoder:
             means = np.add.reduceat(content.numpy()[rows], starts, axis=0) / counts[has, None].astype(np.float32)
             vectors[has] = means / np.maximum(np.linalg.norm(means, axis=1, keepdims=True), 1e-12)
         return vectors, has
+
+
+def _first_tokens(offsets: np.ndarray, spans: Sequence[Span]) -> list[int]:
+    """The first token overlapping each span (EXPERIMENT helper)."""
+    if not spans or not len(offsets):
+        return []
+    span, token = overlaps(offsets, spans)
+    first: dict[int, int] = {}
+    for s_, t in zip(span.tolist(), token.tolist()):
+        first.setdefault(s_, t)
+    return list(first.values())
 
 
 def channel_view(enc: Encoding) -> Encoding:

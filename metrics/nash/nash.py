@@ -98,7 +98,7 @@ Returns:
         nor computed.
     alpha (list of float): text weight alpha = W_text / (W_text + W_num); 1.0 when there are no numbers.
     baseline (list of float, with baseline=True only): the backbone score on the original pair (BERTScore F1
-        or cosine); it costs one more forward pass over the distinct texts.
+        or cosine); with text_channel='one-pass' it costs one more forward pass.
     baseline_precision, baseline_recall (list of float, with baseline=True only): its P and R, as
         bert_score.score returns them.
     With rescale_with_baseline=True the nash*, text_* and baseline* fields are (s - b) / (1 - b).

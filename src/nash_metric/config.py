@@ -161,19 +161,19 @@ class NASHConfig:
     )
     text_channel: TextChannel = option(
         "auto",
-        "How S_text reads a text without its numbers: 'one-pass' from the text's one forward pass, in which its "
-        "words cannot attend to its numbers (a number-blind attention mask, positions counted without the "
-        "numbers: the words' states are those of the text without its numbers) while the numbers read every "
-        "token; 'two-pass' encodes the text without its numbers in a second forward pass (as the paper, whose "
-        "reader writes [NUM] there); 'auto' is 'one-pass', and 'two-pass' with numbers='paper'.",
+        "How S_text reads a text without its numbers: 'two-pass' encodes that text in a second forward pass (as "
+        "the paper, whose reader writes [NUM] there); 'one-pass' reads it from the original text's one forward "
+        "pass, in which its words cannot attend to its numbers (a number-blind attention mask; the words' "
+        "positions counted without the numbers, so their states are those of the text without its numbers) while "
+        "the numbers read every token; 'auto' is 'two-pass' (and always so with numbers='paper').",
         scores=True,
         cli={"choices": TEXT_CHANNELS},
     )
     baseline: bool = option(
         False,
         "Also return the backbone's own score of the original pair (`baseline`, with its precision and recall: "
-        "BERTScore F1 or the embedding cosine) beside NASH. With the one-pass text channel it takes one more "
-        "forward pass over the distinct texts; off, the baseline fields are None.",
+        "BERTScore F1 or the embedding cosine) beside NASH; off, the baseline fields are None. With "
+        "text_channel='one-pass' it takes one more forward pass over the distinct texts.",
         scores=False,
     )
     verdict: Verdict = option(
@@ -257,7 +257,7 @@ class NASHConfig:
     @property
     def one_pass(self) -> bool:
         """Whether the text channel is read from the originals' one number-blind forward pass ('auto' resolved)."""
-        return self.text_channel == "one-pass" or (self.text_channel == "auto" and self.numbers != "paper")
+        return self.text_channel == "one-pass"
 
     def replace(self, **changes: Any) -> NASHConfig:
         return NASHConfig.from_options(self, **changes)

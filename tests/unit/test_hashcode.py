@@ -61,7 +61,7 @@ def changes(tiny_model_dir, tiny_scorer, tmp_path_factory) -> dict[str, tuple[di
         "chunk_size": ({}, {"chunk_size": 1}),
         "comparisons": ({}, {"comparisons": True}),
         "numbers": ({}, {"numbers": "paper"}),
-        "text_channel": ({}, {"text_channel": "two-pass"}),
+        "text_channel": ({}, {"text_channel": "one-pass"}),
         "baseline": ({}, {"baseline": True}),
         "verdict": ({}, {"verdict": "argmax"}),
         "bertscore_idf": ({}, {"bertscore_idf": True}),

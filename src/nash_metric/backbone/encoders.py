@@ -99,11 +99,6 @@ class Encoder:
         hears `(windows encoded, windows in all)` after each batch (a caller's progress bar)."""
         tokenized = self.tokenize_batch(texts)
         keep = [self._kept_tokens(tok, left_out[i]) for i, tok in enumerate(tokenized)] if left_out else None
-        visible = keep
-        import os
-
-        if left_out and os.environ.get("NASH_STANDIN"):  # EXPERIMENT: one visible [MASK] stand-in per left-out span
-            tokenized, keep, visible = self._with_standins(tokenized, left_out)
         windows: list[tuple[int, int]] = []  # (text index, content start)
         for i, tok in enumerate(tokenized):
             windows.extend((i, start) for start in self.window_starts(len(tok.ids)))
@@ -120,10 +115,8 @@ class Encoder:
             ids, mask = self.pad(seqs)
             kept = self._window_keep([keep[windows[w][0]] for w in idx], [windows[w][1] for w in idx], mask) \
                 if keep is not None else None
-            seen = self._window_keep([visible[windows[w][0]] for w in idx], [windows[w][1] for w in idx], mask) \
-                if visible is not None else None
             with torch.inference_mode():
-                states = self.forward(ids, *self._number_blind(mask, seen)) if kept is not None \
+                states = self.forward(ids, *self._number_blind(mask, kept)) if kept is not None \
                     else self.forward(ids, mask)
                 pooled = self.pool(states, mask)
                 channel = self.pool(states, kept) if pooled is not None and kept is not None else None
@@ -205,25 +198,6 @@ class Encoder:
         return ids.to(self.device), mask.to(self.device)
 
     # -- internals --------------------------------------------------------------------------------
-    def _with_standins(self, tokenized: list[_Tokenized], left_out: Sequence[Sequence[Span]]):
-        """EXPERIMENT: each left-out span gets one [MASK] token before its first token, zero-width (no mention
-        reads it), visible to the words, out of the text channel."""
-        stand = self.tokenizer.mask_token_id if self.tokenizer.mask_token_id is not None else self.tokenizer.unk_token_id
-        out, keeps, visibles = [], [], []
-        for tok, spans in zip(tokenized, left_out):
-            keep = self._kept_tokens(tok, spans)
-            firsts = sorted({int(t) for t in _first_tokens(tok.offsets, spans)})
-            ids = np.insert(tok.ids, firsts, stand)
-            offsets = np.insert(tok.offsets, firsts, tok.offsets[firsts][:, :1].repeat(2, 1) if firsts else
-                                np.zeros((0, 2), np.int64), axis=0)
-            standin = np.zeros(len(ids), bool)
-            standin[np.asarray(firsts, np.int64) + np.arange(len(firsts))] = True
-            keep2 = np.insert(keep, firsts, False)
-            out.append(_Tokenized(ids, offsets))
-            keeps.append(keep2)
-            visibles.append(keep2 | standin)
-        return out, keeps, visibles
-
     @staticmethod
     def _kept_tokens(tok: _Tokenized, left_out: Sequence[Span]) -> np.ndarray:
         """[n] bool: the content tokens outside every left-out span (a token touching one leaves with it)."""
@@ -243,27 +217,22 @@ class Encoder:
         return kept
 
     def _number_blind(self, mask: torch.Tensor, kept: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
-        """The one-pass text channel's attention (docs/method.md, "One forward pass"): a kept token (a word, a special
-        token) attends to the kept tokens only, a left-out one (a number) to every token; as a 4-D additive mask
-        [B, 1, L, L], with position ids that count the kept tokens only, so that the words' states are those of the
-        text without its numbers (the second pass of `text_channel="two-pass"`) and the numbers' states read the
-        whole text. Position ids are None where the model takes none (its own positions then)."""
+        """The one-pass text channel's attention (docs/scoring/text-channel.md): a kept token (a word, a special token)
+        attends to the kept tokens only, a left-out one (a number) to every token; as a 4-D additive mask [B, 1, L, L].
+        The words' position ids count the kept tokens only, so that their states are those of the text without its
+        numbers (the second pass of `text_channel="two-pass"`); a number keeps its own position in the text, which
+        aligns same-kind figures of one sentence better on the NumFinE dev builds than a position counted without
+        the numbers. Position ids are None where the model takes none (its own positions then)."""
         dtype = next(self.model.parameters()).dtype
         real, word = mask.bool(), kept.bool()
         allowed = real[:, None, :] & (word[:, None, :] | ~word[:, :, None])  # [B, query, key]
         blind = torch.zeros(allowed.shape, dtype=dtype, device=mask.device)
         blind.masked_fill_(~allowed, torch.finfo(dtype).min)
         positions = None
-        # EXPERIMENT (issue 41, not settled): NASH_BLIND_POS = compact | numbers-natural (default here) | natural.
-        # A number's own position (numbers-natural) recovers most of what compact positions lose on NumFinE.
-        import os
-
-        mode = os.environ.get("NASH_BLIND_POS", "numbers-natural")
-        if self.position_offset is not None and mode != "natural":
-            positions = (torch.cumsum(word.long(), 1) - word.long()) * real.long() + self.position_offset
-            if mode == "numbers-natural":
-                natural = torch.arange(mask.shape[1], device=mask.device)[None] + self.position_offset
-                positions = torch.where(word, positions, natural.expand_as(positions))
+        if self.position_offset is not None:
+            compact = (torch.cumsum(word.long(), 1) - word.long()) * real.long()
+            natural = torch.arange(mask.shape[1], device=mask.device)[None].expand_as(compact)
+            positions = torch.where(word, compact, natural) + self.position_offset
         return blind[:, None], positions
 
     # The first position id of a sequence (RoBERTa's count from its padding index + 1), or None when the model's
@@ -372,17 +341,6 @@ class Encoder:
             means = np.add.reduceat(content.numpy()[rows], starts, axis=0) / counts[has, None].astype(np.float32)
             vectors[has] = means / np.maximum(np.linalg.norm(means, axis=1, keepdims=True), 1e-12)
         return vectors, has
-
-
-def _first_tokens(offsets: np.ndarray, spans: Sequence[Span]) -> list[int]:
-    """The first token overlapping each span (EXPERIMENT helper)."""
-    if not spans or not len(offsets):
-        return []
-    span, token = overlaps(offsets, spans)
-    first: dict[int, int] = {}
-    for s_, t in zip(span.tolist(), token.tolist()):
-        first.setdefault(s_, t)
-    return list(first.values())
 
 
 def channel_view(enc: Encoding) -> Encoding:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from ..pipeline.output import BASELINE_FIELDS
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -23,8 +25,6 @@ EMPTY_PREDICTIONS = "empty_predictions"
 SUMMARY_FIELDS = ("nash", "nash_precision", "nash_recall", "text_similarity", "numeric_similarity",
                   "numeric_precision", "numeric_recall", "numeric_support", UNSUPPORTED_RATE, "alpha",
                   "baseline", "baseline_precision", "baseline_recall")
-
-BASELINE_FIELDS = ("baseline", "baseline_precision", "baseline_recall")
 
 
 def summary_fields(baseline: bool) -> tuple[str, ...]:

@@ -35,7 +35,6 @@ PUBLIC_FIELDS = (
 )
 
 
-
 def public_fields(baseline: bool) -> tuple[str, ...]:
     """The public score fields of a scorer's output: `PUBLIC_FIELDS`, less the baseline's unless it is asked for."""
     return PUBLIC_FIELDS if baseline else tuple(f for f in PUBLIC_FIELDS if f not in BASELINE_FIELDS)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -111,10 +112,11 @@ class TextPool:
             return spans
         bounds = sorted((m.start, m.end) for m in self.mentions[text])
         starts = [a for a, _ in bounds]
+        reach = list(itertools.accumulate((b for _, b in bounds), max))  # the furthest end up to each mention
         out = []
         for span in spans:
             k = bisect.bisect_left(starts, span[0])
-            low = max((b for _, b in bounds[:k]), default=0)
+            low = reach[k - 1] if k else 0
             high = starts[k + 1] if k + 1 < len(starts) else len(text)
             out.append(_with_words(text, span, CONTEXT_WORDS, min(low, span[0]), max(high, span[1])))
         return out

@@ -1,7 +1,7 @@
 """Throughput of NASH vs what a user would run instead, measured in one run, best of 3 timings each.
 
     python perf/throughput.py [--pairs 1000] [--groups 100] [--repeats 3] [--profile] [--device cpu]
-                              [--output FILE.json]
+                              [--batch-size 64] [--model DIR] [--output FILE.json]
 
 Every text holds a number (Financial PhraseBank sentences with a digit, ../shared/data). Two workloads:
   distinct  N pairs of different sentences: every text distinct;
@@ -9,8 +9,9 @@ Every text holds a number (Financial PhraseBank sentences with a digit, ../share
             one text without numbers).
 Against each: the `bert-score` package (token backbone, same model and layer), a plain sentence-transformers
 `encode` of predictions and references plus cosine (sentence backbone), and one bare batched forward pass
-over the distinct texts (the floor). NASH runs with both text channels: `two-pass` encodes each text again
-without its numbers (the default), `one-pass` reads that channel from the first pass.
+over the distinct texts (the floor). NASH runs on its default settings (no baseline) with both text channels:
+`two-pass` (the default: each text encoded again without its numbers, as the paper does) and `one-pass` (one
+number-blind forward pass per distinct text).
   chunks    --chunk-pairs distinct pairs scored in chunks of `chunk_size` vs in one chunk: what bounded memory
             costs (default text channel).
   --profile the share of a distinct-pairs run (token backbone, each text channel) spent in each step of the
@@ -42,7 +43,7 @@ from nash_metric.backbone.models import embedded_model_dir
 from nash_metric.common.reporting import markdown_table
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "financial_phrasebank" / "all-data.csv"
-CHANNELS = ("two-pass", "one-pass")
+CHANNELS = ("two-pass", "one-pass")  # the default first
 # The steps of `pipeline.steps.score_chunk` (`NASH._score` before 0.3), each the cumulative time of the functions
 # that run it (names of this release and of earlier ones, so that the same script profiles an older tree on
 # PYTHONPATH).
@@ -51,9 +52,9 @@ STEPS = {
     "tokenisation": ("tokenize_batch", "tokenize"),
     "reading numbers": ("build",),
     "mention vectors": ("_mention_vectors", "mention_table"),
-    "text channel and baseline": ("_text_similarity",),
+    "text channel": ("_text_similarity",),
     "alignment": ("align_numbers",),
-    "support verdicts": ("support_keys", "support_fields"),
+    "support verdicts": ("support_keys", "context_verdicts", "argmax_verdicts", "support_fields"),
     "alpha": ("pair_alphas",),
 }
 
@@ -177,6 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--profile-only", action="store_true",
                         help="only the step shares (runs against an older tree on PYTHONPATH too: two-pass only)")
     parser.add_argument("--device", default=None)
+    parser.add_argument("--model", default=None, help="a local copy of all-MiniLM-L6-v2 (default: the embedded one)")
     parser.add_argument("--output", type=Path, default=None)
     return parser
 
@@ -184,15 +186,16 @@ def build_parser() -> argparse.ArgumentParser:
 Timed = Callable[[list[str], list[str]], Callable[[], object]]  # (predictions, references) -> the call to time
 
 
-def load_systems(device: str, batch_size: int, warm: list[str]) -> tuple[dict[str, NASH], dict[str, Timed]]:
+def load_systems(device: str, batch_size: int, warm: list[str], model: str | None = None
+                 ) -> tuple[dict[str, NASH], dict[str, Timed]]:
     """The token NASH scorer of each text channel, and every system timed, each warmed up on `warm`."""
     import bert_score
     from sentence_transformers import SentenceTransformer
 
-    model_dir = str(embedded_model_dir())
-    token = {c: NASH(backend="token", num_layers=6, batch_size=batch_size, device=device, text_channel=c)
-             for c in CHANNELS}
-    sentence = {c: NASH(backend="sentence", batch_size=batch_size, device=device, text_channel=c)
+    model_dir = model or str(embedded_model_dir())
+    token = {c: NASH(model=model_dir, backend="token", num_layers=6, batch_size=batch_size, device=device,
+                     text_channel=c) for c in CHANNELS}
+    sentence = {c: NASH(model=model_dir, backend="sentence", batch_size=batch_size, device=device, text_channel=c)
                 for c in CHANNELS}
     bs = bert_score.BERTScorer(model_type=model_dir, num_layers=6, batch_size=batch_size, device=device)
     st = SentenceTransformer(model_dir, device=device)
@@ -203,7 +206,7 @@ def load_systems(device: str, batch_size: int, warm: list[str]) -> tuple[dict[st
     systems: dict[str, Timed] = {
         "bert_score": lambda p, q: lambda: bs.score(p, q),
         "sentence_transformers": lambda p, q: plain_sentence_transformers(st, p, q, batch_size),
-        "bare_forward": lambda p, q: bare_forward(token["two-pass"], p + q),
+        "bare_forward": lambda p, q: bare_forward(token[CHANNELS[0]], p + q),
         **{f"nash_token_{c}": lambda p, q, s=s: lambda: s.score(p, q) for c, s in token.items()},
         **{f"nash_sentence_{c}": lambda p, q, s=s: lambda: s.score(p, q) for c, s in sentence.items()},
     }
@@ -250,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         return profile_only(args)
     device = args.device or ("cuda" if torch.cuda.is_available() else "cpu")
     sentences = load_sentences(args.data)
-    token, systems = load_systems(device, args.batch_size, sentences[:32])
+    token, systems = load_systems(device, args.batch_size, sentences[:32], args.model)
     report: dict[str, dict] = {}
     rows = []
     for name, (preds, refs) in {
@@ -265,15 +268,18 @@ def main(argv: list[str] | None = None) -> int:
          "sentence / sentence-transformers"],
         rows, digits=2,
     ))
-    print(f"\nmodel all-MiniLM-L6-v2 (token: layer 6), device {device}, batch {args.batch_size}, best of "
-          f"{args.repeats}, torch {torch.__version__}, {platform.processor() or platform.machine()}, "
-          f"{os.cpu_count()} cpus")
-    report["chunks"] = chunk_cost(token["two-pass"], sentences, args.chunk_pairs)
+    machine = {"device": device, "gpu": torch.cuda.get_device_name(0) if device.startswith("cuda") else None,
+               "cpus": os.cpu_count(), "torch_threads": torch.get_num_threads(), "torch": torch.__version__,
+               "processor": platform.processor() or platform.machine(), "batch_size": args.batch_size}
+    gpu = f" ({machine['gpu']})" if machine["gpu"] else ""
+    print(f"\nmodel all-MiniLM-L6-v2 (token: layer 6), device {device}{gpu}, batch {args.batch_size}, best of "
+          f"{args.repeats}, torch {torch.__version__}, {machine['processor']}, {os.cpu_count()} cpus")
+    report["chunks"] = chunk_cost(token[CHANNELS[0]], sentences, args.chunk_pairs)
     if args.profile:
         report["profile"] = print_profile(token, distinct_pairs(sentences, args.pairs))
     if args.output:
-        args.output.write_text(json.dumps({"device": device, "repeats": args.repeats, "results": report},
-                                          indent=2) + "\n")
+        args.output.write_text(json.dumps({"device": device, "machine": machine, "repeats": args.repeats,
+                                           "results": report}, indent=2) + "\n")
     return 0
 
 if __name__ == "__main__":

@@ -181,16 +181,18 @@ def tiny_sentence_scorer(tiny_model_dir):
 
 @pytest.fixture(scope="session")
 def minilm_sentence():
+    """With the baseline (baseline=True): these tests check it against sentence-transformers and bert-score."""
     from nash_metric import NASH
 
-    return NASH(backend="sentence", device="cpu")
+    return NASH(backend="sentence", device="cpu", baseline=True)
 
 
 @pytest.fixture(scope="session")
 def minilm_token():
+    """With the baseline (baseline=True): these tests check it against sentence-transformers and bert-score."""
     from nash_metric import NASH
 
-    return NASH(backend="token", device="cpu")
+    return NASH(backend="token", device="cpu", baseline=True)
 
 
 def check_linear_time(read: Callable[[str], object], text: str) -> None:

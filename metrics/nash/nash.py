@@ -97,8 +97,10 @@ Returns:
     unsupported_numbers (list of list of dict): per prediction, the figure_verdicts entries neither supported
         nor computed.
     alpha (list of float): text weight alpha = W_text / (W_text + W_num); 1.0 when there are no numbers.
-    baseline (list of float): the backbone score on the original (unmasked) pair (BERTScore F1 or cosine).
-    baseline_precision, baseline_recall (list of float): its P and R, as bert_score.score returns them.
+    baseline (list of float, with baseline=True only): the backbone score on the original pair (BERTScore F1
+        or cosine); with text_channel='one-pass' it costs one more forward pass.
+    baseline_precision, baseline_recall (list of float, with baseline=True only): its P and R, as
+        bert_score.score returns them.
     With rescale_with_baseline=True the nash*, text_* and baseline* fields are (s - b) / (1 - b).
     best_reference (list of int, with lists of references only): the index of the reference kept.
     precision, recall, f1 (list of float): bert-score's keys: NASH's nash_precision, nash_recall and nash.

@@ -161,12 +161,20 @@ class NASHConfig:
     )
     text_channel: TextChannel = option(
         "auto",
-        "How S_text reads a text without its numbers: 'two-pass' encodes that text in a second forward pass "
-        "(as the paper, whose reader writes [NUM] there), 'one-pass' reads it from the original text's forward "
-        "pass, leaving the numbers' tokens out of the greedy matching (token backend) or of the model's pooling "
-        "(sentence backend); 'auto' is 'two-pass' (and always so with numbers='paper').",
+        "How S_text reads a text without its numbers: 'two-pass' encodes that text in a second forward pass (as "
+        "the paper, whose reader writes [NUM] there); 'one-pass' reads it from the original text's one forward "
+        "pass, in which its words cannot attend to its numbers (a number-blind attention mask; the words' "
+        "positions counted without the numbers, so their states are those of the text without its numbers) while "
+        "the numbers read every token; 'auto' is 'two-pass' (and always so with numbers='paper').",
         scores=True,
         cli={"choices": TEXT_CHANNELS},
+    )
+    baseline: bool = option(
+        False,
+        "Also return the backbone's own score of the original pair (`baseline`, with its precision and recall: "
+        "BERTScore F1 or the embedding cosine) beside NASH; off, the baseline fields are None. With "
+        "text_channel='one-pass' it takes one more forward pass over the distinct texts.",
+        scores=False,
     )
     verdict: Verdict = option(
         "context",
@@ -225,7 +233,7 @@ class NASHConfig:
         _check_choice("verdict", self.verdict, VERDICT_RULES, "verdict rule")
         if self.idf is None:  # the default, however it is spelled: the digest and hashcode do not change
             object.__setattr__(self, "idf", "uniform")
-        for name in ("comparisons", "bertscore_idf", "rescale_with_baseline"):
+        for name in ("comparisons", "baseline", "bertscore_idf", "rescale_with_baseline"):
             if not isinstance(getattr(self, name), bool):
                 raise OptionTypeError(_Name(name), f" must be True or False, got {getattr(self, name)!r}")
         if isinstance(self.baseline_path, os.PathLike):
@@ -248,7 +256,7 @@ class NASHConfig:
 
     @property
     def one_pass(self) -> bool:
-        """Whether the text channel is read from the originals' forward pass ('auto' resolved)."""
+        """Whether the text channel is read from the originals' one number-blind forward pass ('auto' resolved)."""
         return self.text_channel == "one-pass"
 
     def replace(self, **changes: Any) -> NASHConfig:

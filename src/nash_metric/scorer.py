@@ -69,6 +69,7 @@ class NASH:
             comparisons: bool = False,
             numbers: NumberReader = "full",
             text_channel: TextChannel = "auto",
+            baseline: bool = False,
             verdict: Verdict = "context",
             bertscore_idf: bool = False,
             rescale_with_baseline: bool = False,
@@ -147,7 +148,7 @@ class NASH:
         """
         preds, refs, groups = read_pairs(predictions, references, self._fitted.config.numbers)
         if not preds:
-            return NASHOutput.empty(self.echo)
+            return NASHOutput.empty(self.echo, self.config.baseline)
         out = score_pairs(self.for_corpus(preds, refs, show_progress=show_progress)._fitted, preds, refs, show_progress,
                           on_batch=progress)
         count_blank(preds, refs, groups).warn(stacklevel=2)

@@ -14,7 +14,7 @@ import pytest
 from nash_metric import NASH
 from nash_metric.cli import main
 from nash_metric.corpus.rows import read_rows
-from nash_metric.pipeline.output import PUBLIC_FIELDS
+from nash_metric.pipeline.output import public_fields
 
 PAIRS = [
     ("Revenue increased by 4%.", "Revenue increased by 3.56%."),
@@ -25,7 +25,7 @@ PAIRS = [
     ("Costs rose 7% in Q4 2019.", "Costs fell 7% in Q3 2019."),
     ("The firm hired 250 people.", "The firm hired 260 people."),
 ]
-COLUMNS = ["index", *PUBLIC_FIELDS, "unsupported", "unsupported_numbers", "unscored"]
+COLUMNS = ["index", *public_fields(baseline=False), "unsupported", "unsupported_numbers", "unscored"]
 
 
 @pytest.fixture
@@ -131,7 +131,7 @@ def test_blank_cell_is_scored_zero_and_named_by_line(tmp_path, tiny_model_dir):
     assert "Traceback" not in done.stderr
     rows = read_rows(out_path)
     assert rows["index"] == [0, 1, 2] and rows["nash"][0] > 0
-    for field in PUBLIC_FIELDS:
+    for field in public_fields(baseline=False):
         if field not in ("alpha", "numeric_support"):
             assert rows[field][1:] == [0.0, 0.0], field
     assert rows["alpha"][1:] == [1.0, 1.0]

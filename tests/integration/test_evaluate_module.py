@@ -24,10 +24,10 @@ from nash_metric.common.validation import check_reference_lists
 from nash_metric.config import NASHConfig, model_bound_options, option_default, option_names, scorer_options
 from nash_metric.ecosystem.bertscore_args import ARGUMENTS as BERTSCORE_ARGUMENTS
 from nash_metric.pipeline.fitted import Fitted
-from nash_metric.pipeline.output import PUBLIC_FIELDS, SCORE_FIELDS
+from nash_metric.pipeline.output import PUBLIC_FIELDS, SCORE_FIELDS, public_fields
 
-FIELDS = PUBLIC_FIELDS  # every score, with its precision and recall
-OUTPUT_FIELDS = dict(zip(PUBLIC_FIELDS, SCORE_FIELDS))  # result name -> NASHOutput attribute
+FIELDS = public_fields(baseline=False)  # every score, with its precision and recall (the baseline: on request)
+OUTPUT_FIELDS = {public: attr for public, attr in zip(PUBLIC_FIELDS, SCORE_FIELDS) if public in FIELDS}
 
 
 def load_metric(metric_dir: Path) -> evaluate.EvaluationModule:
@@ -388,9 +388,9 @@ def minilm_metric(data_paths) -> evaluate.EvaluationModule:
 
 @pytest.mark.slow
 def test_compute_equals_engine(minilm_metric: evaluate.EvaluationModule, minilm_sentence: NASH) -> None:
-    out = minilm_metric.compute(predictions=PREDICTIONS, references=REFERENCES)
-    expected = minilm_sentence.score(PREDICTIONS, REFERENCES)
-    for field, attr in OUTPUT_FIELDS.items():
+    out = minilm_metric.compute(predictions=PREDICTIONS, references=REFERENCES, baseline=True)
+    expected = minilm_sentence.score(PREDICTIONS, REFERENCES)  # the fixture asks for the baseline too
+    for field, attr in zip(PUBLIC_FIELDS, SCORE_FIELDS):
         assert out[field] == pytest.approx(getattr(expected, attr).tolist(), abs=1e-6), field
         assert all(type(v) is float for v in out[field])
     assert out["hashcode"] == minilm_sentence.hashcode == minilm_metric.cached_scorer.hashcode
@@ -404,7 +404,7 @@ def test_compute_equals_engine(minilm_metric: evaluate.EvaluationModule, minilm_
 
     # the same pairs given as one-element reference lists score the same, with the same cached scorer
     cached = minilm_metric.cached_scorer
-    listed = minilm_metric.compute(predictions=PREDICTIONS, references=[[r] for r in REFERENCES])
+    listed = minilm_metric.compute(predictions=PREDICTIONS, references=[[r] for r in REFERENCES], baseline=True)
     assert minilm_metric.cached_scorer is cached
     for field in FIELDS:
         assert listed[field] == pytest.approx(out[field], abs=1e-6)

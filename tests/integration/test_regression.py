@@ -139,7 +139,8 @@ def test_the_pins_cover_every_configuration_and_output_field():
 if __name__ == "__main__":
     from nash_metric import NASH
 
-    scorers = {backend: NASH(backend=backend, device="cpu") for backend in ("sentence", "token")}
+    # with the baseline, as conftest's minilm scorers
+    scorers = {backend: NASH(backend=backend, device="cpu", baseline=True) for backend in ("sentence", "token")}
     pins = {name: compute(scorer_for(name, scorers["sentence"], scorers["token"]), multi_reference)
             for name, (_, _, multi_reference) in CONFIGURATIONS.items()}
     SAVED.write_text(json.dumps(pins, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -35,9 +35,10 @@ def _blank_warnings(caught) -> list[str]:
 
 
 def _score(scorer, preds, refs, **kwargs):
+    """Scores with the baseline too (baseline=True): a blank pair zeroes it as well."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        out = scorer.score(preds, refs, **kwargs)
+        out = scorer.with_options(baseline=True).score(preds, refs, **kwargs)
     return out, _blank_warnings(caught)
 
 
@@ -171,7 +172,7 @@ def test_nash_score_and_explain_accept_blank_texts(tiny_model_dir):
                          device="cpu")
     assert len(_blank_warnings(caught)) == 1
     assert out.nash.tolist() == [0.0] and out.alpha.tolist() == [1.0]
-    scorer = NASH(model=str(tiny_model_dir), backend="token", threshold=0.0, device="cpu")
+    scorer = NASH(model=str(tiny_model_dir), backend="token", threshold=0.0, device="cpu", baseline=True)
     with pytest.warns(BlankTextWarning, match="1 blank text"):
         info = scorer.explain("", "Revenue rose 4%.")
     assert info["alpha"] == 1.0

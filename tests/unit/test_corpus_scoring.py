@@ -12,7 +12,7 @@ from nash_metric.calibration.threshold import calibration_sample
 from nash_metric.corpus.pair_files import PairCorpus
 from nash_metric.corpus.scoring import SHOWN_UNSCORED, Unscored
 from nash_metric.numbers.extract import masked_for_scoring
-from nash_metric.pipeline.output import PUBLIC_FIELDS, SCORE_FIELDS, NASHOutput
+from nash_metric.pipeline.output import SCORE_FIELDS, NASHOutput, public_fields
 from nash_metric.pipeline.weighting import IDF, fit_idf
 
 PAIRS = [
@@ -36,7 +36,8 @@ FIELDS = SCORE_FIELDS
 
 
 def assert_same_scores(a: NASHOutput, b: NASHOutput, atol: float = 1e-6) -> None:
-    for name in FIELDS:
+    assert a.fields == b.fields
+    for name in a.fields:
         np.testing.assert_allclose(getattr(a, name), getattr(b, name), atol=atol, err_msg=name)
 
 
@@ -44,7 +45,7 @@ def test_default_scores_depend_on_the_pair_alone(tiny_default_scorer):
     together = tiny_default_scorer.score(PREDS, REFS)
     for k, (a, b) in enumerate(PAIRS):
         alone = tiny_default_scorer.score([a], [b])
-        for name in FIELDS:
+        for name in together.fields:
             assert getattr(alone, name)[0] == pytest.approx(getattr(together, name)[k], abs=1e-6), (k, name)
         assert alone.hashcode == together.hashcode
 
@@ -91,7 +92,7 @@ def test_corpus_decided_options_are_fixed_once_per_corpus(tiny_default_scorer):
         assert_same_scores(whole, chunked)
         assert whole.hashcode == chunked.hashcode
         reordered = corpus_scorer.with_options(chunk_size=3).score(preds[::-1], refs[::-1])
-        flipped = {n: getattr(reordered, n)[::-1] for n in FIELDS}
+        flipped = {n: None if getattr(reordered, n) is None else getattr(reordered, n)[::-1] for n in FIELDS}
         assert_same_scores(whole, NASHOutput(**flipped, config={}, hashcode=""))
         with pytest.raises(ValueError, match="for_corpus"):
             next(corpus_scorer.iter_score(CORPUS))
@@ -164,7 +165,7 @@ def test_dataset_map_with_rank_pipeline(tiny_model_dir, tiny_default_scorer):
     ds = Dataset.from_dict({"prediction": PREDS, "reference": REFS})
     scored = ds.map(score_batch, batched=True, batch_size=4, with_rank=True)
     np.testing.assert_allclose(scored["nash"], tiny_default_scorer.score(PREDS, REFS).nash, atol=1e-6)
-    assert scored.column_names == ["prediction", "reference", *PUBLIC_FIELDS]
+    assert scored.column_names == ["prediction", "reference", *public_fields(baseline=False)]
 
 
 def test_for_corpus_from_chunks_fixes_what_the_lists_fix(tiny_default_scorer):

@@ -16,7 +16,6 @@ import pytest
 from nash_metric.calibration.rescale import RESCALED_FIELDS, RescaleBaseline, fitted_options
 from nash_metric.config import option_names, score_options, scorer_options
 from nash_metric.pipeline.echo import PROVENANCE, RESOLVERS, hashcode, score_determinants
-from nash_metric.pipeline.output import SCORE_FIELDS
 
 VERSIONS = {"nash_metric", "transformers"}
 A = ["Revenue increased by 4% in 2019.", "No numbers here.", "Costs fell 1.2 million.", "Shares above 200 rose.",
@@ -63,6 +62,7 @@ def changes(tiny_model_dir, tiny_scorer, tmp_path_factory) -> dict[str, tuple[di
         "comparisons": ({}, {"comparisons": True}),
         "numbers": ({}, {"numbers": "paper"}),
         "text_channel": ({}, {"text_channel": "one-pass"}),
+        "baseline": ({}, {"baseline": True}),
         "verdict": ({}, {"verdict": "argmax"}),
         "bertscore_idf": ({}, {"bertscore_idf": True}),
         "rescale_with_baseline": ({}, rescaled),
@@ -101,7 +101,12 @@ def test_an_option_moves_the_hashcode_exactly_when_it_is_declared_to_change_scor
     assert getattr(before.config, name) != getattr(after.config, name)
     first, second = before.score(A, B), after.score(A, B)
     # The pairs show every score-changing option at work, so an option declared neutral that is not fails here.
-    moved = [f for f in SCORE_FIELDS if not np.allclose(getattr(first, f), getattr(second, f), rtol=0, atol=1e-6)]
+    moved = [f for f in set(first.fields) & set(second.fields)  # the baseline's fields: with baseline=True
+             if not np.allclose(getattr(first, f), getattr(second, f), rtol=0, atol=1e-6)]
+    # The figures' context cosines too: the text channel's pass gives the numbers their vectors.
+    cosines = [np.array([v["cosine"] for pair in out.figure_verdicts for v in pair], float) for out in (first, second)]
+    if len(cosines[0]) == len(cosines[1]) and not np.allclose(*cosines, rtol=0, atol=1e-6, equal_nan=True):
+        moved.append("figure_verdicts cosine")
     assert bool(moved) == (name in score_options()), f"{name} moved {moved or 'no score'}"
     assert (before.hashcode != after.hashcode) == (name in score_options())
     assert first.hashcode == before.hashcode and second.hashcode == after.hashcode

@@ -64,11 +64,12 @@ def test_a_long_text_is_pooled_window_by_window_as_the_model_pools_it_whole(tiny
     (whole,) = enc.encode([SOURCE], [spans])  # up to STITCHED_TOKENS: the model's pooling of the stitched states
     np.testing.assert_allclose(whole.pooled.numpy(), torch.nn.functional.normalize(
         enc._pool_stitched(_stitched(enc, SOURCE), np.ones(whole.n_tokens + 2, bool)), dim=-1).numpy(), atol=1e-6)
+    left_out = [[spans[1]]]
+    (whole,) = enc.encode([SOURCE], [spans], left_out=left_out)  # number-blind, pooled over the stitched states
     built: list[LongText] = []
     make = enc._long_text
     monkeypatch.setattr(encoders, "STITCHED_TOKENS", 0)
     monkeypatch.setattr(enc, "_long_text", lambda *a: built.append(make(*a)) or built[-1])
-    left_out = [[spans[1]]]
     (summed,) = enc.encode([SOURCE], [spans], left_out=left_out)
     (text,) = built
     # Nothing per token is kept: no states, and of the mention buffer at most what the last window left.
@@ -84,9 +85,10 @@ def test_a_long_text_is_pooled_window_by_window_as_the_model_pools_it_whole(tiny
 
 def test_long_texts_score_as_before_and_short_ones_alike(tiny_sentence_scorer, monkeypatch):
     claims = ["Revenue rose 4% to $120.5 million in 2019.", "Costs fell 2.5% to 80 million."]
-    before = tiny_sentence_scorer.score(claims, [SOURCE] * 2)
+    scorer = tiny_sentence_scorer.with_options(baseline=True)
+    before = scorer.score(claims, [SOURCE] * 2)
     monkeypatch.setattr(encoders, "STITCHED_TOKENS", 0)
-    after = tiny_sentence_scorer.score(claims, [SOURCE] * 2)
+    after = scorer.score(claims, [SOURCE] * 2)
     for field in ("nash", "text", "numeric", "baseline", "numeric_support"):
         np.testing.assert_allclose(getattr(after, field), getattr(before, field), atol=1e-6)
     assert after.figure_verdicts == before.figure_verdicts

@@ -1,8 +1,11 @@
-"""The one-pass text channel (`text_channel="one-pass"`): S_text read from the originals' forward pass.
+"""The one-pass text channel (`text_channel="one-pass"`): one forward pass per text, in which the words cannot
+attend to the numbers (a 4-D additive mask, the words' positions counted without the numbers) and the numbers read
+every token.
 
-Checked against hand computations on the encoder's own outputs: BERTScore over the states of the tokens outside
-the numbers (token backbone), the model's pooling over those tokens (sentence backbone), for short texts and for
-texts longer than the window; and that no second pass runs.
+Checked against hand computations on the model itself: the words' states are those of the text without its
+numbers encoded alone (token and sentence backbones), a number changes no word's state, a word changes the
+numbers' vectors, SDPA and eager attention agree, no second pass runs unless the baseline is asked for, and the
+baseline is then the plain pass's.
 """
 
 from __future__ import annotations
@@ -12,9 +15,8 @@ import pytest
 import torch
 
 from nash_metric import NASH, NASHConfig
-from nash_metric.backbone.encoders import channel_view
-from nash_metric.backbone.similarity import bertscore
-from nash_metric.pipeline.pool import TextPool
+from nash_metric.backbone.encoders import channel_view, position_offset
+from nash_metric.pipeline.pool import CONTEXT_WORDS, TextPool, _with_words
 
 PAIRS = [
     ("Revenue rose 4% to $3.2 million in 2019.", "Revenue rose 40% to $3.5 million in 2019."),
@@ -22,110 +24,176 @@ PAIRS = [
     ("No figures at all here.", "Nothing numeric either."),
     ("4%", "Revenue rose 4%."),  # a text that is all number: its text channel is empty
 ]
+PREDS, REFS = [a for a, _ in PAIRS], [b for _, b in PAIRS]
 
 
 @pytest.fixture(scope="module")
-def tiny_one_pass_scorer(tiny_model_dir):
-    return NASH(model=str(tiny_model_dir), backend="token", threshold=0.0, device="cpu", text_channel="one-pass")
+def blind(tiny_scorer):
+    """The tiny token scorer reading its text channel from the one number-blind pass."""
+    return tiny_scorer.with_options(text_channel="one-pass")
 
 
-def _channel_prf(scorer: NASH, a: str, b: str) -> tuple[float, float, float]:
-    """BERTScore of the two texts' states with the tokens of their numbers (and range connectors) removed."""
-    pool = TextPool.build([a, b], "full", one_pass=True)
-    enc = scorer.encoder
-    states, weights = [], []
-    for text in (a, b):
-        tok = enc.tokenize(text)
-        e = enc.encode([text], [[]])[0]
-        drop = np.zeros(len(tok.ids), bool)
-        for start, end in pool.left_out[text]:
-            drop |= np.array([s < end and t > start for s, t in tok.offsets], bool)
-        keep = np.concatenate([[True] * len(enc.prefix), ~drop, [True] * len(enc.suffix)])
-        states.append(e.states[torch.from_numpy(keep)])
-        weights.append((~e.special[keep]).astype(np.float32))
-    if not weights[0].any() or not weights[1].any():
-        empty = float(weights[0].any() == weights[1].any())
-        return empty, empty, empty
-    p, r, f = bertscore([states[0]], [states[1]], [weights[0]], [weights[1]], torch.device("cpu"))
-    return float(p[0]), float(r[0]), float(f[0])
+def _channel_states(scorer: NASH, text: str) -> torch.Tensor:
+    """The states the one-pass text channel keeps of `text` (its words and special tokens)."""
+    left_out = TextPool.build([text], "full", one_pass=True).left_out[text]
+    return channel_view(scorer.encoder.encode([text], [[]], left_out=[left_out])[0]).states
 
 
-def test_token_channel_is_bertscore_over_the_tokens_outside_the_numbers(tiny_one_pass_scorer):
-    out = tiny_one_pass_scorer.score([a for a, _ in PAIRS], [b for _, b in PAIRS])
-    for k, (a, b) in enumerate(PAIRS):
-        p, r, f = _channel_prf(tiny_one_pass_scorer, a, b)
-        assert out.text_precision[k] == pytest.approx(p, abs=1e-6)
-        assert out.text_recall[k] == pytest.approx(r, abs=1e-6)
-        assert out.text[k] == pytest.approx(f, abs=1e-6)
-    assert out.text[3] == 0.0  # "4%" leaves nothing to compare: empty against a non-empty text, as bert-score
+def test_the_words_states_are_those_of_the_text_without_its_numbers(blind):
+    """`Revenue rose in to in .` encoded alone gives the very states the words of the full text get in one pass."""
+    for text in (PAIRS[0][0], PAIRS[1][1]):
+        without = TextPool.build([text], "full").channel[text]
+        alone = blind.encoder.encode([without], [[]])[0]
+        kept = _channel_states(blind, text)
+        assert kept.shape == alone.states.shape, (text, without)
+        torch.testing.assert_close(kept, alone.states, atol=1e-5, rtol=0)
 
 
-def test_one_pass_keeps_the_baseline_and_the_number_channel(tiny_model_dir, tiny_one_pass_scorer):
-    """Only S_text (and so NASH) moves: the baseline and every number field come from the same first pass."""
-    two = tiny_one_pass_scorer.with_options(text_channel="two-pass")
-    preds, refs = [a for a, _ in PAIRS], [b for _, b in PAIRS]
-    x, y = tiny_one_pass_scorer.score(preds, refs), two.score(preds, refs)
-    for field in ("baseline", "baseline_precision", "numeric", "numeric_precision", "numeric_support", "alpha"):
-        np.testing.assert_allclose(getattr(x, field), getattr(y, field), atol=1e-6, err_msg=field)
-    assert x.text[2] == pytest.approx(x.baseline[2], abs=1e-6)  # no numbers: the channel is the text itself
-    # Same words: two passes read identical texts (S_text 1); in one pass the words' states saw other numbers.
-    assert y.text[0] == pytest.approx(1.0) and x.text[0] < 1.0 - 1e-7
+def test_no_number_reaches_a_word_but_every_word_reaches_the_numbers(blind):
+    a, b = PAIRS[0]  # the same words, other numbers
+    torch.testing.assert_close(_channel_states(blind, a), _channel_states(blind, b), atol=1e-6, rtol=0)
+    out = blind.score([a], [b])
+    assert out.text[0] == pytest.approx(1.0, abs=1e-6)  # S_text cannot see the numbers
+    spans = [[(13, 15)], [(13, 15)]]  # "4%" in two texts that differ in a word only
+    texts = ["Revenue rose 4% to $3.2 million in 2019.", "Revenue fell 4% to $3.2 million in 2019."]
+    left_out = [TextPool.build([t], "full", one_pass=True).left_out[t] for t in texts]
+    first, second = blind.encoder.encode(texts, spans, left_out=left_out)
+    assert texts[0][13:15] == texts[1][13:15] == "4%"
+    # "4%" read "rose" in one, "fell" in the other (far beyond float noise, on the tiny random model too)
+    assert np.abs(first.mention_vectors[0] - second.mention_vectors[0]).max() > 1e-4
 
 
-def test_one_pass_encodes_each_distinct_text_once(tiny_one_pass_scorer, monkeypatch):
-    encoder, seen = tiny_one_pass_scorer.encoder, []
+def test_sentence_channel_is_the_models_embedding_of_the_text_without_its_numbers(tiny_sentence_scorer):
+    a, b = PAIRS[0]
+    scorer = tiny_sentence_scorer.with_options(text_channel="one-pass")
+    model = scorer.encoder.model
+    pool = TextPool.build([a, b], "full")
+    alone = torch.nn.functional.normalize(model.encode([pool.channel[a], pool.channel[b]], convert_to_tensor=True),
+                                          dim=-1)
+    expected = float(alone[0] @ alone[1])
+    assert scorer.score([a], [b]).text[0] == pytest.approx(expected, abs=1e-5)
+
+
+@pytest.mark.parametrize("backend", ["token", "sentence"])
+def test_one_pass_reads_s_text_as_the_two_pass_channel_does(tiny_model_dir, backend):
+    """Where the text without its numbers tokenizes as the full text's words (all pairs here), the two text
+    channels agree to float rounding."""
+    two = NASH(model=str(tiny_model_dir), backend=backend, threshold=0.0, device="cpu")
+    one = two.with_options(text_channel="one-pass")
+    x, y = one.score(PREDS, REFS), two.score(PREDS, REFS)
+    for field in ("text", "text_precision", "text_recall", "alpha"):
+        np.testing.assert_allclose(getattr(x, field), getattr(y, field), atol=1e-5, err_msg=field)
+    assert x.text[3] == 0.0  # "4%" leaves nothing to compare: empty against a non-empty text, as bert-score
+
+
+def test_sdpa_and_eager_attention_agree_on_the_number_blind_mask(tiny_model_dir):
+    scorers = {}
+    for implementation in ("sdpa", "eager"):
+        scorer = NASH(model=str(tiny_model_dir), backend="token", threshold=0.0, device="cpu", batch_size=3,
+                      text_channel="one-pass")
+        scorer.encoder.model.set_attn_implementation(implementation)
+        scorers[implementation] = scorer.score(PREDS, REFS)
+    for field in ("text", "numeric", "nash"):
+        np.testing.assert_allclose(getattr(scorers["sdpa"], field), getattr(scorers["eager"], field), atol=1e-5)
+
+
+def test_one_pass_encodes_each_distinct_text_once_and_the_baseline_adds_one_plain_pass(blind, monkeypatch):
+    encoder, seen = blind.encoder, []
     forward = encoder.forward
 
-    def counting(ids, mask):
-        seen.append(int(ids.shape[0]))
-        return forward(ids, mask)
+    def counting(ids, mask, positions=None):
+        seen.append((int(ids.shape[0]), mask.dim()))
+        return forward(ids, mask, positions)
 
     monkeypatch.setattr(encoder, "forward", counting)
-    preds, refs = [a for a, _ in PAIRS], [b for _, b in PAIRS]
-    tiny_one_pass_scorer.score(preds, refs)
-    assert sum(seen) == len(set(preds + refs))  # short texts: one window each, no text encoded twice
+    distinct = len(set(PREDS + REFS))
+    out = blind.score(PREDS, REFS)
+    assert out.baseline is None and "baseline" not in out.columns()
+    assert sum(n for n, _ in seen) == distinct and {d for _, d in seen} == {4}  # one number-blind pass each
     seen.clear()
-    tiny_one_pass_scorer.with_options(text_channel="two-pass").score(preds, refs)
-    assert sum(seen) > len(set(preds + refs))  # the second pass over the texts without their numbers
+    with_base = blind.with_options(baseline=True).score(PREDS, REFS)
+    assert sum(n for n, d in seen if d == 2) == distinct  # and one plain pass each for the baseline
+    np.testing.assert_array_equal(with_base.nash, out.nash)  # which changes no score
+    seen.clear()
+    blind.with_options(text_channel="two-pass", baseline=True).score(PREDS, REFS)
+    assert sum(n for n, _ in seen) > distinct and {d for _, d in seen} == {2}  # the texts without numbers apart
 
 
-def test_long_texts_channel_is_read_over_the_stitched_windows(tiny_one_pass_scorer):
-    """Past the 64-token window of the tiny model: the kept rows cover every window's tokens."""
-    long = " ".join(f"Segment {i} reported revenue of ${i}.5 million and margin of {i % 7}%." for i in range(20))
-    left_out = TextPool.build([long], one_pass=True).left_out[long]
-    e = tiny_one_pass_scorer.encoder.encode([long], [[]], left_out=[left_out])[0]
-    assert e.n_windows > 1
-    view = channel_view(e)
-    assert view.states.shape[0] == int(e.channel_keep.sum()) < e.states.shape[0]
-    encoder = tiny_one_pass_scorer.encoder
-    assert not view.special[len(encoder.prefix):-len(encoder.suffix)].any()
+def test_the_baseline_is_the_backbones_plain_score(blind):
+    """baseline=True: BERTScore F1 of the originals as a plain pass gives it, whichever text channel."""
+    one = blind.with_options(baseline=True).score(PREDS, REFS)
+    two = blind.with_options(baseline=True, text_channel="two-pass").score(PREDS, REFS)
+    for field in ("baseline", "baseline_precision", "baseline_recall"):
+        np.testing.assert_allclose(getattr(one, field), getattr(two, field), atol=1e-6, err_msg=field)
+    assert one.baseline[2] == pytest.approx(one.text[2], abs=1e-6)  # no numbers: the channel is the text itself
 
 
-def test_the_option_is_declared_once_and_named_in_the_hashcode(tiny_one_pass_scorer):
-    assert NASHConfig().text_channel == "auto" and not NASHConfig().one_pass
-    assert "_onepass" in tiny_one_pass_scorer.hashcode and tiny_one_pass_scorer.echo["text_channel"] == "one-pass"
-    two = tiny_one_pass_scorer.with_options(text_channel="two-pass")
-    assert "_onepass" not in two.hashcode
-    assert two.hashcode == tiny_one_pass_scorer.with_options(text_channel="auto").hashcode
+def test_long_texts_are_read_number_blind_window_by_window(blind):
+    """Past the 64-token window of the tiny model: the kept rows cover every window's tokens, and no number
+    reaches them (two texts that differ in their numbers only keep the same states)."""
+    texts = [" ".join(f"Segment {i} reported revenue of ${i + k}.5 million and margin of {i % 7 + k}%."
+                      for i in range(20)) for k in (0, 3)]
+    first, second = (_channel_states(blind, t) for t in texts)
+    left_out = TextPool.build([texts[0]], one_pass=True).left_out[texts[0]]
+    e = blind.encoder.encode([texts[0]], [[]], left_out=[left_out])[0]
+    assert e.n_windows > 1 and first.shape[0] == int(e.channel_keep.sum()) < e.states.shape[0]
+    torch.testing.assert_close(first, second, atol=1e-5, rtol=0)
+
+
+def test_position_ids_start_where_the_model_starts_them():
+    from transformers import BertConfig, BertModel, RobertaConfig, RobertaModel
+
+    small = {"hidden_size": 8, "num_hidden_layers": 1, "num_attention_heads": 2, "intermediate_size": 16,
+             "vocab_size": 50, "max_position_embeddings": 40}
+    assert position_offset(BertModel(BertConfig(**small))) == 0
+    assert position_offset(RobertaModel(RobertaConfig(**small, pad_token_id=1))) == 2  # padding index + 1
+    assert position_offset(None) is None
+
+
+def test_the_option_is_declared_once_and_named_in_the_hashcode(tiny_scorer, blind):
+    assert NASHConfig().text_channel == "auto" and not NASHConfig().one_pass and not NASHConfig().baseline
+    assert not NASHConfig(numbers="paper").one_pass  # the paper's reader keeps its masked second pass
+    assert tiny_scorer.echo["text_channel"] == "two-pass" and "_onepass" not in tiny_scorer.hashcode
+    assert "_onepass" in blind.hashcode and blind.echo["text_channel"] == "one-pass"
+    assert tiny_scorer.with_options(text_channel="two-pass").hashcode == tiny_scorer.hashcode
+    assert blind.with_options(baseline=True).hashcode == blind.hashcode  # it changes no score
     with pytest.raises(ValueError, match="paper"):
         NASHConfig(numbers="paper", text_channel="one-pass")
     with pytest.raises(ValueError, match="text_channel"):
         NASHConfig(text_channel="three-pass")
 
 
-def test_sentence_channel_is_the_models_mean_pooling_over_the_tokens_outside_the_numbers(tiny_sentence_scorer):
-    scorer = tiny_sentence_scorer.with_options(text_channel="one-pass")
-    model, (a, b) = scorer.encoder.model, PAIRS[0]
-    pool = TextPool.build([a, b], one_pass=True)
+def test_tau_is_calibrated_on_the_vectors_scoring_reads(tiny_scorer, blind):
+    """`mention_vectors` (what `nash calibrate` and threshold='auto' read) comes from the scoring pass: the number-blind
+    one with one pass, the plain one with two."""
+    text = PAIRS[0][0]
+    pool = TextPool.build([text], "full", one_pass=True)
+    number_blind = blind.encoder.encode([text], [pool.vector_spans(text)], left_out=[pool.left_out[text]])[0]
+    number_blind = number_blind.mention_vectors
+    plain = tiny_scorer.encoder.encode([text], [pool.mention_spans(text)])[0].mention_vectors
+    np.testing.assert_allclose(blind.mention_vectors([text, text])[1], number_blind, atol=1e-6)
+    np.testing.assert_allclose(tiny_scorer.mention_vectors([text])[0], plain, atol=1e-6)
+    assert np.abs(number_blind - plain).max() > 1e-4
 
-    def by_hand(text: str) -> torch.Tensor:
-        features = model.tokenize([text])
-        with torch.inference_mode():
-            states = model[0](dict(features))["token_embeddings"][0]
-        offsets = scorer.encoder.tokenize(text).offsets
-        keep = [not any(s < end and t > start for start, end in pool.left_out[text]) for s, t in offsets]
-        rows = torch.tensor([True, *keep, True])  # [CLS] and [SEP] stay, as in the text without its numbers
-        return torch.nn.functional.normalize(states[rows].mean(0), dim=-1)
 
-    expected = float(by_hand(a) @ by_hand(b))
-    assert scorer.score([a], [b]).text[0] == pytest.approx(expected, abs=1e-5)
+def test_with_one_pass_a_mention_vector_takes_in_the_words_on_either_side():
+    """The characters whose token states make a mention's vector (`TextPool.vector_spans`): with one pass the mention,
+    what is glued to it and `CONTEXT_WORDS` words on either side; with two passes the mention alone."""
+    text = "Costs were ($3.0 million) and $1.2 million in 2019.\n| Fixed | 1,146.2 |"
+    one, two = (TextPool.build([text], "full", one_pass=flag) for flag in (True, False))
+    mentions = ["$3.0 million", "$1.2 million", "2019", "1,146.2"]
+    assert [text[a:b] for a, b in two.vector_spans(text)] == mentions
+    widened = {1: ["were ($3.0 million) and", "and $1.2 million in", "in 2019.\n|", "| 1,146.2 |"],
+               2: ["Costs were ($3.0 million) and $1.2", "million) and $1.2 million in 2019.",
+                   "million in 2019.\n| Fixed", "Fixed | 1,146.2 |"]}
+    for words, expected in widened.items():
+        assert [text[slice(*_with_words(text, (text.index(m), text.index(m) + len(m)), words))]
+                for m in mentions] == expected
+    # up to the mentions beside it: a range's bounds do not share their words
+    assert CONTEXT_WORDS == 2
+    assert [text[a:b] for a, b in one.vector_spans(text)] == [
+        "Costs were ($3.0 million) and", ") and $1.2 million in", "in 2019.\n| Fixed", "Fixed | 1,146.2 |"]
+    grows = "Growth of 5–10% expected."
+    assert [grows[a:b] for a, b in TextPool.build([grows], one_pass=True).vector_spans(grows)] == [
+        "Growth of 5–", "–10% expected."]
+    assert TextPool.build(["4%"], one_pass=True).vector_spans("4%") == [(0, 2)]

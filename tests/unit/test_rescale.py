@@ -106,7 +106,7 @@ def test_fitted_baseline_maps_its_random_pairs_to_mean_zero_and_identical_texts_
     fitted = fit_rescale_baseline(tiny_scorer, SENTENCES, n_pairs=60, seed=1)
     assert fitted.recipe["sentences"] == 26 and fitted.recipe["pairs"] == 60
     path = fitted.save(tmp_path / "b.json")
-    rescaled = tiny_scorer.with_options(rescale_with_baseline=True, baseline_path=str(path))
+    rescaled = tiny_scorer.with_options(rescale_with_baseline=True, baseline_path=str(path), baseline=True)
     texts = sorted(SENTENCES)
     first, second = random_pairs(len(texts), 60, seed=1)
     out = rescaled.score([texts[i] for i in first], [texts[j] for j in second])

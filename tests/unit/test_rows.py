@@ -80,6 +80,13 @@ def test_importing_the_corpus_outputs_loads_neither_numpy_nor_pyarrow(module):
     assert result.stdout.strip() == "[]"
 
 
+def test_the_summary_spells_the_outputs_baseline_fields():
+    from nash_metric.corpus import summary
+    from nash_metric.pipeline import output
+
+    assert summary.BASELINE_FIELDS == output.BASELINE_FIELDS
+
+
 # Figure entries as the scorer gives them (support.FigureVerdict): a misplaced one, a computed one (its derivation
 # and operands), an unsupported one with nothing to compare it with, one with a closest derivation, an unmatched one.
 REF = {"text": "3.56%", "start": 21, "end": 26, "value": 3.56}

@@ -40,15 +40,16 @@ def test_channels_edge_cases(tiny_scorer):
 
 def test_identical_texts_score_one(tiny_scorer):
     texts = [a for a, _ in PAIRS if a]
-    out = tiny_scorer.score(texts, texts)
+    out = tiny_scorer.with_options(baseline=True).score(texts, texts)
     np.testing.assert_allclose(out.nash, 1.0, atol=1e-6)
     np.testing.assert_allclose(out.baseline, 1.0, atol=1e-6)
 
 
 @pytest.mark.parametrize("batch_size", [1, 7])
 def test_batch_size_does_not_change_scores(tiny_model_dir, tiny_scorer, batch_size):
-    ref = score_all(tiny_scorer, PAIRS)
-    other = score_all(NASH(model=str(tiny_model_dir), backend="token", threshold=0.0, batch_size=batch_size), PAIRS)
+    ref = score_all(tiny_scorer.with_options(baseline=True), PAIRS)
+    other = score_all(NASH(model=str(tiny_model_dir), backend="token", threshold=0.0, batch_size=batch_size,
+                           baseline=True), PAIRS)
     for field in ("nash", "text", "numeric", "alpha", "baseline"):
         np.testing.assert_allclose(getattr(other, field), getattr(ref, field), atol=1e-6)
 
@@ -69,7 +70,7 @@ def test_input_order_does_not_change_scores(tiny_scorer, order):
 def test_scores_always_in_range(tiny_scorer, numbers, template):
     a = " ".join(template.format(*([n] * template.count("{}"))) for n, _ in numbers)
     b = " ".join(template.format(*([f"{x:.2f}"] * template.count("{}"))) for _, x in numbers)
-    out = tiny_scorer.score([a, b], [b, a])
+    out = tiny_scorer.with_options(baseline=True).score([a, b], [b, a])
     for field in (out.nash, out.text, out.numeric, out.baseline):
         assert np.all(np.isfinite(field)) and np.all((field >= -1) & (field <= 1))
     assert np.all((out.alpha >= 0) & (out.alpha <= 1))
@@ -84,8 +85,9 @@ def test_long_text_numbers_past_the_window_are_scored(tiny_scorer):
     assert info["windows"]["a"] > 1
     assert all(m["scored"] for m in info["mentions"]["a"] + info["mentions"]["b"])
     assert len(info["alignments"]["a_to_b"]) == 2 and info["scores"]["numeric"] < 1.0
-    short = tiny_scorer.score(["revenue rose 4% to 120 units."], ["revenue rose 40% to 125 units."])
-    assert info["scores"]["numeric"] == pytest.approx(short.numeric[0])  # tau = 0 accepts all: values decide
+    # Each number past the window is aligned to its counterpart (4% to 40%, 120 to 125) and scored by value.
+    assert [(r["source"], r["target"]) for r in info["alignments"]["a_to_b"]] == [(0, 0), (1, 1)]
+    assert 0 < info["scores"]["numeric"] < 1
 
 
 def test_window_stitching_keeps_each_token_state_from_a_window(tiny_scorer):

@@ -11,6 +11,7 @@ memory that grows with its mentions.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -75,8 +76,9 @@ class Encoder:
         self.stride = max(1, self.window * 3 // 4)
 
     # -- subclass hooks ---------------------------------------------------------------------------
-    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-        """Token states [B, L, H] for a padded batch."""
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor,
+                position_ids: torch.Tensor | None = None) -> torch.Tensor:
+        """Token states [B, L, H] for a padded batch; `attention_mask` [B, L], or [B, 1, L, L] additive."""
         raise NotImplementedError
 
     def pool(self, states: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor | None:
@@ -111,13 +113,13 @@ class Encoder:
             idx = order[b : b + size]
             seqs = [self.window_ids(tokenized[windows[w][0]].ids, windows[w][1]) for w in idx]
             ids, mask = self.pad(seqs)
+            kept = self._window_keep([keep[windows[w][0]] for w in idx], [windows[w][1] for w in idx], mask) \
+                if keep is not None else None
             with torch.inference_mode():
-                states = self.forward(ids, mask)
+                states = self.forward(ids, *self._number_blind(mask, kept)) if kept is not None \
+                    else self.forward(ids, mask)
                 pooled = self.pool(states, mask)
-                channel = None
-                if pooled is not None and keep is not None:
-                    kept = self._window_keep([keep[windows[w][0]] for w in idx], [windows[w][1] for w in idx], mask)
-                    channel = self.pool(states, kept)
+                channel = self.pool(states, kept) if pooled is not None and kept is not None else None
             states = states.float().cpu()  # one transfer a batch, then rows
             pooled = pooled.float().cpu() if pooled is not None else None
             channel = channel.float().cpu() if channel is not None else None
@@ -205,13 +207,37 @@ class Encoder:
         return keep
 
     def _window_keep(self, keeps: list[np.ndarray], starts: list[int], mask: torch.Tensor) -> torch.Tensor:
-        """The attention mask of a padded batch with the left-out tokens of each window zeroed (for pooling)."""
+        """The attention mask of a padded batch with the left-out tokens of each window zeroed: what the text
+        channel reads (its pooling, and `_number_blind`'s mask)."""
         kept = mask.clone()
         lead = len(self.prefix)
         for row, (keep, start) in enumerate(zip(keeps, starts)):
             part = keep[start : start + self.window]
             kept[row, lead : lead + len(part)] = torch.from_numpy(part).to(mask.device, mask.dtype)
         return kept
+
+    def _number_blind(self, mask: torch.Tensor, kept: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """The one-pass text channel's attention (docs/scoring/text-channel.md): a kept token (a word, a special token)
+        attends to the kept tokens only, a left-out one (a number) to every token; as a 4-D additive mask [B, 1, L, L].
+        The words' position ids count the kept tokens only, so that their states are those of the text without its
+        numbers (the second pass of `text_channel="two-pass"`); a number keeps its own position in the text, which
+        aligns same-kind figures of one sentence better on the NumFinE dev builds than a position counted without
+        the numbers. Position ids are None where the model takes none (its own positions then)."""
+        dtype = next(self.model.parameters()).dtype
+        real, word = mask.bool(), kept.bool()
+        allowed = real[:, None, :] & (word[:, None, :] | ~word[:, :, None])  # [B, query, key]
+        blind = torch.zeros(allowed.shape, dtype=dtype, device=mask.device)
+        blind.masked_fill_(~allowed, torch.finfo(dtype).min)
+        positions = None
+        if self.position_offset is not None:
+            compact = (torch.cumsum(word.long(), 1) - word.long()) * real.long()
+            natural = torch.arange(mask.shape[1], device=mask.device)[None].expand_as(compact)
+            positions = torch.where(word, compact, natural) + self.position_offset
+        return blind[:, None], positions
+
+    # The first position id of a sequence (RoBERTa's count from its padding index + 1), or None when the model's
+    # forward takes no position ids.
+    position_offset: int | None = 0
 
     def _assemble(self, tok: _Tokenized, spans: Sequence[Span], full: torch.Tensor,
                   pooled: tuple[torch.Tensor, torch.Tensor | None] | None, keep: np.ndarray | None) -> Encoding:
@@ -331,6 +357,17 @@ def channel_view(enc: Encoding) -> Encoding:
     return view
 
 
+def position_offset(model: torch.nn.Module | None) -> int | None:
+    """The position id of a sequence's first token in a Hugging Face model (RoBERTa's count from its padding
+    index + 1, else 0), or None when its forward takes no position ids."""
+    if model is None or "position_ids" not in inspect.signature(model.forward).parameters:
+        return None
+    embeddings = getattr(model, "embeddings", None)
+    if hasattr(embeddings, "create_position_ids_from_input_ids"):
+        return int(embeddings.padding_idx) + 1
+    return 0
+
+
 def _special_affixes(tokenizer) -> tuple[list[int], list[int]]:
     """The special tokens a tokenizer puts before and after a single sequence ([CLS] ... [SEP] for BERT)."""
     plain = tokenizer("nash", add_special_tokens=False)["input_ids"]
@@ -372,9 +409,12 @@ class TokenEncoder(Encoder):
         if getattr(model.config, "model_type", "") in ("roberta", "xlm-roberta", "camembert"):
             limit = min(limit, model.config.max_position_embeddings - 2)
         super().__init__(tokenizer, device, limit, batch_size)
+        self.position_offset = position_offset(model)
 
-    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-        out = self.model(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True)
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor,
+                position_ids: torch.Tensor | None = None) -> torch.Tensor:
+        extra = {} if position_ids is None else {"position_ids": position_ids}
+        out = self.model(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True, **extra)
         return out.hidden_states[self.num_layers]
 
 
@@ -396,6 +436,7 @@ class SentenceEncoder(Encoder):
             int(getattr(model[0].auto_model.config, "num_hidden_layers", 0)) if hasattr(model[0], "auto_model") else 0
         )
         super().__init__(model.tokenizer, device, int(model.max_seq_length), batch_size)
+        self.position_offset = position_offset(getattr(model[0], "auto_model", None))
         self.streaming_pooling = pooling_modes(list(model)[1:])
         self._streaming_ok: bool | None = None
 
@@ -429,8 +470,11 @@ class SentenceEncoder(Encoder):
                 self.streaming_pooling = None
         return self._streaming_ok
 
-    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor,
+                position_ids: torch.Tensor | None = None) -> torch.Tensor:
         features = {"input_ids": input_ids, "attention_mask": attention_mask}
+        if position_ids is not None:
+            features["position_ids"] = position_ids
         if "token_type_ids" in self.tokenizer.model_input_names:
             features["token_type_ids"] = torch.zeros_like(input_ids)
         return self.model[0](features)["token_embeddings"]

@@ -35,6 +35,14 @@ if TYPE_CHECKING:
 ScorerSource = Union["NASH", Callable[..., "NASH"]]  # NASH is imported for type checkers only
 
 
+def with_baseline(scorer: Any) -> Any:
+    """A NASH scorer that also returns the backbone's own score (`baseline=True`): every benchmark's Base column.
+    Any other scorer is returned as it is."""
+    if hasattr(scorer, "with_options") and not getattr(getattr(scorer, "config", None), "baseline", True):
+        return scorer.with_options(baseline=True)
+    return scorer
+
+
 def scorer_factory(scorer: ScorerSource) -> Callable[..., NASH]:
     """``scorer`` as a factory ``f(**overrides) -> NASH``.
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .registry import ScorerSource, scorer_factory
+from .registry import ScorerSource, scorer_factory, with_baseline
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,8 @@ def run_stsb(scorer, pairs: list[STSPair], show_progress: bool = True) -> dict[s
     if len(pairs) < 3:
         raise ValueError(f"need at least 3 pairs for a correlation, got {len(pairs)}")
     gold = np.array([p.score for p in pairs])
-    out = scorer.score([p.sentence1 for p in pairs], [p.sentence2 for p in pairs], show_progress=show_progress)
+    out = with_baseline(scorer).score([p.sentence1 for p in pairs], [p.sentence2 for p in pairs],
+                                      show_progress=show_progress)
     with_numbers = np.array([a != 1.0 for a in out.alpha])
     # Numbers on one side only give S_num = 0 by definition: the main way NASH can lower a general-domain score.
     n_a, n_b = out.alignment.n_a[out.pair_index], out.alignment.n_b[out.pair_index]

@@ -95,12 +95,13 @@ class RescaleBaseline:
     def apply(self, out: Output) -> Output:
         """`out` with its nash, text and baseline fields rescaled: (s - b) / (1 - b)."""
         changed = {name: (getattr(out, name) - self.values[name]) / (1 - self.values[name])
-                   for name in RESCALED_FIELDS}
+                   for name in RESCALED_FIELDS if getattr(out, name) is not None}  # the baseline: when asked for
         return replace(out, **changed, rescale=self)
 
     def undo(self, out: Output) -> Output:
         """The scores before rescaling: s (1 - b) + b."""
-        changed = {name: getattr(out, name) * (1 - self.values[name]) + self.values[name] for name in RESCALED_FIELDS}
+        changed = {name: getattr(out, name) * (1 - self.values[name]) + self.values[name] for name in RESCALED_FIELDS
+                   if getattr(out, name) is not None}
         return replace(out, **changed, rescale=None)
 
     def check(self, config: Mapping[str, Any], options_fixed: bool = True) -> None:
@@ -222,7 +223,7 @@ def fit_rescale_baseline(
         raise ValueError(f"fitting a rescale baseline needs at least {MIN_BASELINE_SENTENCES} distinct non-blank "
                          f"sentences (random pairs of unrelated texts); got {len(texts)}")
     first, second = random_pairs(len(texts), n_pairs, seed)
-    raw = scorer.with_options(rescale_with_baseline=False, baseline_path=None)
+    raw = scorer.with_options(rescale_with_baseline=False, baseline_path=None, baseline=True)
     preds, refs = [texts[i] for i in first], [texts[j] for j in second]
     out = raw.score(preds, refs, show_progress=show_progress)
     values = {name: float(np.mean(getattr(out, name))) for name in RESCALED_FIELDS}

@@ -76,7 +76,7 @@ def run_check(args: argparse.Namespace) -> int:
 
     scorer = scorer_from_args(args)
     marks = uses_marks(sys.stdout)
-    writer = _writer(args.output)
+    writer = _writer(args.output, scorer.config.baseline)
     supports: list[float] = []
     judged: list[Mapping[str, Any]] = []  # every figure's verdict, for the last line
     # A run that fails or is interrupted leaves an existing --output as it was (RowWriter aborts).
@@ -261,13 +261,13 @@ def check_rows(out: NASHOutput, start: int) -> dict[str, Any]:
     }
 
 
-def _writer(output: str | None) -> Any:
+def _writer(output: str | None, baseline: bool) -> Any:
     if output is None:
         return None
     from ..corpus.rows import RowWriter
-    from ..pipeline.output import PUBLIC_FIELDS
+    from ..pipeline.output import public_fields
 
-    return RowWriter(output, ("index", *PUBLIC_FIELDS, *SUPPORT_COLUMNS))
+    return RowWriter(output, ("index", *public_fields(baseline), *SUPPORT_COLUMNS))
 
 
 def _warn_unscored(block: Sequence[Check], out: NASHOutput) -> None:

@@ -67,8 +67,10 @@ def _score_pair(args: argparse.Namespace) -> int:
 
     scorer = scorer_from_args(args)
     out = scorer.score([args.a], [args.b])
+    base = [] if out.baseline is None else [  # with --baseline
+        [f"baseline ({scorer.backbone_name})", out.baseline_precision[0], out.baseline_recall[0], out.baseline[0]]]
     rows = [
-        [f"baseline ({scorer.backbone_name})", out.baseline_precision[0], out.baseline_recall[0], out.baseline[0]],
+        *base,
         ["NASH", out.nash_precision[0], out.nash_recall[0], out.nash[0]],
         ["S_text", out.text_precision[0], out.text_recall[0], out.text[0]],
         ["S_num", out.numeric_precision[0], out.numeric_recall[0], out.numeric[0]],

@@ -71,7 +71,8 @@ def zero_blank_pairs(out: Output, blank: np.ndarray | None) -> Output:
         return out
     import numpy as np
 
-    changed = {name: np.where(blank, 0.0, getattr(out, name)) for name in ZEROED_FIELDS}
+    changed = {name: np.where(blank, 0.0, getattr(out, name)) for name in ZEROED_FIELDS
+               if getattr(out, name) is not None}  # the baseline is None unless asked for
     return replace(out, **changed, alpha=np.where(blank, 1.0, out.alpha))
 
 

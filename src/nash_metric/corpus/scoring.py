@@ -31,16 +31,16 @@ from tqdm.auto import tqdm
 from ..common.blank import BlankTextWarning
 from ..common.validation import echoed
 from ..pipeline.echo import hashcode
-from ..pipeline.output import PUBLIC_FIELDS
+from ..pipeline.output import PUBLIC_FIELDS, public_fields
 from ..pipeline.pool import read_pairs
 from ..pipeline.steps import Advance, bar_share, score_pairs
 from ..scorer import NASH
 from .distributed import Launch
 from .pair_files import PairSource
 from .rows import RowWriter
-from .summary import SUMMARY_FIELDS, UNSUPPORTED_RATE, corpus_summary
+from .summary import UNSUPPORTED_RATE, corpus_summary, summary_fields
 
-ROW_COLUMNS = ("index", *PUBLIC_FIELDS)
+ROW_COLUMNS = ("index", *PUBLIC_FIELDS)  # the baseline's only with baseline=True (`public_fields`)
 SUPPORT_COLUMNS = ("unsupported", "unsupported_numbers")
 SHOWN_UNSCORED = 10  # unscored mentions printed to stderr; the rest are counted (column `unscored`, summary)
 
@@ -55,7 +55,8 @@ def score_corpus(
 ) -> dict[str, Any] | None:
     """Score every pair of `corpus`, write one row per pair to `output`, return the summary (rank 0; else None).
 
-    Rows: index, every score field (`PUBLIC_FIELDS`), best_reference (with several references per prediction),
+    Rows: index, every score field (`output.public_fields`: the baseline's with `baseline=True`), best_reference
+    (with several references per prediction),
     unsupported (the count of the prediction's figures the reference does not support), unsupported_numbers
     (those figures with their spans and verdicts: `support.FigureVerdict` entries, a list in JSONL and Parquet,
     JSON text in CSV/TSV; `rows.RowWriter`) and unscored (mentions left out of the number channel). Blank texts
@@ -64,10 +65,10 @@ def score_corpus(
     chunk = scorer.config.chunk_size
     fixed = scorer.for_corpus(functools.partial(corpus.chunks, chunk), show_progress=show_progress)
 
-    columns = [*ROW_COLUMNS, *(("best_reference",) if corpus.multi_reference else ()), *SUPPORT_COLUMNS, "unscored"]
+    columns, fields = _columns(fixed.config.baseline, corpus.multi_reference)
     shard = launch.shard(len(corpus)) if launch else slice(0, len(corpus))
     main = launch is None or launch.is_main
-    summary_values = np.empty((len(SUMMARY_FIELDS), shard.stop - shard.start))  # fields x this shard's pairs
+    summary_values = np.empty((len(fields), shard.stop - shard.start))  # fields x this shard's pairs
     unscored = Unscored()
     with contextlib.ExitStack() as stack:
         sink: RowWriter | _Part | None = None
@@ -82,7 +83,7 @@ def score_corpus(
                 rows, items = _chunk_rows(fixed, preds, refs, start, bar.update)
                 if sink is not None:
                     sink.write(rows)
-                summary_values[:, start - shard.start : stop - shard.start] = _summary_columns(rows)
+                summary_values[:, start - shard.start : stop - shard.start] = _summary_columns(rows, fields)
                 unscored.add(items)
         if launch is not None and sink is not None:  # the other ranks' rows, appended in rank order
             if isinstance(sink, _Part):
@@ -100,10 +101,17 @@ def score_corpus(
 
     _warn_unscored(unscored)
     corpus.blank.warn(stacklevel=2)
-    summary = corpus_summary(dict(zip(SUMMARY_FIELDS, summary_values)), n_unscored=unscored.count,
+    summary = corpus_summary(dict(zip(fields, summary_values)), fields=fields, n_unscored=unscored.count,
                              hashcode=hashcode(fixed.echo), seed=seed, empty_predictions=corpus.blank.predictions)
     return {**summary, "config": fixed.echo, "processes": launch.world_size if launch else 1,
             "inputs": corpus.sources, **({"output": str(output)} if output is not None else {})}
+
+
+def _columns(baseline: bool, multi_reference: bool) -> tuple[list[str], tuple[str, ...]]:
+    """The columns of a corpus's rows and the fields of its summary (the baseline's with `baseline=True`)."""
+    columns = ["index", *public_fields(baseline), *(("best_reference",) if multi_reference else ()),
+               *SUPPORT_COLUMNS, "unscored"]
+    return columns, summary_fields(baseline)
 
 
 def _chunk_rows(scorer: NASH, preds: list[str], refs: list[str] | list[list[str]], start: int, advance: Advance
@@ -148,9 +156,9 @@ def support_columns(unsupported: Sequence[Sequence[dict[str, Any]]]) -> dict[str
     }
 
 
-def _summary_columns(rows: Mapping[str, np.ndarray]) -> np.ndarray:
-    """A chunk's `SUMMARY_FIELDS` (fields x pairs, float64): all the summary keeps of a pair."""
-    return np.stack([rows["unsupported"] > 0 if name == UNSUPPORTED_RATE else rows[name] for name in SUMMARY_FIELDS]
+def _summary_columns(rows: Mapping[str, np.ndarray], fields: Sequence[str]) -> np.ndarray:
+    """A chunk's summary `fields` (fields x pairs, float64): all the summary keeps of a pair."""
+    return np.stack([rows["unsupported"] > 0 if name == UNSUPPORTED_RATE else rows[name] for name in fields]
                     ).astype(np.float64)
 
 

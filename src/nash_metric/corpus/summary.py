@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["EMPTY_PREDICTIONS", "SUMMARY_FIELDS", "UNSUPPORTED_RATE", "corpus_summary", "summary_markdown"]
+__all__ = ["EMPTY_PREDICTIONS", "SUMMARY_FIELDS", "UNSUPPORTED_RATE", "corpus_summary", "summary_fields",
+           "summary_markdown"]
 
 # The share of pairs whose prediction states a figure the reference does not support (a 0/1 column per pair).
 UNSUPPORTED_RATE = "pairs_with_unsupported_numbers"
@@ -22,6 +23,15 @@ EMPTY_PREDICTIONS = "empty_predictions"
 SUMMARY_FIELDS = ("nash", "nash_precision", "nash_recall", "text_similarity", "numeric_similarity",
                   "numeric_precision", "numeric_recall", "numeric_support", UNSUPPORTED_RATE, "alpha",
                   "baseline", "baseline_precision", "baseline_recall")
+
+
+# pipeline.output's BASELINE_FIELDS, spelled here: this module loads no numpy (tests/unit/test_rows.py).
+BASELINE_FIELDS = ("baseline", "baseline_precision", "baseline_recall")
+
+
+def summary_fields(baseline: bool) -> tuple[str, ...]:
+    """The fields a corpus summary holds: `SUMMARY_FIELDS`, less the baseline's unless the scorer computes it."""
+    return SUMMARY_FIELDS if baseline else tuple(f for f in SUMMARY_FIELDS if f not in BASELINE_FIELDS)
 
 
 def corpus_summary(columns: Mapping[str, np.ndarray], *, n_unscored: int, hashcode: str,

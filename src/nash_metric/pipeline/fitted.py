@@ -32,9 +32,8 @@ from ..calibration.threshold import (
 )
 from ..common.validation import check_texts
 from ..config import NASHConfig
-from ..numbers import extract_numbers
 from .echo import echo
-from .pool import TextPool, read_pairs, read_texts, valued
+from .pool import TextPool, read_pairs, read_texts
 from .weighting import IDF, REFERENCES, fit_idf, load_idf
 
 Backbone = Literal["token", "sentence"]
@@ -117,13 +116,17 @@ def builtin_calibration(fitted: Fitted) -> Calibration:
 
 
 def mention_vectors(fitted: Fitted, texts: Sequence[str], show_progress: bool = False) -> list[np.ndarray]:
-    """Context vectors [M, H] of the scorable numbers of each text (as used for alignment)."""
+    """Context vectors [M, H] of the scorable numbers of each text, from the pass that scoring reads them from
+    (the number-blind one with `text_channel="one-pass"`), so that tau is calibrated on the vectors it gates."""
     reader = fitted.config.numbers
     texts = read_texts(check_texts(texts, "texts"), reader)
-    mentions = {t: extract_numbers(t, reader) for t in set(texts)}
-    spans = [[(mentions[t][i].start, mentions[t][i].end) for i in valued(mentions[t])] for t in texts]
-    encodings = fitted.encoder.encode(texts, spans, show_progress=show_progress)
-    return [e.mention_vectors[e.mention_has_tokens] for e in encodings]
+    pool = TextPool.build(texts, reader, one_pass=fitted.config.one_pass)
+    distinct = sorted(set(texts))
+    left_out = [pool.left_out[t] for t in distinct] if pool.one_pass else None
+    encodings = fitted.encoder.encode(distinct, [pool.vector_spans(t) for t in distinct], show_progress=show_progress,
+                                      left_out=left_out)
+    vectors = {t: e.mention_vectors[e.mention_has_tokens] for t, e in zip(distinct, encodings)}
+    return [vectors[t] for t in texts]
 
 
 # -- what a corpus decides ----------------------------------------------------------------------------------

@@ -26,11 +26,18 @@ SCORE_FIELDS = (
     "numeric", "numeric_precision", "numeric_recall", "numeric_support", "alpha", "baseline", "baseline_precision",
     "baseline_recall",
 )
+# The backbone's own score of the original pair: computed on request (`baseline=True`), else None.
+BASELINE_FIELDS = ("baseline", "baseline_precision", "baseline_recall")
 PUBLIC_FIELDS = (
     "nash", "nash_precision", "nash_recall", "text_similarity", "text_precision", "text_recall",
     "numeric_similarity", "numeric_precision", "numeric_recall", "numeric_support", "alpha", "baseline",
     "baseline_precision", "baseline_recall",
 )
+
+
+def public_fields(baseline: bool) -> tuple[str, ...]:
+    """The public score fields of a scorer's output: `PUBLIC_FIELDS`, less the baseline's unless it is asked for."""
+    return PUBLIC_FIELDS if baseline else tuple(f for f in PUBLIC_FIELDS if f not in BASELINE_FIELDS)
 
 
 @dataclass
@@ -60,9 +67,9 @@ class NASHOutput:
     numeric_recall: np.ndarray
     numeric_support: np.ndarray  # share of the prediction's numbers the reference supports (support.py)
     alpha: np.ndarray  # weight of the text channel
-    baseline: np.ndarray  # backbone metric on the original pair (BERTScore F1 or cosine)
-    baseline_precision: np.ndarray
-    baseline_recall: np.ndarray
+    baseline: np.ndarray | None  # backbone metric on the original pair (BERTScore F1 or cosine), on request
+    baseline_precision: np.ndarray | None
+    baseline_recall: np.ndarray | None
     config: dict[str, Any]
     hashcode: str
     unscored: list[dict[str, Any]] = field(default_factory=list)
@@ -78,12 +85,19 @@ class NASHOutput:
     blank: np.ndarray | None = field(default=None, repr=False)  # per pair: a blank text, scored 0 (blank.py)
 
     @classmethod
-    def empty(cls, config: dict[str, Any]) -> NASHOutput:
-        """The output of no pairs."""
-        return cls(**{name: np.zeros(0) for name in SCORE_FIELDS}, config=config, hashcode=hashcode(config))
+    def empty(cls, config: dict[str, Any], baseline: bool = False) -> NASHOutput:
+        """The output of no pairs (with the baseline's fields when the scorer computes it)."""
+        fields = {name: None if name in BASELINE_FIELDS and not baseline else np.zeros(0) for name in SCORE_FIELDS}
+        return cls(**fields, config=config, hashcode=hashcode(config))
 
     def __len__(self) -> int:
         return len(self.nash)
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """The score fields this output holds: `SCORE_FIELDS`, less the baseline's when it was not asked for."""
+        return SCORE_FIELDS if self.baseline is not None else tuple(f for f in SCORE_FIELDS
+                                                                   if f not in BASELINE_FIELDS)
 
     @classmethod
     def concat(cls, parts: Sequence[NASHOutput]) -> NASHOutput:
@@ -98,7 +112,8 @@ class NASHOutput:
         if all(p.alignment is not None for p in parts):
             alignment, rows = Alignment.concat([p.alignment for p in parts])
             pair_index = np.concatenate([p.pair_index + r for p, r in zip(parts, rows)])
-        stacked = {name: np.concatenate([getattr(p, name) for p in parts]) for name in SCORE_FIELDS}
+        stacked = {name: np.concatenate([getattr(p, name) for p in parts]) if name in parts[0].fields else None
+                   for name in SCORE_FIELDS}
         unsupported = [entries for p in parts for entries in p.unsupported_numbers]
         verdicts = [entries for p in parts for entries in p.figure_verdicts]
         blank = None
@@ -123,7 +138,7 @@ class NASHOutput:
             if item["index"] in kept
         ]
         return replace(
-            self, **{name: getattr(self, name)[best] for name in SCORE_FIELDS}, unscored=unscored,
+            self, **{name: getattr(self, name)[best] for name in self.fields}, unscored=unscored,
             unsupported_numbers=[self.unsupported_numbers[k] for k in best] if self.unsupported_numbers else [],
             figure_verdicts=[self.figure_verdicts[k] for k in best] if self.figure_verdicts else [],
             pair_index=None if self.pair_index is None else self.pair_index[best], best_reference=best - starts,
@@ -151,7 +166,7 @@ class NASHOutput:
 
     def columns(self) -> dict[str, np.ndarray]:
         """The per-pair fields under their public names (the evaluate module's, and the output files')."""
-        out = {public: getattr(self, name) for name, public in zip(SCORE_FIELDS, PUBLIC_FIELDS)}
+        out = {public: getattr(self, name) for name, public in zip(SCORE_FIELDS, PUBLIC_FIELDS) if name in self.fields}
         if self.best_reference is not None:
             out["best_reference"] = self.best_reference
         return out

@@ -19,6 +19,9 @@ leaves a stray dash or "to" behind. The paper reader keeps the connector, as the
 
 from __future__ import annotations
 
+import bisect
+import functools
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,6 +40,12 @@ from .alignment import MentionTable
 
 _GAP = re.compile(r"[ \t]+(?=[,.;:!?)\]]|$)|(?<=[(\[])[ \t]+|(?<=[ \t])[ \t]+")
 NO_SUBTOKEN = "no sub-token of this mention in the encoded text"
+# One pass: a mention's vector also averages the states of this many words on either side of it. There the
+# words cannot see the numbers, so the two texts' words around one slot read alike and a figure aligns to the
+# figure in its slot, not to another of its kind in the same sentence ("$3.0 million and $1.2 million").
+# Chosen leave-one-build-out on NumFinE's two dev builds, STS-B dev kept (docs/scoring/text-channel.md,
+# `perf/context_words.py`).
+CONTEXT_WORDS = 2
 
 
 @dataclass
@@ -88,13 +97,32 @@ class TextPool:
 
     def spans(self) -> list[list[Span]]:
         """Per pooled text, the spans of its scorable mentions (text-channel forms have none)."""
-        return [self._spans(t) if t in self.mentions else [] for t in self.texts]
+        return [self.vector_spans(t) if t in self.mentions else [] for t in self.texts]
 
     def left_out_spans(self) -> list[list[Span]] | None:
         """One pass: per pooled text, the spans its text channel leaves out; None with two passes."""
         return [self.left_out[t] for t in self.texts] if self.one_pass else None
 
-    def _spans(self, text: str) -> list[Span]:
+    def vector_spans(self, text: str) -> list[Span]:
+        """Per scorable mention of an original, the characters whose token states make its vector: the mention
+        itself; with one pass, also `CONTEXT_WORDS` words on either side of it (whose states there are those of the
+        text without its numbers), up to the mentions beside it ("5–10%": "5–" and "–10%")."""
+        spans = self.mention_spans(text)
+        if not self.one_pass:
+            return spans
+        bounds = sorted((m.start, m.end) for m in self.mentions[text])
+        starts = [a for a, _ in bounds]
+        reach = list(itertools.accumulate((b for _, b in bounds), max))  # the furthest end up to each mention
+        out = []
+        for span in spans:
+            k = bisect.bisect_left(starts, span[0])
+            low = reach[k - 1] if k else 0
+            high = starts[k + 1] if k + 1 < len(starts) else len(text)
+            out.append(_with_words(text, span, CONTEXT_WORDS, min(low, span[0]), max(high, span[1])))
+        return out
+
+    def mention_spans(self, text: str) -> list[Span]:
+        """The spans of an original's scorable mentions."""
         return [(self.mentions[text][i].start, self.mentions[text][i].end) for i in self.scorable[text]]
 
     def mention_table(self, encodings: Sequence[Encoding]) -> MentionTable:
@@ -145,6 +173,22 @@ class TextPool:
                             {"index": k, "side": side, "text": m.text, "start": m.start, "end": m.end, "reason": reason}
                         )
         return out
+
+
+def _with_words(text: str, span: Span, words: int, low: int = 0, high: int | None = None) -> Span:
+    """`span` widened to take in what is glued to it ("($") and up to `words` whitespace-delimited words on either
+    side, within `low`..`high` and 200 characters."""
+    before, after = _word_patterns(words)
+    start, end = span
+    high = len(text) if high is None else high
+    first = before.search(text, max(low, start - 200), start)
+    last = after.match(text, end, min(high, end + 200))
+    return (first.start() if first else start, last.end() if last else end)
+
+
+@functools.cache
+def _word_patterns(words: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    return re.compile(rf"(?:\S+\s+){{0,{words}}}\S*$"), re.compile(rf"\S*(?:\s+\S+){{0,{words}}}")
 
 
 def _without(text: str, mentions: Sequence[NumericMention], connectors: Sequence[Span] = ()) -> str:

@@ -4,8 +4,8 @@
 1. modal separation      `TextPool.build`               (pool.py; numbers/ finds and masks the numbers)
 2. encoding              `Encoder.encode`               (backbone/encoders.py; one forward pass per distinct text)
 3. mention vectors       `TextPool.mention_table`       (mean sub-token state of each number)
-4. text channel          `text_similarity`              (backbone/similarity.py; S_text without numbers, the
-                                                         backbone score on the originals)
+4. text channel          `text_similarity`              (backbone/similarity.py; S_text without numbers; with
+                                                         baseline=True the backbone score on the originals)
 5. alignment             `align_numbers`                (alignment.py; directional argmax)
 6. tau gate, magnitude   `Matches.accepted`, `value_similarity` (magnitude; calendar distance for periods; 0 for
                                                          figures of different kinds, `kinds_fit`)
@@ -17,10 +17,11 @@
 9b. blank texts          `zero_blank_pairs`             (blank.py; a blank prediction or reference scores 0)
 10. rescaling (optional) `RescaleBaseline.apply`        (calibration/rescale.py; (s - b) / (1 - b), as bert-score)
 
-One forward pass per distinct text (originals and text-channel forms pooled and deduplicated) yields both the
-backbone score and the contextual number vectors, so every result carries its own side-by-side comparison. With
-`text_channel="one-pass"` the text-channel forms are not encoded: S_text is read from the originals' pass
-without the numbers' tokens (encoders.channel_view), one forward pass per text in all.
+One forward pass per distinct text (originals and text-channel forms pooled and deduplicated) yields the
+contextual number vectors and, with baseline=True, the backbone's own score. With `text_channel="one-pass"` the
+text-channel forms are not encoded: the words of each original cannot attend to its numbers, so their states are
+those of the text without its numbers (S_text, `encoders.channel_view`) while its numbers read the whole text;
+`baseline=True` then adds one plain pass over the distinct originals.
 
 A chunk's encodings die with its call, so memory stays flat. What a whole corpus decides is fixed in `Fitted`
 before the first chunk (`fitted.fit_corpus`); everything else is a function of the pair alone, so a chunk, a
@@ -79,17 +80,18 @@ def score_chunk(
     assert fitted.corpus_fixed, "fix what the corpus decides with fit_corpus first"
     config = fitted.config
     # 1-3. Modal separation, one forward pass per distinct text, the context vector of every number.
-    # With text_channel='one-pass' the text channel is read from the originals' pass (no second one).
+    # With one pass the words of each text cannot attend to its numbers, so the text channel is read from the same
+    # pass as the numbers' vectors (encoders: `_number_blind`).
     pool = TextPool.build([*preds, *refs], config.numbers, one_pass=config.one_pass)
     encodings = fitted.encoder.encode(pool.texts, pool.spans(), show_progress=show_progress,
                                       left_out=pool.left_out_spans(), on_batch=on_batch)
     mentions = pool.mention_table(encodings)
     mentions.support = support_keys(pool, mentions)
 
-    # 4. Text channel on the pairs without their numbers, and the backbone score on the originals (P, R, F1).
-    backbone = _text_similarity(fitted, encodings, pool, pool.original_ids(preds), pool.original_ids(refs), False)
+    # 4. Text channel on the pairs without their numbers, and (on request) the backbone score on the originals.
     channel = [channel_view(e) for e in encodings] if pool.one_pass else encodings
     s_text = _text_similarity(fitted, channel, pool, pool.channel_ids(preds), pool.channel_ids(refs), True)
+    backbone = _baseline(fitted, pool, encodings, preds, refs) if config.baseline else None
 
     # 5-7. Number channel: each distinct pair aligned once, gated at tau, scored by magnitude.
     pairs, pair_index = np.unique(
@@ -117,7 +119,15 @@ def score_chunk(
                       fitted.backbone_name, mentions)
 
 
-def _mixed_output(fitted: Fitted, alpha: np.ndarray, s_text: PRF, backbone: PRF, number_scores: NumberScores,
+def _baseline(fitted: Fitted, pool: TextPool, encodings: list[Encoding], preds: list[str], refs: list[str]) -> PRF:
+    """The backbone's own score of the original pairs: from the originals' pass with two passes, else from one more
+    plain forward pass over the distinct originals (the one pass is number-blind, not the backbone's)."""
+    if pool.one_pass:
+        encodings = fitted.encoder.encode(pool.texts, [[] for _ in pool.texts])
+    return _text_similarity(fitted, encodings, pool, pool.original_ids(preds), pool.original_ids(refs), False)
+
+
+def _mixed_output(fitted: Fitted, alpha: np.ndarray, s_text: PRF, backbone: PRF | None, number_scores: NumberScores,
                   alignment: Alignment, verdicts: list[list[FigureVerdict]], pair_index: np.ndarray, pool: TextPool,
                   preds: list[str], refs: list[str]) -> NASHOutput:
     """7b, 9, 9b: the support verdicts, NASH = alpha S_text + (1 - alpha) S_num (and likewise its precision and
@@ -128,7 +138,9 @@ def _mixed_output(fitted: Fitted, alpha: np.ndarray, s_text: PRF, backbone: PRF,
         **mixed(alpha, s_text.f1, s_text.precision, s_text.recall, number_scores),
         **support_fields(verdicts, pair_index),
         text=s_text.f1, text_precision=s_text.precision, text_recall=s_text.recall, alpha=alpha,
-        baseline=backbone.f1, baseline_precision=backbone.precision, baseline_recall=backbone.recall,
+        baseline=None if backbone is None else backbone.f1,
+        baseline_precision=None if backbone is None else backbone.precision,
+        baseline_recall=None if backbone is None else backbone.recall,
         config=config, hashcode=hashcode(config), unscored=pool.unscored(preds, refs), alignment=alignment,
         pair_index=pair_index, blank=blank,
     )

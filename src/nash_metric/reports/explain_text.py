@@ -199,7 +199,7 @@ def render_explanation(info: dict[str, Any]) -> str:
         lines.append(markdown_table(
             ["score", "b (F)", "precision", "recall", "F"],
             [[label, b[name], r[f"{name}_precision"], r[f"{name}_recall"], r[name]]
-             for label, name in (("baseline", "baseline"), ("S_text", "text"), ("NASH", "nash"))],
+             for label, name in (("baseline", "baseline"), ("S_text", "text"), ("NASH", "nash")) if name in r],
             digits=4))
     for u in info["unscored"]:
         lines.append(f"unscored: {u['text']!r} in the {u['side']} ({u['reason']})")
@@ -227,8 +227,10 @@ def _alignment_tables(info: dict[str, Any]) -> list[str]:
 def score_table(s: dict[str, Any]) -> str:
     """Precision, recall and F of each channel (bert-score's P/R/F with A the prediction: S_num's precision is
     A->B, the mean over A's numbers, its recall B->A)."""
+    base = [[s["baseline_name"] + " (baseline)", s["baseline_precision"], s["baseline_recall"], s["baseline"]]] \
+        if "baseline" in s else []  # with baseline=True
     rows = [
-        [s["baseline_name"] + " (baseline)", s["baseline_precision"], s["baseline_recall"], s["baseline"]],
+        *base,
         ["S_text (text channel)", s["text_precision"], s["text_recall"], s["text"]],
         ["S_num (P = A->B, R = B->A; mean)", s["numeric_precision"], s["numeric_recall"], s["numeric"]],
         ["NASH = alpha*S_text + (1-alpha)*S_num", s["nash_precision"], s["nash_recall"], s["nash"]],

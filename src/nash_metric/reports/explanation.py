@@ -25,7 +25,7 @@ import numpy as np
 
 from ..common.verdicts import supports
 from ..pipeline.alignment import Matches
-from ..pipeline.output import SCORE_FIELDS, NASHOutput
+from ..pipeline.output import NASHOutput
 from ..pipeline.pool import TextPool
 from ..pipeline.steps import ScoredCall
 
@@ -149,7 +149,7 @@ def _explain_pair(call: ScoredCall, k: int, a: str, b: str, matches, cosines: np
         "alpha": float(out.alpha[k]),
         # Before any rescaling, so that the arithmetic above adds up; "rescaled" holds what `score` returns.
         "scores": {
-            **{name: float(getattr(out, name)[k]) for name in SCORE_FIELDS if name != "alpha"},
+            **{name: float(getattr(out, name)[k]) for name in out.fields if name != "alpha"},  # baseline: on request
             "numeric_a_to_b": float(call.number_scores.a_to_b[k]),
             "numeric_b_to_a": float(call.number_scores.b_to_a[k]),
             "baseline_name": call.backbone_name,
@@ -173,7 +173,7 @@ def _rescaled(out: NASHOutput, k: int) -> dict[str, Any] | None:
     from ..calibration.rescale import RESCALED_FIELDS
 
     return {"source": out.rescale.source, "baseline_values": dict(out.rescale.values),
-            **{name: float(getattr(out, name)[k]) for name in RESCALED_FIELDS}}
+            **{name: float(getattr(out, name)[k]) for name in RESCALED_FIELDS if getattr(out, name) is not None}}
 
 
 def _constraints(pool: TextPool, text: str) -> list[dict[str, Any]]:

@@ -29,9 +29,10 @@ METHOD_STEPS = f"""\
    (`numbers="paper"`, as the paper).
 2. **Text channel**: `S_text` = the backbone metric on those texts: BERTScore F1 over token states (token
    backbone) or the cosine of pooled embeddings (sentence backbone), from a second forward pass (default)
-   or read from the original texts' pass without the numbers' tokens (`text_channel="one-pass"`).
+   or from the original text's one pass, in which its words cannot attend to its numbers
+   (`text_channel="one-pass"`).
 3. **Number channel**: each number gets a contextual vector (the mean of its sub-token states, from the
-   same forward pass as the baseline) and aligns to the number of the other text with the highest cosine.
+   forward pass of the original text) and aligns to the number of the other text with the highest cosine.
    The match counts when that cosine is at least τ ({DEFAULT_TAU} for all-MiniLM-L6-v2) and scores
    `1 / (1 + |v-u| / N)` with `N = 1 + (|v|+|u|)/2` (two dates or periods: `1 / (1 + days / 182.5)`).
    `S_num` averages both directions (no numbers anywhere → 1, numbers on one side only → 0).
@@ -40,7 +41,7 @@ METHOD_STEPS = f"""\
    as in the authors' toolkit), so a pair's score depends on that pair alone; `idf="references"` is the
    paper's corpus IDF. A pair without numbers scores its text score.
 
-Every result also carries its **baseline**: the backbone metric on the original pair.
+With `baseline=True` a result also carries its **baseline**: the backbone metric on the original pair.
 """
 
 # The files that quote the method, relative to the repository root, and which text each quotes.

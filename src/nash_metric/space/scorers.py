@@ -35,7 +35,8 @@ def configure(max_loaded_models: int) -> None:
 
 
 def load_scorer(model: str, backend: str) -> NASH:
-    return NASH(model=model, backend=backend, device=DEVICE)
+    # The Space shows the backbone's own score beside NASH: its scorers always compute it.
+    return NASH(model=model, backend=backend, device=DEVICE, baseline=True)
 
 
 def load_bertscorer(model_path: str, layer: int) -> Any:

@@ -16,7 +16,7 @@ import numpy as np
 
 from ...common.protocols import bootstrap_ci, precision_at_k, triplet_accuracy
 from ...common.reporting import markdown_table, result_envelope, save_figure
-from ..registry import ScorerSource, scorer_factory
+from ..registry import ScorerSource, scorer_factory, with_baseline
 from .card import update_results_section
 from .configs import CANDIDATE_CONFIGS, PAPER_FORMATS
 from .dataset import load_data
@@ -47,7 +47,7 @@ def score_all(data: dict[str, list[dict]], scorer: ScorerSource, bertscore: bool
 
     make = scorer_factory(scorer)
     preds, refs, _ = _pairs(data)
-    plain = make(comparisons=False)
+    plain = with_baseline(make(comparisons=False))
     out = plain.score(preds, refs, show_progress=show_progress)
     baseline = plain.backbone_name
     columns = {baseline: out.baseline}

@@ -33,7 +33,7 @@ import numpy as np
 
 from ...common.protocols import bootstrap_ci
 from ...pipeline.alignment import magnitude_similarity
-from ..registry import ScorerSource, scorer_factory
+from ..registry import ScorerSource, scorer_factory, with_baseline
 from .construction import DIFF_BINS, diff_bin
 from .defaults import DEFAULT_LABEL, DEFAULT_SPLIT, MASK, N_OPTIONS, NUMERAL_WEIGHT
 from .text import mention_at, mentions
@@ -135,7 +135,8 @@ def evaluate_questions(rows: Sequence[dict[str, Any]], scorers: Sequence[Any], n
     for scorer in scorers:
         tag = scorer.backend
         # One call per backend: NASH encodes each unique text once.
-        out = scorer.score([s for s in stems for _ in range(N_OPTIONS)], sentences, show_progress=show_progress)
+        out = with_baseline(scorer).score([s for s in stems for _ in range(N_OPTIONS)], sentences,
+                                          show_progress=show_progress)
         base = np.asarray(out.baseline).reshape(len(rows), N_OPTIONS)
         nash = np.asarray(out.nash).reshape(len(rows), N_OPTIONS)
         scores[f"{scorer.backbone_name} ({tag})"] = ("embedding", base)

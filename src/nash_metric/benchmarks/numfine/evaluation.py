@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ...common.protocols import crosspair_accuracy, exact_order_accuracy, mean_kendall_tau_b, triplet_accuracy
-from ..registry import ScorerSource, scorer_factory
+from ..registry import ScorerSource, scorer_factory, with_baseline
 from .defaults import ALIGNMENT_ROWS
 from .released import Release, read_release, released_file
 from .released_tables import protocol_table
@@ -310,7 +310,7 @@ def run_numfine(scorer, tables: dict[str, list[dict[str, Any]]], threshold_sweep
     pool, idx = pool_pairs(tables)
     if not pool.index:
         raise ValueError("no NumFinE rows to score")
-    out = scorer.score(pool.predictions, pool.references, show_progress=show_progress)
+    out = with_baseline(scorer).score(pool.predictions, pool.references, show_progress=show_progress)
     results: dict[str, Any] = {
         "configs": {c: protocol_of(c) for c in configs}, "rows": {c: len(tables[c]) for c in configs},
         "left_out": {c: why for c, why in (left_out or {}).items() if why},

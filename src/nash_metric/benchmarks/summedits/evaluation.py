@@ -63,7 +63,7 @@ from typing import Any
 
 import numpy as np
 
-from ..registry import ScorerSource, scorer_factory
+from ..registry import ScorerSource, scorer_factory, with_baseline
 from ..value_anywhere import value_anywhere_share
 from .data import NUMERALS_DEFINITION, OVERALL, SUBSETS, SummEditsRow, counts, read_summedits, subset_labels
 from .defaults import DEFAULT_REFERENCE, REFERENCE_CHOICES, REFERENCE_MODES
@@ -162,7 +162,9 @@ def score_rows(scorers: _Scorers, rows: Sequence[SummEditsRow], mode: str, show_
         if show_progress:
             print(f"  reference {mode}: {len(pairs)} distinct pairs, {scorer.echo['backend']} backbone "
                   f"({', '.join(f for n in names for f in _ROLE_FIELDS[n])})", file=sys.stderr)
-        out = scorer.score(preds, refs, show_progress=show_progress)
+        # The sentence and token roles read the backbone's own score: the scorer computes it on request.
+        out = (with_baseline(scorer) if {"sentence", "token"} & set(names) else scorer).score(
+            preds, refs, show_progress=show_progress)
         for name in names:
             got, found = _fields_of(name, out)
             fields.update(got)

@@ -72,3 +72,22 @@ def test_ctrl_c_during_nash_score_keeps_the_existing_output(tmp_path, tiny_model
     assert "interrupted" in stderr and "as it was" in stderr
     assert out.read_text(encoding="utf-8") == OLD
     assert not partial.exists()
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the dropped one, as Python drops it
+def test_a_swallowed_ctrl_c_is_raised_again_between_chunks():
+    """A KeyboardInterrupt raised inside a finaliser is dropped by Python; `check_interrupt` raises it again."""
+    import gc
+
+    from nash_metric.common.interrupt import check_interrupt, interruptible
+
+    class Finaliser:
+        def __del__(self):
+            os.kill(os.getpid(), signal.SIGINT)  # the handler raises here, inside __del__: Python drops it
+
+    with interruptible():
+        Finaliser()
+        gc.collect()
+        with pytest.raises(KeyboardInterrupt):
+            check_interrupt()
+    check_interrupt()  # outside a command: nothing pending

@@ -11,6 +11,7 @@ import sys
 import warnings
 
 from ..common.extras import MissingExtraError, extra_for, install_command, missing
+from ..common.interrupt import interruptible
 from .parser import UsageError, one_line, usage_message
 
 # What a user can get wrong (an option, a file, a model id, a port); anything else is a bug.
@@ -51,7 +52,8 @@ def run(args: argparse.Namespace, *, debug: bool) -> int:
     if not debug:  # one `nash: warning:` line, not the source line that raised it
         warnings.formatwarning = lambda message, *_, **__: f"nash: warning: {as_flags(one_line(message), parser)}\n"
     try:
-        return int(args.func(args) or 0)
+        with interruptible():  # a Ctrl-C that a finaliser swallows is raised again between chunks
+            return int(args.func(args) or 0)
     except UsageError as exc:
         print(usage_message(args.command_parser.prog, as_flags(one_line(exc), parser)), end="", file=sys.stderr)
         return 2

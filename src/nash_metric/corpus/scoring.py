@@ -29,6 +29,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from ..common.blank import BlankTextWarning
+from ..common.interrupt import check_interrupt
 from ..common.validation import echoed
 from ..pipeline.echo import hashcode
 from ..pipeline.output import PUBLIC_FIELDS, public_fields
@@ -80,6 +81,7 @@ def score_corpus(
             starts = range(shard.start, shard.stop, chunk)
             for start, (preds, refs) in zip(starts, corpus.chunks(chunk, shard.start, shard.stop)):
                 stop = start + len(preds)
+                check_interrupt()
                 rows, items = _chunk_rows(fixed, preds, refs, start, bar.update)
                 if sink is not None:
                     sink.write(rows)

@@ -81,7 +81,6 @@ def score_corpus(
             starts = range(shard.start, shard.stop, chunk)
             for start, (preds, refs) in zip(starts, corpus.chunks(chunk, shard.start, shard.stop)):
                 stop = start + len(preds)
-                check_interrupt()
                 rows, items = _chunk_rows(fixed, preds, refs, start, bar.update)
                 if sink is not None:
                     sink.write(rows)
@@ -120,6 +119,7 @@ def _chunk_rows(scorer: NASH, preds: list[str], refs: list[str] | list[list[str]
                 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """One chunk's rows (pair indices from `start`) and its unscored mentions, scored as `NASH.score` scores them
     (its corpus decisions fixed), with `advance` told of the rows done after each encoded batch."""
+    check_interrupt()  # a Ctrl-C a finaliser swallowed during the last chunk stops the run here
     flat_preds, flat_refs, groups = read_pairs(preds, refs, scorer.fitted.config.numbers)
     if groups is not None:  # several references a row: the bar counts rows, the scoring pairs
         advance = _per_row(advance, len(preds), len(flat_preds))

@@ -63,6 +63,9 @@ class Encoder:
 
     keep_states: bool = False
     streaming_pooling: tuple[str, ...] | None = None  # the pooling modes `StreamPooling` sums (sentence models)
+    # The first position id of a sequence (RoBERTa's count from its padding index + 1), or None when the model's
+    # forward takes no position ids (`position_offset`).
+    position_offset: int | None = 0
 
     def __init__(self, tokenizer, device: torch.device, max_length: int, batch_size: int) -> None:
         self.tokenizer = tokenizer
@@ -234,10 +237,6 @@ class Encoder:
             natural = torch.arange(mask.shape[1], device=mask.device)[None].expand_as(compact)
             positions = torch.where(word, compact, natural) + self.position_offset
         return blind[:, None], positions
-
-    # The first position id of a sequence (RoBERTa's count from its padding index + 1), or None when the model's
-    # forward takes no position ids.
-    position_offset: int | None = 0
 
     def _assemble(self, tok: _Tokenized, spans: Sequence[Span], full: torch.Tensor,
                   pooled: tuple[torch.Tensor, torch.Tensor | None] | None, keep: np.ndarray | None) -> Encoding:

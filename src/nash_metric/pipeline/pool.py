@@ -96,7 +96,8 @@ class TextPool:
         return np.array([self.ids[self.channel[t]] for t in texts], np.int64)
 
     def spans(self) -> list[list[Span]]:
-        """Per pooled text, the spans of its scorable mentions (text-channel forms have none)."""
+        """Per pooled text, the spans whose token states make its mentions' vectors (`vector_spans`; text-channel
+        forms have none)."""
         return [self.vector_spans(t) if t in self.mentions else [] for t in self.texts]
 
     def left_out_spans(self) -> list[list[Span]] | None:

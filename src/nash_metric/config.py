@@ -165,7 +165,8 @@ class NASHConfig:
         "the paper, whose reader writes [NUM] there); 'one-pass' reads it from the original text's one forward "
         "pass, in which its words cannot attend to its numbers (a number-blind attention mask; the words' "
         "positions counted without the numbers, so their states are those of the text without its numbers) while "
-        "the numbers read every token; 'auto' is 'two-pass' (and always so with numbers='paper').",
+        "the numbers read every token; 'auto' is 'one-pass' with the full reader and 'two-pass' with "
+        "numbers='paper'.",
         scores=True,
         cli={"choices": TEXT_CHANNELS},
     )
@@ -256,8 +257,9 @@ class NASHConfig:
 
     @property
     def one_pass(self) -> bool:
-        """Whether the text channel is read from the originals' one number-blind forward pass ('auto' resolved)."""
-        return self.text_channel == "one-pass"
+        """Whether the text channel is read from the originals' one number-blind forward pass ('auto': with the full
+        reader; the paper reader encodes its masked texts in a second pass, as the paper does)."""
+        return self.text_channel == "one-pass" or (self.text_channel == "auto" and self.numbers != "paper")
 
     def replace(self, **changes: Any) -> NASHConfig:
         return NASHConfig.from_options(self, **changes)

@@ -35,6 +35,15 @@ def pairs_file(tmp_path):
     return path
 
 
+def _rounded(entries):
+    """Verdict entries with every float rounded to 5 decimals."""
+    if isinstance(entries, dict):
+        return {k: _rounded(v) for k, v in entries.items()}
+    if isinstance(entries, list):
+        return [_rounded(v) for v in entries]
+    return round(entries, 5) if isinstance(entries, float) else entries
+
+
 def model_args(tiny_model_dir):
     return ["--model", str(tiny_model_dir), "--backend", "token", "--device", "cpu"]
 
@@ -59,7 +68,8 @@ def test_pairs_file_gives_one_row_per_pair_in_order(capsys, tmp_path, tiny_model
     # Each prediction's figures that the reference does not support: counted, listed with spans, summarised.
     assert rows["unsupported"] == [len(u) for u in expected.unsupported_numbers]
     listed = [json.loads(cell) for cell in rows["unsupported_numbers"]]
-    assert listed == json.loads(json.dumps(expected.unsupported_numbers))
+    # Cosines to float noise: the file was scored in chunks of 3, `expected` in one batch (docs/corpus.md)
+    assert _rounded(listed) == _rounded(json.loads(json.dumps(expected.unsupported_numbers)))
     assert all(PAIRS[k][0][e["start"]:e["end"]] == e["text"] for k, entries in enumerate(listed) for e in entries)
     rate = summary["fields"]["pairs_with_unsupported_numbers"]
     assert rate["mean"] == pytest.approx(np.mean([len(u) > 0 for u in expected.unsupported_numbers]))
@@ -348,7 +358,7 @@ def test_unsupported_numbers_are_lists_of_entries(capsys, tmp_path, tiny_model_d
     assert [[{**e, "cosine": None} for e in row] for row in listed] == \
         [[{**e, "cosine": None} for e in row] for row in expected.unsupported_numbers]
     np.testing.assert_allclose([e["cosine"] or 0 for row in listed for e in row],
-                               [e["cosine"] or 0 for row in expected.unsupported_numbers for e in row], atol=1e-9)
+                               [e["cosine"] or 0 for row in expected.unsupported_numbers for e in row], atol=1e-6)
     if suffix == ".jsonl":
         first = json.loads(out_path.read_text().splitlines()[0])
         assert isinstance(first["unsupported_numbers"], list)  # not a JSON string inside the JSON object

@@ -67,9 +67,15 @@ def test_a_misplaced_figure_in_a_table(minilm_sentence):
 
 
 def test_the_argmax_rule_still_calls_it_supported(minilm_sentence):
-    """verdict="argmax" (the ablation): only the aligned number decides, and 1,146.2 aligns with 1,146.2."""
+    """verdict="argmax" (the ablation): only the aligned number decides. With two passes 1,146.2 aligns with 1,146.2
+    and 2019 with 2019: both supported. With one pass (the default) 1,146.2 aligns with the 2019 cell and 2019 with
+    2018: both unsupported, whatever the table states."""
     from nash_metric import NASH
 
     info = NASH(backend="sentence", device="cpu", verdict="argmax").explain(MISPLACED_CLAIM, TABLE)
+    # B's numbers in order: 2019, 2018, 1,452.4, 1,146.2
+    assert [(e["verdict"], e["reference"]) for e in figure_verdicts(info)] == [("unsupported", 2), ("unsupported", 1)]
+    info = NASH(backend="sentence", device="cpu", verdict="argmax", text_channel="two-pass").explain(
+        MISPLACED_CLAIM, TABLE)
     assert [e["verdict"] for e in figure_verdicts(info)] == ["supported", "supported"]
     assert "A's figures: ✓ supported (B's aligned number" in explanation_figure(info).get_supxlabel().replace("\n", " ")

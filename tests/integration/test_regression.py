@@ -57,8 +57,8 @@ CONFIGURATIONS: dict[str, tuple[str, dict[str, Any], bool]] = {
     "token": ("token", {}, False),
     "sentence-paper-reader": ("sentence", {"numbers": "paper"}, False),
     "token-paper-reader": ("token", {"numbers": "paper"}, False),
-    "sentence-one-pass": ("sentence", {"text_channel": "one-pass"}, False),
-    "token-one-pass": ("token", {"text_channel": "one-pass"}, False),
+    "sentence-two-pass": ("sentence", {"text_channel": "two-pass"}, False),
+    "token-two-pass": ("token", {"text_channel": "two-pass"}, False),
     "token-comparisons-idf-tau-0.5": (
         "token", {"comparisons": True, "idf": "references", "bertscore_idf": True, "threshold": 0.5}, False),
     "sentence-rescaled": ("sentence", {"rescale_with_baseline": True}, False),

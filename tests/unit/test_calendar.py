@@ -279,3 +279,19 @@ def test_the_numeral_view_of_times_months_and_decades():
     assert period_prefix_before("Q3", 1) and period_prefix_before("FY 10", 3) and not period_prefix_before("AQ3", 2)
     assert [is_decade(d) for d in ("1990", "90", "0990", "2200", "95")] == [True, True, False, False, False]
     assert is_year(YEAR_RANGE[0]) and is_year(YEAR_RANGE[1]) and not is_year(YEAR_RANGE[1] + 1)
+
+
+def test_skipping_a_pattern_whose_substring_is_absent_changes_nothing(monkeypatch):
+    """`find_calendar` scans only the patterns whose required substring (`_NEEDS`) a text holds: the same result as
+    scanning every pattern, on every case above and on texts that hold a needle in another case or inside a word."""
+    from nash_metric.numbers import calendar
+
+    assert set(calendar._NEEDS) <= {form for form, _, _ in calendar._PATTERNS}
+    texts = [t for t, _ in CASES] + NOT_CALENDAR + [
+        "MARKET share in march 2019", "q3 2019 and Q3 2019", "the FIRST HALF of 2019", "fy19, FY19 and fiscal 2019",
+        "three months ENDED September 30, 2020", "at 10.30 on 5 December 2006 at 15.45", "03/2010 and 2010/03/05",
+    ]
+    skipped = [find_calendar(t) for t in texts]
+    monkeypatch.setattr(calendar, "_NEEDS", {})
+    assert [find_calendar(t) for t in texts] == skipped
+    assert any(skipped), "the texts must hold calendar expressions"

@@ -151,11 +151,14 @@ def test_position_ids_start_where_the_model_starts_them():
 
 
 def test_the_option_is_declared_once_and_named_in_the_hashcode(tiny_scorer, blind):
-    assert NASHConfig().text_channel == "auto" and not NASHConfig().one_pass and not NASHConfig().baseline
+    assert NASHConfig().text_channel == "auto" and NASHConfig().one_pass and not NASHConfig().baseline
     assert not NASHConfig(numbers="paper").one_pass  # the paper's reader keeps its masked second pass
-    assert tiny_scorer.echo["text_channel"] == "two-pass" and "_onepass" not in tiny_scorer.hashcode
-    assert "_onepass" in blind.hashcode and blind.echo["text_channel"] == "one-pass"
-    assert tiny_scorer.with_options(text_channel="two-pass").hashcode == tiny_scorer.hashcode
+    assert tiny_scorer.echo["text_channel"] == "one-pass" and "pass" not in tiny_scorer.hashcode  # the default
+    two = tiny_scorer.with_options(text_channel="two-pass")
+    assert "_twopass" in two.hashcode and two.echo["text_channel"] == "two-pass"
+    paper = tiny_scorer.with_options(numbers="paper")  # always two passes: `_paper` says it
+    assert paper.echo["text_channel"] == "two-pass" and "_twopass" not in paper.hashcode
+    assert blind.hashcode == tiny_scorer.hashcode
     assert blind.with_options(baseline=True).hashcode == blind.hashcode  # it changes no score
     with pytest.raises(ValueError, match="paper"):
         NASHConfig(numbers="paper", text_channel="one-pass")
@@ -166,6 +169,7 @@ def test_the_option_is_declared_once_and_named_in_the_hashcode(tiny_scorer, blin
 def test_tau_is_calibrated_on_the_vectors_scoring_reads(tiny_scorer, blind):
     """`mention_vectors` (what `nash calibrate` and threshold='auto' read) comes from the scoring pass: the number-blind
     one with one pass, the plain one with two."""
+    tiny_scorer = tiny_scorer.with_options(text_channel="two-pass")
     text = PAIRS[0][0]
     pool = TextPool.build([text], "full", one_pass=True)
     number_blind = blind.encoder.encode([text], [pool.vector_spans(text)], left_out=[pool.left_out[text]])[0]

@@ -11,6 +11,7 @@ memory that grows with its mentions.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -124,6 +125,9 @@ class Encoder:
                 pooled = self.pool(states, mask)
                 channel = self.pool(states, kept) if pooled is not None and kept is not None else None
             states = states.float().cpu()  # one transfer a batch, then rows
+            # Normalised for the whole batch at once: a text's rows are views of it (its padding is the only waste;
+            # 2,000 small normalisations cost more than the arithmetic on a CPU).
+            normed = torch.nn.functional.normalize(states, dim=-1) if self.keep_states else None
             pooled = pooled.float().cpu() if pooled is not None else None
             channel = channel.float().cpu() if channel is not None else None
             for row, w in enumerate(idx):
@@ -135,9 +139,10 @@ class Encoder:
                     continue
                 window_pooled = (pooled[row], channel[row] if channel is not None else None) if pooled is not None \
                     else None
-                out[i] = self._assemble(tokenized[i], spans[i], states[row, : len(seqs[row])].clone(), window_pooled,
+                out[i] = self._assemble(tokenized[i], spans[i], states[row, : len(seqs[row])],
+                                        normed[row, : len(seqs[row])] if normed is not None else None, window_pooled,
                                         keep[i] if keep is not None else None)
-            del states, pooled, channel
+            del states, normed, pooled, channel
             if on_batch is not None:
                 on_batch(b + len(idx), len(order))
         return out  # type: ignore[return-value]  # every text has a window
@@ -161,6 +166,12 @@ class Encoder:
     def _tokenize(self, texts: Sequence[str]) -> list[tuple[np.ndarray, np.ndarray]]:
         if not texts:
             return []
+        backend = getattr(self.tokenizer, "_tokenizer", None)
+        if getattr(backend, "truncation", True) is None and getattr(backend, "padding", True) is None:
+            # The fast tokenizer's own batch call, which the wrapper below makes too (when it neither truncates nor
+            # pads), without the wrapper's conversion of every text's tokens into Python dicts: 40% of the time.
+            return [(np.asarray(e.ids, dtype=np.int64), np.asarray(e.offsets, dtype=np.int64).reshape(-1, 2))
+                    for e in backend.encode_batch(list(texts), add_special_tokens=False)]
         enc = self.tokenizer(
             list(texts), add_special_tokens=False, return_offsets_mapping=True, truncation=False, verbose=False
         )
@@ -238,16 +249,16 @@ class Encoder:
             positions = torch.where(word, compact, natural) + self.position_offset
         return blind[:, None], positions
 
-    def _assemble(self, tok: _Tokenized, spans: Sequence[Span], full: torch.Tensor,
+    def _assemble(self, tok: _Tokenized, spans: Sequence[Span], full: torch.Tensor, normed: torch.Tensor | None,
                   pooled: tuple[torch.Tensor, torch.Tensor | None] | None, keep: np.ndarray | None) -> Encoding:
-        """The encoding of a text of one window: `full` its states, `pooled` the model's pooling of the window (and
-        of its kept tokens, one pass)."""
+        """The encoding of a text of one window: `full` its states, `normed` the same L2-normalised (token backend),
+        `pooled` the model's pooling of the window (and of its kept tokens, one pass)."""
         n = len(tok.ids)
         lead = len(self.prefix)
         content = full[lead : lead + n]
         vectors, has_tokens = self._mention_vectors(content, tok.offsets, spans)
         enc = Encoding(mention_vectors=vectors, mention_has_tokens=has_tokens, n_windows=1, n_tokens=n)
-        self._finish(enc, tok, full if self.keep_states else None, full.shape[0], keep)
+        self._finish(enc, tok, normed, full.shape[0], keep)
         if pooled is not None:
             enc.pooled, enc.channel_pooled = pooled
             self._normalise_pooled(enc)
@@ -270,7 +281,8 @@ class Encoder:
         enc = Encoding(mention_vectors=vectors, mention_has_tokens=has_tokens, n_windows=len(text.starts),
                        n_tokens=n)
         full = text.full_states() if text.keep_all else None
-        self._finish(enc, tok, full if self.keep_states else None, width, keep)
+        normed = torch.nn.functional.normalize(full, dim=-1) if self.keep_states and full is not None else None
+        self._finish(enc, tok, normed, width, keep)
         if text.pooling is not None:  # the model's pooling over the stitched sequence, summed window by window
             enc.pooled = self._after_pooling(text.pooling[0].vector())
             if keep is not None:
@@ -283,18 +295,18 @@ class Encoder:
             self._normalise_pooled(enc)
         return enc
 
-    def _finish(self, enc: Encoding, tok: _Tokenized, full: torch.Tensor | None, width: int,
+    def _finish(self, enc: Encoding, tok: _Tokenized, normed: torch.Tensor | None, width: int,
                 keep: np.ndarray | None) -> None:
-        """The one-pass channel's kept tokens, and with `full` (the token backend) the normalised token states."""
+        """The one-pass channel's kept tokens, and with `normed` (the token backend) the normalised token states."""
         n, lead = len(tok.ids), len(self.prefix)
         if keep is not None:
             enc.channel_keep = np.concatenate([np.ones(lead, bool), keep, np.ones(width - lead - n, bool)])
             enc.channel_empty = not keep.any()
-        if full is not None:
+        if normed is not None:
             special = np.ones(width, dtype=bool)
             special[lead : lead + n] = False
-            enc.states = torch.nn.functional.normalize(full, dim=-1)
-            enc.token_ids = np.asarray(self.prefix + tok.ids.tolist() + self.suffix, dtype=np.int64)
+            enc.states = normed
+            enc.token_ids = np.concatenate([np.asarray(self.prefix, np.int64), tok.ids, np.asarray(self.suffix, np.int64)])
             enc.special = special
 
     @staticmethod
@@ -356,6 +368,10 @@ def channel_view(enc: Encoding) -> Encoding:
     return view
 
 
+# Where Hugging Face encoders keep their list of layers (BERT, RoBERTa, ELECTRA...; DistilBERT; T5; others).
+_LAYER_LISTS = ("encoder.layer", "transformer.layer", "encoder.layers", "layers", "block", "layer")
+
+
 def position_offset(model: torch.nn.Module | None) -> int | None:
     """The position id of a sequence's first token in a Hugging Face model (RoBERTa's count from its padding
     index + 1, else 0), or None when its forward takes no position ids."""
@@ -409,6 +425,32 @@ class TokenEncoder(Encoder):
             limit = min(limit, model.config.max_position_embeddings - 2)
         super().__init__(tokenizer, device, limit, batch_size)
         self.position_offset = position_offset(model)
+        if layer < total:
+            self._drop_layers_after(layer)
+
+    def _drop_layers_after(self, layer: int) -> None:
+        """Leave out the layers after `layer`, whose states nothing reads (bert-score truncates its model the same
+        way): a quarter of the forward pass at bert-base's default layer 9 of 12. Kept only where a probe text's
+        states at `layer` are the full model's (a model whose layers live elsewhere keeps them all)."""
+        for path in _LAYER_LISTS:
+            *parents, name = path.split(".")
+            owner = functools.reduce(lambda obj, attr: getattr(obj, attr, None), parents, self.model)
+            layers = getattr(owner, name, None)
+            if isinstance(layers, torch.nn.ModuleList) and len(layers) > layer:
+                break
+        else:
+            return
+        probe = self.pad([self.prefix + self.tokenize("Revenue rose 4% to $3.2 million in 2019.").ids.tolist()
+                          + self.suffix])
+        with torch.inference_mode():
+            full = self.forward(*probe)
+            setattr(owner, name, torch.nn.ModuleList(list(layers)[:layer]))
+            try:
+                same = torch.allclose(self.forward(*probe), full, atol=1e-5, rtol=0)
+            except Exception:  # noqa: BLE001 - any model that fails without its later layers keeps them
+                same = False
+        if not same:
+            setattr(owner, name, layers)
 
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor,
                 position_ids: torch.Tensor | None = None) -> torch.Tensor:

@@ -57,7 +57,10 @@ RESCALED_FIELDS = (
     "baseline", "baseline_precision", "baseline_recall",
 )
 MODEL_KEYS = ("model", "backend", "num_layers")  # another model's b is meaningless: refused
-OPTION_KEYS = ("dtype", "threshold", "idf", "numbers", "comparisons", "bertscore_idf")  # shift b: a warning
+# Options that shift b: a warning.
+OPTION_KEYS = ("dtype", "threshold", "idf", "numbers", "comparisons", "bertscore_idf", "text_channel")
+# What a baseline file from before a key existed was fitted with (the text channel: two passes, before 0.4).
+LEGACY_OPTIONS = {"text_channel": "two-pass"}
 MIN_BASELINE_SENTENCES = 20
 DEFAULT_BASELINE_PAIRS = BASELINE_PAIRS
 # How close to 1 a fitted b may come. The scores are float32 underneath: a text against itself scores 1 - 6e-8, not
@@ -118,8 +121,8 @@ class RescaleBaseline:
                              f"{mine['num_layers']} --corpus FILE --output FILE` and pass it as baseline_path")
         if not options_fixed:
             return
-        differ = [f"{k}={self.fitted.get(k)!r} (this scorer: {mine[k]!r})" for k in OPTION_KEYS
-                  if self.fitted.get(k) != mine[k]]
+        fitted = {k: self.fitted.get(k, LEGACY_OPTIONS.get(k)) for k in OPTION_KEYS}
+        differ = [f"{k}={fitted[k]!r} (this scorer: {mine[k]!r})" for k in OPTION_KEYS if fitted[k] != mine[k]]
         if differ:
             warnings.warn(f"rescale baseline {self.source} was fitted with {', '.join(differ)}: the baseline and "
                           "S_text rescale exactly, NASH's offset is approximate; fit a baseline with this scorer's "
@@ -164,7 +167,7 @@ def fitted_options(config: Mapping[str, Any]) -> dict[str, Any]:
     threshold = config["threshold"]
     return {
         **{k: config[k] for k in ("model", "backend", "num_layers", "dtype", "numbers", "comparisons",
-                                  "bertscore_idf")},
+                                  "bertscore_idf", "text_channel")},
         "threshold": "auto" if auto or threshold == "auto" else round(float(threshold), 6),
         "idf": "references" if config.get("idf_source") == "references" else config["idf"],
     }

@@ -20,6 +20,7 @@ readings are rule-based, linear in the text and need no model:
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
@@ -97,6 +98,7 @@ class Binding:
     years: frozenset[int] = frozenset()  # every year its sentence names: the periods of a change it may state
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a corpus repeats its words: every context reads each one again
 def stem(word: str) -> str:
     """A crude stem: lower case, a possessive and a plural's "s" dropped."""
     word = word.lower().removesuffix("'s").strip("'-&")

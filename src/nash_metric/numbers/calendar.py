@@ -184,6 +184,18 @@ _PATTERNS: list[tuple[str, str, re.Pattern[str]]] = [
     ("md", "day", re.compile(_B + _MON_DOT + r"\s" + _DAY + _E + _NO_YEAR_AFTER)),
     ("dm", "day", re.compile(_B + _DAY + r"\s(?:of\s)?" + _MON + _NO_YEAR_AFTER)),
 ]
+# What each pattern cannot match without (`_present`): a text without it skips the pattern's scan, most of the
+# time a text spends here. Forms not named are always scanned.
+_NEEDS = {
+    **dict.fromkeys(("mdy", "dmy", "my", "md", "dm"), "month"),
+    **dict.fromkeys(("ended_mdy", "ended_dmy", "ended_md", "ended_dm"), "ended"),
+    **dict.fromkeys(("quarter_words", "quarter_words_alone"), "quarter"),
+    **dict.fromkeys(("half_words", "half_words_alone"), "half"),
+    **dict.fromkeys(("quarter", "quarter_alone", "quarter_compact"), "Q"),
+    **dict.fromkeys(("half", "half_alone", "half_compact"), "H"),
+    "fiscal": "fiscal", "fy": "FY", "f": "F", "mnum_y": "/",
+}
+_MONTH_STEMS = tuple({m[:3].lower() for m in MONTHS})
 _MONTH_FORMS = ("mdy", "my", "md")
 _MONTH_RANGE_BEFORE = re.compile(rf"(?:{_FULL_ALT}|{_ABBR_ALT})\.?\s?[-–]\s?\Z")
 _DAY_BEFORE = re.compile(r"(?<![\w.,])[0-9]{1,2}(?:st|nd|rd|th)?\s(?:of\s)?\Z")  # "31 June 2019" is no month
@@ -452,7 +464,10 @@ def find_calendar(text: str) -> list[DateExpression | ClockTime]:
     """Every calendar expression of ``text`` (dates, months, quarters, halves, fiscal years, clock times),
     non-overlapping, sorted by start (rules: module doc)."""
     candidates: list[tuple[int, int, int, DateExpression | ClockTime]] = []
+    present = _present(text)
     for order, (form, granularity, pattern) in enumerate(_PATTERNS):
+        if not present.get(_NEEDS.get(form), True):
+            continue
         for m in pattern.finditer(text):
             found = _make_date(text, m, form, granularity)
             if found is not None:
@@ -471,6 +486,15 @@ def find_calendar(text: str) -> list[DateExpression | ClockTime]:
             taken[start:found.end] = b"\x01" * (found.end - start)
             kept.append(found)
     return sorted(kept, key=lambda x: x.start)
+
+
+def _present(text: str) -> dict[str, bool]:
+    """Which of the substrings `_NEEDS` names `text` holds (month names and words in any case)."""
+    low = text.lower()
+    month = any(m in low for m in _MONTH_STEMS)
+    return {"month": month, "ended": month and "end" in low, "quarter": "quarter" in low, "half": "half" in low,
+            "fiscal": "fiscal" in low, "Q": "Q" in text, "H": "H" in text, "FY": "FY" in text, "F": "F" in text,
+            "/": "/" in text}
 
 
 def calendar_mentions(text: str) -> list[NumericMention]:

@@ -52,7 +52,7 @@ def hashcode(config: Mapping[str, Any]) -> str:
     return (
         f"{config['model']}_L{config['num_layers']}_{config['backend']}_tau={tau_s}_idf={config['idf']}"
         f"{'_cmp' if config['comparisons'] else ''}{'_paper' if config.get('numbers') == 'paper' else ''}"
-        f"{'_onepass' if config.get('text_channel') == 'one-pass' else ''}"
+        f"{'_twopass' if config.get('text_channel') == 'two-pass' and config.get('numbers') != 'paper' else ''}"
         f"{'' if dtype == 'float32' else '_' + dtype}{'_rescaled' if config.get('rescale_baseline') else ''}"
         f"_version={config['nash_metric']}"
         f"(hug_trans={config['transformers']})_{digest}"

@@ -18,8 +18,8 @@ METHOD_SUMMARY = """\
 NASH (Numerically Aware Scoring Heuristic) is a semantic similarity metric that does not ignore numbers. It
 scores a pair in two channels: the backbone metric (BERTScore F1 or the cosine of sentence embeddings) on the
 texts without their numbers, and the magnitude similarity of the numbers aligned by context. It mixes them by
-the share of words and numbers in the pair (every token weighs 1 by default). Each result also carries the
-plain backbone score of the original pair for comparison.
+the share of words and numbers in the pair (every token weighs 1 by default). On request a result also carries
+the plain backbone score of the original pair for comparison.
 """
 
 METHOD_STEPS = f"""\
@@ -28,11 +28,12 @@ METHOD_STEPS = f"""\
    with its numbers left out (the default reader, `numbers="full"`) or replaced by `[NUM]`
    (`numbers="paper"`, as the paper).
 2. **Text channel**: `S_text` = the backbone metric on those texts: BERTScore F1 over token states (token
-   backbone) or the cosine of pooled embeddings (sentence backbone), from a second forward pass (default)
-   or from the original text's one pass, in which its words cannot attend to its numbers
-   (`text_channel="one-pass"`).
-3. **Number channel**: each number gets a contextual vector (the mean of its sub-token states, from the
-   forward pass of the original text) and aligns to the number of the other text with the highest cosine.
+   backbone) or the cosine of pooled embeddings (sentence backbone), read from each text's one forward pass,
+   in which its words cannot attend to its numbers (default), or from a second forward pass over the texts
+   without their numbers, as the paper (`text_channel="two-pass"`, always with `numbers="paper"`).
+3. **Number channel**: each number gets a contextual vector (the mean of the states of its sub-tokens and of
+   the two words on either side of it, from that same pass; its sub-tokens alone with two passes) and aligns to
+   the number of the other text with the highest cosine.
    The match counts when that cosine is at least τ ({DEFAULT_TAU} for all-MiniLM-L6-v2) and scores
    `1 / (1 + |v-u| / N)` with `N = 1 + (|v|+|u|)/2` (two dates or periods: `1 / (1 + days / 182.5)`).
    `S_num` averages both directions (no numbers anywhere → 1, numbers on one side only → 0).

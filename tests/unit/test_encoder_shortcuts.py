@@ -43,7 +43,7 @@ def test_the_layers_after_the_one_read_are_left_out(one_layer, tiny_model_dir):
     assert len(one_layer.encoder.model.encoder.layer) == 1
     full = AutoModel.from_pretrained(tiny_model_dir).eval()
     assert len(full.encoder.layer) == 2
-    ids, mask = one_layer.encoder.pad([one_layer.encoder.prefix + [2000, 2001, 2002] + one_layer.encoder.suffix])
+    ids, mask = one_layer.encoder.pad([[*one_layer.encoder.prefix, 2000, 2001, 2002, *one_layer.encoder.suffix]])
     with torch.inference_mode():
         expected = full(input_ids=ids, attention_mask=mask, output_hidden_states=True).hidden_states[1]
         torch.testing.assert_close(one_layer.encoder.forward(ids, mask), expected, atol=1e-6, rtol=0)

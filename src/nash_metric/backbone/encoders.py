@@ -306,7 +306,8 @@ class Encoder:
             special = np.ones(width, dtype=bool)
             special[lead : lead + n] = False
             enc.states = normed
-            enc.token_ids = np.concatenate([np.asarray(self.prefix, np.int64), tok.ids, np.asarray(self.suffix, np.int64)])
+            enc.token_ids = np.concatenate([np.asarray(self.prefix, np.int64), tok.ids,
+                                            np.asarray(self.suffix, np.int64)])
             enc.special = special
 
     @staticmethod
@@ -447,7 +448,7 @@ class TokenEncoder(Encoder):
             setattr(owner, name, torch.nn.ModuleList(list(layers)[:layer]))
             try:
                 same = torch.allclose(self.forward(*probe), full, atol=1e-5, rtol=0)
-            except Exception:  # noqa: BLE001 - any model that fails without its later layers keeps them
+            except Exception:  # any model that fails without its later layers keeps them
                 same = False
         if not same:
             setattr(owner, name, layers)

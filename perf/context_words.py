@@ -64,7 +64,7 @@ def measure(words: int | None, opts: argparse.Namespace, scratch: Path) -> dict[
 def choose(rows: dict[str, dict[str, float]], margin: float = MARGIN) -> int | None:
     """The fewest context words whose mean over each build's protocols is within `margin` of that build's best
     (more words only make a figure's vector more its context's), with STS-B dev within `margin` of two passes."""
-    two = rows["two-pass (default)"]
+    two = rows["two-pass"]
     ks = {int(name.rsplit("= ", 1)[1]): r for name, r in rows.items() if name.startswith("one-pass")}
 
     def mean(r: dict[str, float], build: str) -> float:
@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         rows = json.loads(opts.report.read_text(encoding="utf-8"))["rows"]
     else:
         with tempfile.TemporaryDirectory() as scratch:
-            rows = {"two-pass (default)": measure(None, opts, Path(scratch))}
+            rows = {"two-pass": measure(None, opts, Path(scratch))}
             for k in opts.words:
                 rows[f"one-pass, K = {k}"] = measure(k, opts, Path(scratch))
     table = report(rows)

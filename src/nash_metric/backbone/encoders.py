@@ -169,7 +169,7 @@ class Encoder:
         backend = getattr(self.tokenizer, "_tokenizer", None)
         if getattr(backend, "truncation", True) is None and getattr(backend, "padding", True) is None:
             # The fast tokenizer's own batch call, which the wrapper below makes too (when it neither truncates nor
-            # pads), without the wrapper's conversion of every text's tokens into Python dicts: 40% of the time.
+            # pads), without the wrapper's conversion of every text's tokens into Python dicts.
             return [(np.asarray(e.ids, dtype=np.int64), np.asarray(e.offsets, dtype=np.int64).reshape(-1, 2))
                     for e in backend.encode_batch(list(texts), add_special_tokens=False)]
         enc = self.tokenizer(
@@ -431,7 +431,7 @@ class TokenEncoder(Encoder):
 
     def _drop_layers_after(self, layer: int) -> None:
         """Leave out the layers after `layer`, whose states nothing reads (bert-score truncates its model the same
-        way): a quarter of the forward pass at bert-base's default layer 9 of 12. Kept only where a probe text's
+        way): a quarter of the layers at bert-base's default layer 9 of 12. Kept only where a probe text's
         states at `layer` are the full model's (a model whose layers live elsewhere keeps them all)."""
         for path in _LAYER_LISTS:
             *parents, name = path.split(".")

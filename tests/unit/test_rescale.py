@@ -13,7 +13,7 @@ from nash_metric.calibration.threshold import random_pairs
 from nash_metric.pipeline.output import SCORE_FIELDS, NASHOutput
 
 FITTED = {"model": "m", "backend": "token", "num_layers": 2, "dtype": "float32", "numbers": "full",
-          "comparisons": False, "bertscore_idf": False, "threshold": 0.0, "idf": "uniform"}
+          "comparisons": False, "bertscore_idf": False, "threshold": 0.0, "idf": "uniform", "text_channel": "one-pass"}
 CONFIG = {**FITTED, "threshold_source": "given", "idf_source": "uniform"}
 
 
@@ -76,6 +76,19 @@ def test_another_models_baseline_is_refused_other_options_warn():
         warnings.simplefilter("error")
         _baseline(threshold=0.5).check(CONFIG, options_fixed=False)  # tau not fixed yet: only the model counts
         _baseline().check(CONFIG)  # same options: silent
+
+
+def test_a_baseline_fitted_with_the_other_text_channel_warns():
+    with pytest.warns(UserWarning, match=r"text_channel='two-pass' \(this scorer: 'one-pass'\)"):
+        _baseline(text_channel="two-pass").check(CONFIG)
+    # a file from before 0.4.0.dev1 names no text channel: it was fitted with two passes
+    before = RescaleBaseline(dict(_baseline().values), {k: v for k, v in FITTED.items() if k != "text_channel"},
+                             source="test")
+    with pytest.warns(UserWarning, match=r"text_channel='two-pass' \(this scorer: 'one-pass'\)"):
+        before.check(CONFIG)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        before.check({**CONFIG, "text_channel": "two-pass"})
 
 
 def test_shipped_baselines_load_and_cover_both_backends_of_the_embedded_model():

@@ -441,8 +441,7 @@ class TokenEncoder(Encoder):
                 break
         else:
             return
-        probe = self.pad([self.prefix + self.tokenize("Revenue rose 4% to $3.2 million in 2019.").ids.tolist()
-                          + self.suffix])
+        probe = self.pad([self.window_ids(self.tokenize("Revenue rose 4% to $3.2 million in 2019.").ids, 0)])
         with torch.inference_mode():
             full = self.forward(*probe)
             setattr(owner, name, torch.nn.ModuleList(list(layers)[:layer]))

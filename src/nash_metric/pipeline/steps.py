@@ -17,11 +17,12 @@
 9b. blank texts          `zero_blank_pairs`             (blank.py; a blank prediction or reference scores 0)
 10. rescaling (optional) `RescaleBaseline.apply`        (calibration/rescale.py; (s - b) / (1 - b), as bert-score)
 
-One forward pass per distinct text (originals and text-channel forms pooled and deduplicated) yields the
-contextual number vectors and, with baseline=True, the backbone's own score. With `text_channel="one-pass"` the
-text-channel forms are not encoded: the words of each original cannot attend to its numbers, so their states are
-those of the text without its numbers (S_text, `encoders.channel_view`) while its numbers read the whole text;
-`baseline=True` then adds one plain pass over the distinct originals.
+One forward pass per distinct text (the default, `text_channel="one-pass"`): its words cannot attend to its
+numbers, so its words' states are those of the text without its numbers (S_text, `encoders.channel_view`) while its
+numbers' states read the whole text (their context vectors); `baseline=True` adds one plain pass over the distinct
+originals for the backbone's own score. With `text_channel="two-pass"` (and always with numbers="paper") the
+text-channel forms are pooled with the originals and encoded apart, as the paper does, and the originals' pass
+gives the number vectors and the baseline.
 
 A chunk's encodings die with its call, so memory stays flat. What a whole corpus decides is fixed in `Fitted`
 before the first chunk (`fitted.fit_corpus`); everything else is a function of the pair alone, so a chunk, a
@@ -80,8 +81,8 @@ def score_chunk(
     assert fitted.corpus_fixed, "fix what the corpus decides with fit_corpus first"
     config = fitted.config
     # 1-3. Modal separation, one forward pass per distinct text, the context vector of every number.
-    # With one pass the words of each text cannot attend to its numbers, so the text channel is read from the same
-    # pass as the numbers' vectors (encoders: `_number_blind`).
+    # One pass (the default): the words of each text cannot attend to its numbers, so the text channel is read from
+    # the same pass as the numbers' vectors (encoders: `_number_blind`).
     pool = TextPool.build([*preds, *refs], config.numbers, one_pass=config.one_pass)
     encodings = fitted.encoder.encode(pool.texts, pool.spans(), show_progress=show_progress,
                                       left_out=pool.left_out_spans(), on_batch=on_batch)

@@ -199,15 +199,20 @@ def test_only_poolings_that_add_up_are_summed():
     assert pooling_modes([torch.nn.Identity()]) is None
 
 
-def test_a_long_texts_windows_take_small_batches_on_cpu_only(tiny_scorer, monkeypatch):
+def test_cpu_batches_hold_a_token_budget_and_a_long_texts_windows_their_own(tiny_scorer, monkeypatch):
     enc = tiny_scorer.encoder  # 64-token windows: CPU_BATCH_TOKENS // 64 of them a batch
     cap = encoders.CPU_BATCH_TOKENS // 64
-    of_long = [True] * (cap + 3) + [False] * 70
-    batches = enc._batches(of_long)
+    of_long, lengths = [True] * (cap + 3) + [False] * 70, [64] * (cap + 3) + [8] * 70
+    batches = enc._batches(of_long, lengths)
     assert batches[:2] == [(0, cap), (cap, 3)]  # the long text's windows alone, at most CPU_BATCH_TOKENS tokens
     assert batches[2:] == [(cap + 3, enc.batch_size), (cap + 3 + enc.batch_size, 70 - enc.batch_size)]
+    # Sentences: `batch_size` of them, and on CPU at most CPU_SHORT_BATCH_TOKENS tokens (the longest first).
+    short = encoders.CPU_SHORT_BATCH_TOKENS // 60
+    assert short < enc.batch_size
+    assert enc._batches([False] * 90, [60] * 90) == [(0, short), (short, short), (2 * short, 90 - 2 * short)]
     monkeypatch.setattr(enc, "device", torch.device("cuda"))
-    assert enc._batches(of_long)[0] == (0, enc.batch_size)
+    assert enc._batches(of_long, lengths)[0] == (0, enc.batch_size)
+    assert enc._batches([False] * 90, [60] * 90)[0] == (0, enc.batch_size)
 
 
 def test_verdicts_in_blocks_of_figures_are_the_verdicts_of_one_block(tiny_sentence_scorer, monkeypatch):

@@ -10,6 +10,7 @@ import pytest
 
 from nash_metric.numbers import extract_numbers
 from nash_metric.numbers.precision import written_precision
+from nash_metric.pipeline import support
 from nash_metric.pipeline.alignment import align_numbers
 from nash_metric.pipeline.pool import TextPool
 from nash_metric.pipeline.support import (
@@ -383,3 +384,28 @@ def test_the_verdict_codes_name_the_verdicts():
     assert [code.name.lower() for code in Code] == [code.verdict for code in Code] == list(VERDICTS)
     assert [VERDICTS[code] for code in np.array(list(Code), np.int8)] == list(VERDICTS)
     assert [code.name.lower() for code in ArgmaxCode] == [ARGMAX_VERDICTS[code] for code in ArgmaxCode]
+
+
+@pytest.mark.parametrize("cells", [support.VERDICT_CELLS, 64])
+def test_small_pairs_judged_together_get_the_cells_each_gets_alone(cells, monkeypatch):
+    """`small_pair_values` pads many pairs into one call (several, with few cells a call): each pair's value
+    agreement and rivals are those it gets alone. Every case above, each prediction against every reference."""
+    monkeypatch.setattr(support, "VERDICT_CELLS", cells)
+    tests = (test_supported, test_unsupported, test_supported_by_value_across_forms,
+             test_not_supported_by_value_across_forms, test_a_length_of_time_agrees_only_with_the_same_unit_of_time)
+    texts = sorted({text for test in tests for case in test.pytestmark[0].args[1] for text in case[:2]})
+    pool = TextPool.build(texts)
+    table = pool.mention_table([SimpleNamespace(mention_has_tokens=np.ones(len(spans), bool),
+                                                mention_vectors=np.zeros((len(spans), 8), np.float32))
+                                for spans in pool.spans()])
+    table.support = support_keys(pool, table)
+    ids = pool.original_ids(texts)
+    spans = [(table.of(a), table.of(b)) for a in ids for b in ids]
+    together = support.small_pair_values(table, spans)
+    assert len(together) == sum(a.stop > a.start and b.stop > b.start for a, b in spans)  # every pair here is small
+    for k, (agree, rival) in together.items():
+        ia, ib = (np.arange(side.start, side.stop) for side in spans[k])
+        alone = support.value_agreement(table, ia, ib)
+        np.testing.assert_array_equal(agree, alone)
+        np.testing.assert_array_equal(rival, support.rivals(table, ia, ib) & ~alone)
+    assert sum(a.sum() for a, _ in together.values()) > len(texts) and any(r.any() for _, r in together.values())

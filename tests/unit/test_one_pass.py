@@ -86,6 +86,37 @@ def test_one_pass_reads_s_text_as_the_two_pass_channel_does(tiny_model_dir, back
     assert x.text[3] == 0.0  # "4%" leaves nothing to compare: empty against a non-empty text, as bert-score
 
 
+VARIANTS = ["Revenue rose 4% to $3.2 million in 2019.", "Revenue rose 40% to $3.5 million in 2019.",
+            "Revenue rose 12.75% to $0.9 million in 2019.", "Revenue rose 4% to $3.2 million in 2020.",
+            "Revenue rose four percent to $3.2m in 2019.", "Costs rose 4% to $3.2 million in 2019."]
+
+
+@pytest.mark.parametrize("scorer_name", ["tiny_scorer", "tiny_sentence_scorer"])
+def test_texts_that_differ_only_in_their_numbers_share_a_row_and_read_as_their_own_passes(scorer_name, request,
+                                                                                         monkeypatch):
+    """Variant packing (`backbone/variants.py`): texts with the same words get, from one row, the states, mention
+    vectors and poolings their own rows give, to float rounding; texts with other words keep their own rows."""
+    encoder = request.getfixturevalue(scorer_name).with_options(text_channel="one-pass").encoder
+    pool = TextPool.build(VARIANTS, "full", one_pass=True)
+    spans = [[(m.start, m.end) for m in pool.mentions[t]] for t in VARIANTS]
+    left_out = [pool.left_out[t] for t in VARIANTS]
+    rows: list[int] = []
+    forward = encoder.forward
+    monkeypatch.setattr(encoder, "forward", lambda ids, *rest: rows.append(ids.shape[0]) or forward(ids, *rest))
+    packed = encoder.encode(VARIANTS, spans, left_out=left_out)
+    assert sum(rows) < len(VARIANTS)  # the first four share their words: one row
+    monkeypatch.setattr(encoder, "pack_variants", False)
+    rows.clear()
+    alone = encoder.encode(VARIANTS, spans, left_out=left_out)
+    assert sum(rows) == len(VARIANTS)
+    for text, a, b in zip(VARIANTS, packed, alone):
+        np.testing.assert_allclose(a.mention_vectors, b.mention_vectors, atol=1e-5, err_msg=text)
+        np.testing.assert_array_equal(a.channel_keep, b.channel_keep)
+        for field in ("states", "pooled", "channel_pooled"):
+            if getattr(b, field) is not None:
+                torch.testing.assert_close(getattr(a, field), getattr(b, field), atol=1e-5, rtol=0)
+
+
 def test_sdpa_and_eager_attention_agree_on_the_number_blind_mask(tiny_model_dir):
     scorers = {}
     for implementation in ("sdpa", "eager"):
@@ -109,7 +140,8 @@ def test_one_pass_encodes_each_distinct_text_once_and_the_baseline_adds_one_plai
     distinct = len(set(PREDS + REFS))
     out = blind.score(PREDS, REFS)
     assert out.baseline is None and "baseline" not in out.columns()
-    assert sum(n for n, _ in seen) == distinct and {d for _, d in seen} == {4}  # one number-blind pass each
+    # One number-blind pass each; the two texts with the same words (PAIRS[0]) share one row (`variants`).
+    assert sum(n for n, _ in seen) == distinct - 1 and {d for _, d in seen} == {4}
     seen.clear()
     with_base = blind.with_options(baseline=True).score(PREDS, REFS)
     assert sum(n for n, d in seen if d == 2) == distinct  # and one plain pass each for the baseline

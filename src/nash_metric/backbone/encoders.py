@@ -6,7 +6,8 @@ sentence-transformers models, the pooled sentence embedding. Texts longer than t
 are encoded in further overlapping windows and stitched back, so no token (and no number) is lost; such a text is
 assembled window by window as its batches come (`windows.LongText`), keeping its mention vectors and pooling, not
 its token states (but where the token backend's BERTScore reads them all), so a source of any size is encoded in
-memory that grows with its mentions.
+memory that grows with its mentions. Under the one-pass text channel, texts of one window that differ only in their
+numbers share a row (`variants`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import torch
 from tqdm.auto import tqdm
 
 from .models import ResolvedModel, default_num_layers, model_load_error
+from .variants import PackedRow, member_states, packed_batch, packed_batches, packed_rows
 from .windows import TOKENIZE_PIECE, LongText, StreamPooling, overlaps, pooling_modes, tokenize_in_pieces
 
 Span = tuple[int, int]
@@ -29,9 +31,12 @@ Span = tuple[int, int]
 # without holding its states). 12 MB of states for all-MiniLM-L6-v2.
 STITCHED_TOKENS = 8192
 # On CPU the windows of a long text are encoded in batches of at most this many tokens: 64 full windows of
-# all-MiniLM-L6-v2 take 0.5 GB of activations, 16 (this budget) 0.15 GB, no slower on CPU. Texts of one window are
-# batched by `batch_size` as before.
+# all-MiniLM-L6-v2 take 0.5 GB of activations, 16 (this budget) 0.15 GB, no slower on CPU.
 CPU_BATCH_TOKENS = 4096
+# On CPU a batch of texts of one window (or of packed rows, `variants`) holds at most `batch_size` of them and at
+# most this many tokens, padding included: the long ones come in smaller batches, where texts of unequal length pad
+# less and a packed row's attention stays small (`perf/throughput.py` compares NASH with a plain pass in batches of 64).
+CPU_SHORT_BATCH_TOKENS = 2048
 
 
 @dataclass
@@ -67,6 +72,8 @@ class Encoder:
     # The first position id of a sequence (RoBERTa's count from its padding index + 1), or None when the model's
     # forward takes no position ids (`position_offset`).
     position_offset: int | None = 0
+    # One pass: texts that differ only in their numbers share a row (`variants`); off, every text has its own row.
+    pack_variants: bool = True
 
     def __init__(self, tokenizer, device: torch.device, max_length: int, batch_size: int) -> None:
         self.tokenizer = tokenizer
@@ -103,16 +110,34 @@ class Encoder:
         hears `(windows encoded, windows in all)` after each batch (a caller's progress bar)."""
         tokenized = self.tokenize_batch(texts)
         keep = [self._kept_tokens(tok, left_out[i]) for i, tok in enumerate(tokenized)] if left_out else None
+        out: list[Encoding | None] = [None] * len(texts)
+        rows = self._variant_rows(tokenized, keep) if keep is not None else []
+        packed = {i for row in rows for i in row.members}
         windows: list[tuple[int, int]] = []  # (text index, content start)
         for i, tok in enumerate(tokenized):
-            windows.extend((i, start) for start in self.window_starts(len(tok.ids)))
+            if i not in packed:
+                windows.extend((i, start) for start in self.window_starts(len(tok.ids)))
+        total = len(windows) + len(packed)
+
+        def heard(first: int) -> Callable[[int], object] | None:  # windows done so far, as `on_batch` hears them
+            return None if on_batch is None else (lambda done: on_batch(first + done, total))
+
+        self._encode_packed(rows, tokenized, spans, keep, out, show_progress, heard(0))
+        self._encode_windows(windows, tokenized, spans, keep, out, show_progress, heard(len(packed)))
+        return out  # type: ignore[return-value]  # every text has a window
+
+    def _encode_windows(self, windows: list[tuple[int, int]], tokenized: list[_Tokenized],
+                        spans: Sequence[Sequence[Span]], keep: list[np.ndarray] | None, out: list[Encoding | None],
+                        show_progress: bool, on_batch: Callable[[int], object] | None) -> None:
+        """Encode `windows` ((text index, content start)) in batches, longest first, into `out`."""
         # Longest first, as bert-score does: padding is minimal and OOM shows up at once.
         order = sorted(range(len(windows)), key=lambda w: -min(self.window, len(tokenized[windows[w][0]].ids)))
         # A text of several windows is assembled as its windows come (their order is kept: equal keys, stable sort).
         long = {i: self._long_text(tok, spans[i], keep[i] if keep is not None else None)
                 for i, tok in enumerate(tokenized) if len(tok.ids) > self.window}
-        out: list[Encoding | None] = [None] * len(texts)
-        batches = self._batches([windows[w][0] in long for w in order])
+        batches = self._batches([windows[w][0] in long for w in order],
+                                [len(self.prefix) + min(self.window, len(tokenized[windows[w][0]].ids))
+                                 + len(self.suffix) for w in order])
         for b, size in tqdm(batches, desc="encoding", unit="batch", disable=not show_progress or len(batches) < 2):
             idx = order[b : b + size]
             seqs = [self.window_ids(tokenized[windows[w][0]].ids, windows[w][1]) for w in idx]
@@ -124,12 +149,7 @@ class Encoder:
                     else self.forward(ids, mask)
                 pooled = self.pool(states, mask)
                 channel = self.pool(states, kept) if pooled is not None and kept is not None else None
-            states = states.float().cpu()  # one transfer a batch, then rows
-            # Normalised for the whole batch at once: a text's rows are views of it (its padding is the only waste;
-            # 2,000 small normalisations cost more than the arithmetic on a CPU).
-            normed = torch.nn.functional.normalize(states, dim=-1) if self.keep_states else None
-            pooled = pooled.float().cpu() if pooled is not None else None
-            channel = channel.float().cpu() if channel is not None else None
+            states, normed, pooled, channel = self._on_cpu(states, pooled, channel)
             for row, w in enumerate(idx):
                 i, start = windows[w]
                 if i in long:
@@ -144,8 +164,55 @@ class Encoder:
                                         keep[i] if keep is not None else None)
             del states, normed, pooled, channel
             if on_batch is not None:
-                on_batch(b + len(idx), len(order))
-        return out  # type: ignore[return-value]  # every text has a window
+                on_batch(b + len(idx))
+
+    def _on_cpu(self, states: torch.Tensor, pooled: torch.Tensor | None, channel: torch.Tensor | None
+                ) -> tuple[torch.Tensor, torch.Tensor | None, torch.Tensor | None, torch.Tensor | None]:
+        """A batch's states (and, token backend, the same L2-normalised), its pooling and its text channel's pooling
+        as float32 on the CPU: one transfer a batch, then rows. Normalised for the whole batch at once: a text's rows
+        are views of it (its padding is the only waste; 2,000 small normalisations cost more than the arithmetic on a
+        CPU)."""
+        states = states.float().cpu()
+        normed = torch.nn.functional.normalize(states, dim=-1) if self.keep_states else None
+        return states, normed, *(x.float().cpu() if x is not None else None for x in (pooled, channel))
+
+    def _variant_rows(self, tokenized: list[_Tokenized], keep: list[np.ndarray]) -> list[PackedRow]:
+        """The rows of texts of one window that share their words (`variants`), where the model takes position ids."""
+        if not self.pack_variants or self.position_offset is None:
+            return []
+        lead, trail = np.ones(len(self.prefix), bool), np.ones(len(self.suffix), bool)
+        single = [len(tok.ids) <= self.window for tok in tokenized]
+        return packed_rows([self.window_ids(tok.ids, 0) if one else [] for tok, one in zip(tokenized, single)],
+                           [np.concatenate([lead, k, trail]) if one else None for k, one in zip(keep, single)],
+                           self.max_length)
+
+    def _encode_packed(self, rows: list[PackedRow], tokenized: list[_Tokenized], spans: Sequence[Sequence[Span]],
+                       keep: list[np.ndarray], out: list[Encoding | None], show_progress: bool,
+                       on_batch: Callable[[int], object] | None) -> None:
+        """Encode the texts of `rows` (`variants`: each row's shared words once) into `out`, as their own rows would."""
+        dtype = next(self.model.parameters()).dtype
+        lead, trail = np.ones(len(self.prefix), bool), np.ones(len(self.suffix), bool)
+        done = 0
+        batches = packed_batches(rows, self.batch_size, CPU_SHORT_BATCH_TOKENS if self.device.type == "cpu" else None)
+        for batch in tqdm(batches, desc="encoding variants", unit="batch",
+                          disable=not show_progress or len(batches) < 2):
+            members = [i for row in batch for i in row.members]
+            sizes = [len(self.prefix) + len(tokenized[i].ids) + len(self.suffix) for i in members]
+            with torch.inference_mode():
+                states = self.forward(*packed_batch(batch, self.pad_id, self.position_offset, dtype, self.device))
+                full, mask = member_states(states, batch)
+                kept = np.zeros(tuple(mask.shape), np.int64)  # each member's words and special tokens
+                for v, i in enumerate(members):
+                    kept[v, : sizes[v]] = np.concatenate([lead, keep[i], trail])
+                pooled = self.pool(full, mask)
+                channel = self.pool(full, torch.from_numpy(kept).to(self.device)) if pooled is not None else None
+            full, normed, pooled, channel = self._on_cpu(full, pooled, channel)
+            for v, (i, n) in enumerate(zip(members, sizes)):
+                out[i] = self._assemble(tokenized[i], spans[i], full[v, :n], normed[v, :n] if normed is not None
+                                        else None, (pooled[v], channel[v]) if pooled is not None else None, keep[i])
+            done += len(members)
+            if on_batch is not None:
+                on_batch(done)
 
     # -- tokenisation, windows and batches (public for tests and the throughput benchmark) --------
     def tokenize(self, text: str) -> _Tokenized:
@@ -187,9 +254,10 @@ class Encoder:
     def window_ids(self, ids: Sequence[int] | np.ndarray, start: int) -> list[int]:
         return self.prefix + np.asarray(ids)[start : start + self.window].tolist() + self.suffix
 
-    def _batches(self, of_long: Sequence[bool]) -> list[tuple[int, int]]:
-        """(first, size) of each batch of the windows in encoding order: `batch_size` windows; on CPU, windows of texts
-        longer than the window in batches of their own of at most `CPU_BATCH_TOKENS` tokens."""
+    def _batches(self, of_long: Sequence[bool], lengths: Sequence[int]) -> list[tuple[int, int]]:
+        """(first, size) of each batch of the windows in encoding order (longest first; `lengths` in tokens):
+        `batch_size` windows; on CPU, windows of texts longer than the window in batches of their own of at most
+        `CPU_BATCH_TOKENS` tokens, others at most `CPU_SHORT_BATCH_TOKENS`."""
         cap = max(1, CPU_BATCH_TOKENS // (len(self.prefix) + self.window + len(self.suffix)))
         out, b = [], 0
         while b < len(of_long):
@@ -197,12 +265,18 @@ class Encoder:
             if of_long[b] and self.device.type == "cpu":
                 size = min(size, cap)
                 size = next((k for k in range(1, size) if not of_long[b + k]), size)
+            elif self.device.type == "cpu":
+                size = min(size, max(1, CPU_SHORT_BATCH_TOKENS // lengths[b]))
             out.append((b, size))
             b += size
         return out
 
+    @property
+    def pad_id(self) -> int:
+        return self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
+
     def pad(self, seqs: list[list[int]]) -> tuple[torch.Tensor, torch.Tensor]:
-        pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
+        pad = self.pad_id
         width = max(len(s) for s in seqs)
         ids = torch.full((len(seqs), width), pad, dtype=torch.long)
         mask = torch.zeros((len(seqs), width), dtype=torch.long)

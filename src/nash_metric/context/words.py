@@ -17,7 +17,6 @@ verdict: they only choose which number a report shows beside an unsupported figu
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -95,16 +94,18 @@ def mention_contexts(text: str, mentions: Sequence[NumericMention]) -> list[Cont
             out.append(shared.context(_cell_context(text, mention, *found)))
             continue
         low, high = _sentence_of(sentences, mention.start)
-        out.append(shared.context(Context(
-            _window(words, starts, mention, low, high), bound.year, cell=False, scale=None, subject=bound.subject,
-            direction=bound.direction, counted=bound.counted, per_unit=bound.per_unit, years=bound.years,
-            sentence=_sentence_words(words, starts, low, high))))
+        out.append(Context(
+            shared.words(_window(words, starts, mention, low, high)), bound.year, cell=False, scale=None,
+            subject=shared.words(bound.subject), direction=bound.direction, counted=bound.counted,
+            per_unit=bound.per_unit, years=bound.years,
+            sentence=shared.words(_sentence_words(words, starts, low, high))))
     return out
 
 
 class _Shared:
-    """Equal word sets of a text's contexts as one object, each word one string: a long source holds a context
-    per figure, and its cells repeat their row's label, their column's headers and their sentence's words."""
+    """Equal word sets of a text's contexts as one object: a long source holds a context per figure, and its cells
+    repeat their row's label, their column's headers and their sentence's words. A word is one string already
+    (`binding.stem` returns its cached one)."""
 
     _SETS = ("words", "subject", "row_words", "column_words", "sentence")
 
@@ -115,10 +116,7 @@ class _Shared:
         return replace(context, **{name: self.words(getattr(context, name)) for name in self._SETS})
 
     def words(self, words: frozenset[str]) -> frozenset[str]:
-        found = self.sets.get(words)
-        if found is None:
-            found = self.sets[words] = frozenset(sys.intern(w) for w in words)
-        return found
+        return self.sets.setdefault(words, words)
 
 
 def _cell_context(text: str, mention: NumericMention, table: Table, cell: Cell) -> Context:

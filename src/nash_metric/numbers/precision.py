@@ -67,6 +67,7 @@ class WrittenPrecision:
     tolerance: float
     family: str | None
     hedged: bool
+    rounding: float  # the tolerance before `relative_cap`: what the written digits alone allow
 
 
 def written_precision(
@@ -81,7 +82,8 @@ def written_precision(
     value = float(mention.value)
     if mention.period is not None and mention.period.startswith("T"):
         # A time of day in decimal hours, written to the minute at best: equal or not.
-        return WrittenPrecision(value, 1 / 120 * (2 if hedged else 1), TIME, hedged)
+        minute = 1 / 120 * (2 if hedged else 1)
+        return WrittenPrecision(value, minute, TIME, hedged, minute)
     step = _last_digit_place(mention.text, value)
     family: str | None = mention.unit
     if mention.kind == "percentage":
@@ -91,10 +93,10 @@ def written_precision(
             inherited = not _PERCENT_WORD.search(mention.text)  # a range's bare first bound: "2 to 3 points"
             points = _POINTS.search(mention.text) or (inherited and _POINTS_RANGE_AFTER.match(text, mention.end))
             family = POINTS if points else PERCENT
-    tolerance = step * (1.0 if hedged else 0.5)
+    rounding = tolerance = step * (1.0 if hedged else 0.5)
     if relative_cap is not None:
         tolerance = min(tolerance, relative_cap * (2 if hedged else 1) * abs(value))
-    return WrittenPrecision(value, tolerance, family, hedged)
+    return WrittenPrecision(value, tolerance, family, hedged, rounding)
 
 
 def _last_digit_place(written: str, value: float) -> float:

@@ -78,6 +78,11 @@ class SupportKeys:
     # Half a unit of the last written digit (a whole one when hedged), without `tolerance`'s relative cap: a
     # computed "grew 3%" is 2.78% rounded, as its writer rounds (`derivations`).
     rounding: np.ndarray | None = None
+    # A table cell; the noun a count counts (a code, -1: none) and whether that noun is a length of time: read from
+    # `contexts` once, so that the verdict's matrices need no Python per cell.
+    cell: np.ndarray | None = None
+    noun: np.ndarray | None = None
+    timed: np.ndarray | None = None
 
 
 @dataclass

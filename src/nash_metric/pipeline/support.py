@@ -183,7 +183,7 @@ def support_keys(pool: TextPool, table: MentionTable, **precision: Any) -> Suppo
         for row, (mention, context) in enumerate(zip(scorable, mention_contexts(text, scorable)), start=start):
             written = written_precision(text, mention, **precision)
             values[row], tolerance[row], families[row] = written.value, written.tolerance, written.family
-            rounding[row] = written_precision(text, mention, **{**precision, "relative_cap": None}).tolerance
+            rounding[row] = written.rounding
             labels[row] = (mention.text, mention.start, mention.end, float(mention.value))
             contexts[row], scaled[row], judged[row] = context, _states_a_scale(mention), not _a_count(mention)
             money[row] = mention.kind == "monetary"
@@ -198,7 +198,12 @@ def support_keys(pool: TextPool, table: MentionTable, **precision: Any) -> Suppo
     if percent.any():
         codes.setdefault(PERCENT, len(codes))
         family = np.where(percent & (family < 0), codes[PERCENT], family)
+    nouns = [_noun(c) for c in contexts]
+    noun_codes = {n: k for k, n in enumerate(sorted({n for n in nouns if n is not None}))}
     return SupportKeys(
+        cell=np.array([_cell(c) for c in contexts], bool),
+        noun=np.array([noun_codes.get(n, -1) for n in nouns], np.int64),
+        timed=np.array([n in DURATIONS for n in nouns], bool),
         values=values,
         tolerance=tolerance,
         family=family,
@@ -244,9 +249,10 @@ def _states_a_scale(mention: Any) -> bool:
 
 def value_agreement(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, rule: VerdictRule = RULE
                     ) -> np.ndarray:
-    """[m, n] whether reference mention ib[j] states the value of figure ia[i]: as written, at its table's scale,
-    or (a bare number, for a figure with a scale word) at one of `SCALES`. With `rule.counts`, a number that
-    counts things ("5,078 people") never states an amount of money nor stands at a scale."""
+    """[..., m, n] whether reference mention ib[..., j] states the value of figure ia[..., i] (leading dimensions:
+    several pairs at once, `small_pair_values`): as written, at its table's scale, or (a bare number, for a figure
+    with a scale word) at one of `SCALES`. With `rule.counts`, a number that counts things ("5,078 people") never
+    states an amount of money nor stands at a scale."""
     keys = mentions.support
     agree = value_support(mentions, ia, ib, unsigned=True)
     bare = ~keys.scaled[ib] & ~keys.strict[ib] & np.isnan(keys.table_scale[ib])
@@ -260,17 +266,17 @@ def value_agreement(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, rule
                                unsigned=True)
     if bare.any() and keys.scaled[ia].any():
         for scale in SCALES:
-            agree |= value_support(mentions, ia, ib, b_values=keys.values * scale, unsigned=True) & bare[None, :] \
-                & keys.scaled[ia][:, None]
+            agree |= value_support(mentions, ia, ib, b_values=keys.values * scale, unsigned=True) \
+                & bare[..., None, :] & keys.scaled[ia][..., :, None]
     if keys.clock[ia].any():  # "Let's make it 7." supports "at 7 pm": a plain number as the hour of a time
-        hours = keys.values[ia][:, None]
+        hours = keys.values[ia][..., :, None]
         plain = (keys.family[ib] < 0) & ~keys.strict[ib]
         if mentions.calendar is not None:
             plain &= mentions.calendar.level[ib] < 0
         hour12 = np.where(hours % 12 == 0, 12, hours % 12)
-        agree |= keys.clock[ia][:, None] & plain[None, :] & (keys.values[ib][None, :] == hour12)
+        agree |= keys.clock[ia][..., :, None] & plain[..., None, :] & (keys.values[ib][..., None, :] == hour12)
     if rule.counts:
-        agree &= ~(keys.money[ia][:, None] & keys.counted[ib][None, :])
+        agree &= ~(keys.money[ia][..., :, None] & keys.counted[ib][..., None, :])
     if rule.durations and agree.any():
         agree &= _same_duration(keys, ia, ib)
     return agree
@@ -279,41 +285,41 @@ def value_agreement(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, rule
 def _same_duration(keys: SupportKeys, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
     """[m, n] False where one side is a length of time and the other counts something else ("25 years" against
     "25 countries", "20 minutes" against "20 years"); a plain number fits either."""
-    nouns_a, nouns_b = ([_noun(keys.contexts[k]) for k in side] for side in (ia, ib))
-    if not any(n in DURATIONS for n in (*nouns_a, *nouns_b)):
-        return np.ones((len(ia), len(ib)), bool)
-    codes = {n: k for k, n in enumerate(sorted({n for n in (*nouns_a, *nouns_b) if n is not None}))}
-    na = np.array([codes.get(n, -1) for n in nouns_a])[:, None]
-    nb = np.array([codes.get(n, -1) for n in nouns_b])[None, :]
-    timed = np.array([n in DURATIONS for n in sorted(codes)] + [False], bool)  # code -1 indexes the last: no noun
-    return ~(timed[na] | timed[nb]) | (na == nb) | (na < 0) | (nb < 0)
+    na, nb = keys.noun[ia][..., :, None], keys.noun[ib][..., None, :]
+    return ~(keys.timed[ia][..., :, None] | keys.timed[ib][..., None, :]) | (na == nb) | (na < 0) | (nb < 0)
 
 
 def rivals(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, rule: VerdictRule = RULE) -> np.ndarray:
-    """[m, n] whether reference mention ib[j] could state what figure ia[i] states, whatever its value
+    """[..., m, n] whether reference mention ib[..., j] could state what figure ia[..., i] states, whatever its value
     (commensurable): the same family (a number without a unit fits any but a strict one), both amounts per unit
     or both totals, neither counting things against money, at most `rule.ratio` apart (a table's scale applied;
     a table cell at any distance unless `rule.ratio_in_tables`: its row and column bind it), and a calendar
     period only for a period (a year stated beside an amount is not a rival of the amount)."""
     keys = mentions.support
-    fa, fb = keys.family[ia][:, None], keys.family[ib][None, :]
-    fits = (fa == fb) | (fa < 0) & ~keys.strict[ib][None, :] | (fb < 0) & ~keys.strict[ia][:, None]
-    fits &= keys.per_unit[ia][:, None] == keys.per_unit[ib][None, :]
-    fits &= ~((keys.money[ia][:, None] | keys.money[ib][None, :]) & (keys.counted[ia][:, None]
-                                                                      | keys.counted[ib][None, :]))
-    va = np.abs(keys.values[ia])[:, None]
-    vb = np.abs(keys.values[ib] * np.nan_to_num(keys.table_scale[ib], nan=1.0))[None, :]
+
+    def a(values: np.ndarray) -> np.ndarray:  # figure ia[i]'s value down a column
+        return values[ia][..., :, None]
+
+    def b(values: np.ndarray) -> np.ndarray:  # reference number ib[j]'s along a row
+        return values[ib][..., None, :]
+
+    fa, fb = a(keys.family), b(keys.family)
+    fits = (fa == fb) | (fa < 0) & ~b(keys.strict) | (fb < 0) & ~a(keys.strict)
+    fits &= a(keys.per_unit) == b(keys.per_unit)
+    fits &= ~((a(keys.money) | b(keys.money)) & (a(keys.counted) | b(keys.counted)))
+    va = np.abs(a(keys.values))
+    vb = np.abs(b(keys.values) * np.nan_to_num(b(keys.table_scale), nan=1.0))
     near = _within(va, vb, rule.ratio)
     # A bare number may stand at a scale for a figure written with one ("185" for "$185 million").
     for scale in SCALES:
-        near |= _within(va, vb * scale, rule.ratio) & keys.scaled[ia][:, None] & np.isnan(keys.table_scale[ib])[None]
+        near |= _within(va, vb * scale, rule.ratio) & a(keys.scaled) & np.isnan(b(keys.table_scale))
     if not rule.ratio_in_tables:
-        near |= np.array([_cell(keys.contexts[j]) for j in ib], bool)[None, :]
+        near |= b(keys.cell)
     fits &= near
     if mentions.calendar is None:
         return fits
     level = mentions.calendar.level
-    return fits & ((level[ia] >= 0)[:, None] == (level[ib] >= 0)[None, :])
+    return fits & ((a(level) >= 0) == (b(level) >= 0))
 
 
 def _within(a: np.ndarray, b: np.ndarray, ratio: float) -> np.ndarray:
@@ -452,10 +458,12 @@ class Reference:
 
 
 def pair_verdicts(mentions: MentionTable, a: slice, b: slice, rule: VerdictRule = RULE,
-                  index: SourceIndex | None = None, reference: Reference | None = None) -> PairVerdicts:
+                  index: SourceIndex | None = None, reference: Reference | None = None,
+                  values: tuple[np.ndarray, np.ndarray] | None = None) -> PairVerdicts:
     """The verdicts of one pair's figures (table rows `a`) against its reference (rows `b`); `index`: the
     reference's `derivations.SourceIndex`, and `reference` its `Reference`, when the caller keeps them for a
-    reference many pairs share. Figures are judged in blocks of at most `VERDICT_CELLS` cells: a verdict reads its
+    reference many pairs share; `values`: the pair's value agreement and rivals when computed with other pairs'
+    (`small_pair_values`). Figures are judged in blocks of at most `VERDICT_CELLS` cells: a verdict reads its
     figure's own row."""
     ia, ib = np.arange(a.start, a.stop), np.arange(b.start, b.stop)
     m = len(ia)
@@ -475,8 +483,11 @@ def pair_verdicts(mentions: MentionTable, a: slice, b: slice, rule: VerdictRule 
     for first in range(0, m, step):
         block = ia[first : first + step]
         cosine = mentions.vectors[block] @ mentions.vectors[b].T
-        agree = value_agreement(mentions, block, ib, rule)
-        rival = rivals(mentions, block, ib, rule) & ~agree
+        if values is not None:  # a small pair: one block
+            agree, rival = values
+        else:
+            agree = value_agreement(mentions, block, ib, rule)
+            rival = rivals(mentions, block, ib, rule) & ~agree
         closeness = context_scores(keys, block, ib, cosine, reference)
         fits = rival | agree
         compared[first : first + len(block)] = np.where(
@@ -488,6 +499,45 @@ def pair_verdicts(mentions: MentionTable, a: slice, b: slice, rule: VerdictRule 
     derived = _derivation_step(mentions, ia, ib, quantity, code, found, basis, index) if rule.computed \
         else [None] * m
     return PairVerdicts(code, np.where(found >= 0, found + b.start, -1), compared + b.start, cosines, basis, derived)
+
+
+# A pair of at most this many [figure x reference number] cells is a small pair: its value agreement and rivals are
+# computed with other small pairs' in one padded call (`small_pair_values`), as numpy's cost per call, not the
+# arithmetic, is what a pair of two sentences costs.
+SMALL_PAIR = 4096
+
+
+def small_pair_values(mentions: MentionTable, spans: Sequence[tuple[slice, slice]], rule: VerdictRule = RULE
+                      ) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """Per small pair k (figures `spans[k][0]` against reference numbers `spans[k][1]`, both held): its value
+    agreement [m, n] and its rivals that do not agree, as `pair_verdicts` computes them; pairs of like sizes are
+    padded into one [P, M, N] call of at most `VERDICT_CELLS` cells (elementwise, so each pair's cells are the
+    ones it would get alone)."""
+    sizes = {k: (a.stop - a.start, b.stop - b.start) for k, (a, b) in enumerate(spans)}
+    most = min(SMALL_PAIR, VERDICT_CELLS)  # a small pair is one block of `pair_verdicts`
+    small = sorted((k for k, (m, n) in sizes.items() if m and n and m * n <= most),
+                   key=lambda k: (sizes[k][1], sizes[k][0]))
+    out: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    first = 0
+    while first < len(small):
+        last, rows, cols = first, 0, 0
+        while last < len(small):
+            m, n = sizes[small[last]]
+            if (last - first + 1) * max(rows, m) * max(cols, n) > VERDICT_CELLS:
+                break
+            rows, cols, last = max(rows, m), max(cols, n), last + 1
+        group = small[first:last]
+        # Padded with each pair's last row and column (sliced off below).
+        ia, ib = (np.array([spans[k][side].start for k in group])[:, None]
+                  + np.minimum(np.arange(width), np.array([sizes[k][side] for k in group])[:, None] - 1)
+                  for side, width in ((0, rows), (1, cols)))
+        agree = value_agreement(mentions, ia, ib, rule)
+        rival = rivals(mentions, ia, ib, rule) & ~agree
+        for p, k in enumerate(group):
+            m, n = sizes[k]
+            out[k] = agree[p, :m, :n], rival[p, :m, :n]
+        first = last
+    return out
 
 
 def _judge(keys: SupportKeys, ia: np.ndarray, k: int, ib: np.ndarray, agree: np.ndarray, rival: np.ndarray,
@@ -589,13 +639,14 @@ def context_verdicts(mentions: MentionTable, pairs: Sequence[tuple[int, int]], r
     out: list[list[FigureVerdict]] = []
     indexes: dict[int, SourceIndex] = {}  # a reference many pairs share (claims against one source) is read once
     references: dict[int, Reference] = {}
-    for text_a, text_b in pairs:
-        a, b = mentions.of(text_a), mentions.of(text_b)
+    spans = [(mentions.of(text_a), mentions.of(text_b)) for text_a, text_b in pairs]
+    small = small_pair_values(mentions, spans, rule)
+    for k, ((_, text_b), (a, b)) in enumerate(zip(pairs, spans)):
         if rule.computed and text_b not in indexes:
             indexes[text_b] = source_index(mentions, np.arange(b.start, b.stop))
         if text_b not in references and b.stop > b.start and a.stop > a.start:
             references[text_b] = Reference(mentions, b)
-        v = pair_verdicts(mentions, a, b, rule, indexes.get(text_b), references.get(text_b))
+        v = pair_verdicts(mentions, a, b, rule, indexes.get(text_b), references.get(text_b), small.get(k))
         judged = mentions.support.judged[a]
         labels = mentions.support.labels
         out.append([_entry(labels, a.start + i, VERDICTS[v.code[i]], v.found[i], v.compared[i], v.cosine[i],

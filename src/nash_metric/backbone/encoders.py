@@ -22,7 +22,7 @@ import torch
 from tqdm.auto import tqdm
 
 from .models import ResolvedModel, default_num_layers, model_load_error
-from .variants import PackedRow, member_states, packed_batch, packed_batches, packed_rows
+from .variants import PackedRow, member_states, packed_batch, packed_rows
 from .windows import TOKENIZE_PIECE, LongText, StreamPooling, overlaps, pooling_modes, tokenize_in_pieces
 
 Span = tuple[int, int]
@@ -193,7 +193,8 @@ class Encoder:
         dtype = next(self.model.parameters()).dtype
         lead, trail = np.ones(len(self.prefix), bool), np.ones(len(self.suffix), bool)
         done = 0
-        batches = packed_batches(rows, self.batch_size, CPU_SHORT_BATCH_TOKENS if self.device.type == "cpu" else None)
+        rows = sorted(rows, key=lambda r: -len(r.ids))
+        batches = [rows[b : b + size] for b, size in self._batches([False] * len(rows), [len(r.ids) for r in rows])]
         for batch in tqdm(batches, desc="encoding variants", unit="batch",
                           disable=not show_progress or len(batches) < 2):
             members = [i for row in batch for i in row.members]

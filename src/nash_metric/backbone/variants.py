@@ -77,17 +77,6 @@ def _row(words: tuple[int, ...], members: list[int], windows: Sequence[list[int]
                      tuple(gather))
 
 
-def packed_batches(rows: Sequence[PackedRow], batch_size: int, tokens: int | None) -> list[list[PackedRow]]:
-    """`rows` longest first, in batches of at most `batch_size` rows and (unless None) `tokens` tokens."""
-    rows = sorted(rows, key=lambda r: -len(r.ids))
-    out, b = [], 0
-    while b < len(rows):
-        size = batch_size if tokens is None else min(batch_size, max(1, tokens // len(rows[b].ids)))
-        out.append(rows[b : b + size])
-        b += size
-    return out
-
-
 def packed_batch(rows: Sequence[PackedRow], pad_id: int, position_offset: int, dtype: torch.dtype,
                  device: torch.device) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Input ids [B, L], the additive attention mask [B, 1, L, L] (a word attends to the row's words, a number to

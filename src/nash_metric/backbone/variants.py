@@ -4,8 +4,8 @@ Under the one-pass text channel a word attends only to the words of its text, at
 numbers (`Encoder._number_blind`), so texts with the same words (a NumFinE unit: an anchor and variants that change
 a figure) have the same word states. Their words are encoded once, at the head of one row, followed by each text's
 number tokens; a number token attends to the shared words and to its own text's numbers, at its own position in its
-text. That is each text's own pass, up to float rounding, for the cost of the words once: a unit of ten variants
-costs about a fifth of ten rows. A row holds at most the model window.
+text. That is each text's own pass, up to float rounding, for the cost of the words once (`perf/throughput.py`'s
+variant groups). A row holds at most the model window.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-# A row holds the shared words and at most this many texts' numbers: a number token attends to the whole row's words,
-# so a row stays short enough that the attention of its packed tokens costs less than the texts' own rows.
+# A row holds the shared words and at most this many texts' numbers: a bound on a row's length, so that the attention
+# over its packed tokens stays small (a unit of NumFinE has ten texts).
 MEMBERS_PER_ROW = 32
 
 

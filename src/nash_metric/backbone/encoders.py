@@ -191,7 +191,6 @@ class Encoder:
                        on_batch: Callable[[int], object] | None) -> None:
         """Encode the texts of `rows` (`variants`: each row's shared words once) into `out`, as their own rows would."""
         dtype = next(self.model.parameters()).dtype
-        lead, trail = np.ones(len(self.prefix), bool), np.ones(len(self.suffix), bool)
         done = 0
         rows = sorted(rows, key=lambda r: -len(r.ids))
         batches = [rows[b : b + size] for b, size in self._batches([False] * len(rows), [len(r.ids) for r in rows])]
@@ -201,12 +200,9 @@ class Encoder:
             sizes = [len(self.prefix) + len(tokenized[i].ids) + len(self.suffix) for i in members]
             with torch.inference_mode():
                 states = self.forward(*packed_batch(batch, self.pad_id, self.position_offset, dtype, self.device))
-                full, mask = member_states(states, batch)
-                kept = np.zeros(tuple(mask.shape), np.int64)  # each member's words and special tokens
-                for v, i in enumerate(members):
-                    kept[v, : sizes[v]] = np.concatenate([lead, keep[i], trail])
+                full, mask, kept = member_states(states, batch)
                 pooled = self.pool(full, mask)
-                channel = self.pool(full, torch.from_numpy(kept).to(self.device)) if pooled is not None else None
+                channel = self.pool(full, kept) if pooled is not None else None
             full, normed, pooled, channel = self._on_cpu(full, pooled, channel)
             for v, (i, n) in enumerate(zip(members, sizes)):
                 out[i] = self._assemble(tokenized[i], spans[i], full[v, :n], normed[v, :n] if normed is not None

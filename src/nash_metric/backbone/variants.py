@@ -96,16 +96,21 @@ def packed_batch(rows: Sequence[PackedRow], pad_id: int, position_offset: int, d
             (torch.from_numpy(positions) + position_offset).to(device))
 
 
-def member_states(states: torch.Tensor, rows: Sequence[PackedRow]) -> tuple[torch.Tensor, torch.Tensor]:
-    """Each member's states in its own window's order, padded [V, T, H], and their attention mask [V, T], from a
-    batch's states [B, L, H] (members in row order)."""
-    gathers = [(b, g) for b, r in enumerate(rows) for g in r.gather]
-    width = max(len(g) for _, g in gathers)
+def member_states(states: torch.Tensor, rows: Sequence[PackedRow]
+                  ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Each member's states in its own window's order, padded [V, T, H], their attention mask [V, T] and the mask of
+    their words (the shared ones, special tokens included: what the text channel keeps), from a batch's states
+    [B, L, H] (members in row order)."""
+    gathers = [(b, g, int((r.owner == -1).sum())) for b, r in enumerate(rows) for g in r.gather]
+    width = max(len(g) for _, g, _ in gathers)
     index = np.zeros((len(gathers), width), np.int64)
     mask = np.zeros((len(gathers), width), np.int64)
-    for v, (b, g) in enumerate(gathers):
+    words = np.zeros((len(gathers), width), np.int64)
+    for v, (b, g, shared) in enumerate(gathers):
         index[v, : len(g)] = g + b * states.shape[1]
         mask[v, : len(g)] = 1
+        words[v, : len(g)] = g < shared  # the shared words head the row
     flat = states.reshape(-1, states.shape[-1])
     gathered = flat.index_select(0, torch.from_numpy(index.reshape(-1)).to(states.device))
-    return gathered.reshape(len(gathers), width, -1), torch.from_numpy(mask).to(states.device)
+    return (gathered.reshape(len(gathers), width, -1), torch.from_numpy(mask).to(states.device),
+            torch.from_numpy(words).to(states.device))

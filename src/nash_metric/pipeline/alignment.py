@@ -243,8 +243,8 @@ def align_numbers(mentions: MentionTable, pairs_a: np.ndarray, pairs_b: np.ndarr
             cosines[int(live[q])] = full
     # Padding within twice the real cells; the budget covers the cosines and the gathered vectors.
     for qs in size_batches(m, n, budget, per_pair=mentions.vectors.shape[1], max_padding=2, eligible=~big):
-        ia, mask_a = _gather_index(offsets[pairs_a[live[qs]]], m[qs])
-        ib, mask_b = _gather_index(offsets[pairs_b[live[qs]]], n[qs])
+        ia, mask_a = gather_index(offsets[pairs_a[live[qs]]], m[qs])
+        ib, mask_b = gather_index(offsets[pairs_b[live[qs]]], n[qs])
         cos = np.einsum("pih,pjh->pij", mentions.vectors[ia], mentions.vectors[ib])
         np.copyto(cos, -np.inf, where=~(mask_a[:, :, None] & mask_b[:, None, :]))
         # a -> b: each mention of a picks its best b mention (the first of equals); b -> a likewise.
@@ -431,7 +431,8 @@ def _concat(parts: list[Matches]) -> Matches:
     return Matches(*(np.concatenate([getattr(m, f) for m in parts]) for f in Matches.__dataclass_fields__))
 
 
-def _gather_index(offsets: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def gather_index(offsets: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows offsets[p] : offsets[p] + counts[p] of each block p, padded to the longest with row 0, and their mask."""
     cols = np.arange(int(counts.max()))[None, :]
     mask = cols < counts[:, None]
     return np.where(mask, offsets[:, None] + cols, 0), mask

@@ -49,6 +49,7 @@ from typing import Any, NamedTuple, TypedDict
 
 import numpy as np
 
+from ..common.batching import size_batches
 from ..common.verdicts import (
     RULE_VERDICTS,
     SUPPORTING,
@@ -58,7 +59,7 @@ from ..context.binding import DURATIONS
 from ..context.words import Context, mention_contexts
 from ..numbers.extract import range_connectors
 from ..numbers.precision import PERCENT, POINTS, TIME, written_precision
-from .alignment import Alignment, Matches, MentionTable, SupportKeys, value_support
+from .alignment import Alignment, Matches, MentionTable, SupportKeys, gather_index, value_support
 from .derivations import Derivation, SourceIndex, derive
 from .pool import TextPool
 
@@ -511,32 +512,19 @@ def small_pair_values(mentions: MentionTable, spans: Sequence[tuple[slice, slice
                       ) -> dict[int, tuple[np.ndarray, np.ndarray]]:
     """Per small pair k (figures `spans[k][0]` against reference numbers `spans[k][1]`, both held): its value
     agreement [m, n] and its rivals that do not agree, as `pair_verdicts` computes them; pairs of like sizes are
-    padded into one [P, M, N] call of at most `VERDICT_CELLS` cells (elementwise, so each pair's cells are the
-    ones it would get alone)."""
-    sizes = {k: (a.stop - a.start, b.stop - b.start) for k, (a, b) in enumerate(spans)}
-    most = min(SMALL_PAIR, VERDICT_CELLS)  # a small pair is one block of `pair_verdicts`
-    small = sorted((k for k, (m, n) in sizes.items() if m and n and m * n <= most),
-                   key=lambda k: (sizes[k][1], sizes[k][0]))
+    padded into one [P, M, N] call of at most `VERDICT_CELLS` cells (`batching.size_batches`; elementwise, so each
+    pair's cells are the ones it would get alone)."""
+    first = np.array([(a.start, b.start) for a, b in spans], np.int64).reshape(-1, 2)
+    m, n = np.array([(a.stop - a.start, b.stop - b.start) for a, b in spans], np.int64).reshape(-1, 2).T
+    small = (m > 0) & (n > 0) & (m * n <= min(SMALL_PAIR, VERDICT_CELLS))  # a small pair is one block
     out: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-    first = 0
-    while first < len(small):
-        last, rows, cols = first, 0, 0
-        while last < len(small):
-            m, n = sizes[small[last]]
-            if (last - first + 1) * max(rows, m) * max(cols, n) > VERDICT_CELLS:
-                break
-            rows, cols, last = max(rows, m), max(cols, n), last + 1
-        group = small[first:last]
-        # Padded with each pair's last row and column (sliced off below).
-        ia, ib = (np.array([spans[k][side].start for k in group])[:, None]
-                  + np.minimum(np.arange(width), np.array([sizes[k][side] for k in group])[:, None] - 1)
-                  for side, width in ((0, rows), (1, cols)))
+    for group in size_batches(m, n, VERDICT_CELLS, eligible=small):
+        ia, _ = gather_index(first[group, 0], m[group])
+        ib, _ = gather_index(first[group, 1], n[group])
         agree = value_agreement(mentions, ia, ib, rule)
         rival = rivals(mentions, ia, ib, rule) & ~agree
-        for p, k in enumerate(group):
-            m, n = sizes[k]
-            out[k] = agree[p, :m, :n], rival[p, :m, :n]
-        first = last
+        for p, k in enumerate(group.tolist()):
+            out[k] = agree[p, : m[k], : n[k]], rival[p, : m[k], : n[k]]
     return out
 
 

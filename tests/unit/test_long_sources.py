@@ -14,7 +14,13 @@ from random_tokens import random_tokens
 
 from nash_metric.backbone import encoders, windows
 from nash_metric.backbone.encoders import Encoder
-from nash_metric.backbone.windows import LongText, StreamPooling, pooling_modes, tokenize_in_pieces
+from nash_metric.backbone.windows import (
+    LongText,
+    StreamPooling,
+    batch_mention_vectors,
+    pooling_modes,
+    tokenize_in_pieces,
+)
 from nash_metric.cli import main
 
 FILLER = "The market was calm and trading was light across the region. "
@@ -35,6 +41,11 @@ def _stitched(enc: Encoder, text: str) -> torch.Tensor:
     return torch.cat([states[0][:lead], content, states[-1][lead + enc.window :]])
 
 
+def _alone(content: torch.Tensor, offsets, spans) -> tuple[np.ndarray, np.ndarray]:
+    """The mention vectors of one text's content states, as a batch of one gathers them."""
+    return batch_mention_vectors(content[None].numpy(), 0, [np.asarray(offsets)], [spans])[0]
+
+
 def _spans(text: str) -> list[tuple[int, int]]:
     from nash_metric.pipeline.pool import TextPool
 
@@ -51,7 +62,7 @@ def test_a_text_just_over_one_window_gets_the_mention_vectors_of_the_stitched_te
     full = _stitched(enc, SOURCE)
     lead = len(enc.prefix)
     offsets = enc.tokenize(SOURCE).offsets
-    expected, has = Encoder._mention_vectors(full[lead : lead + got.n_tokens], offsets, spans)
+    expected, has = _alone(full[lead : lead + got.n_tokens], offsets, spans)
     np.testing.assert_array_equal(got.mention_vectors, expected)  # bit for bit
     assert got.mention_has_tokens.tolist() == has.tolist() == [True] * 5
     if got.states is not None:  # the token backend keeps every token state: BERTScore reads them all
@@ -102,7 +113,7 @@ def test_mention_sums_of_runs_are_the_whole_texts_bit_for_bit(seed):
         n = int(rng.integers(10, 80))
         offsets, spans = random_tokens(rng, n, trial, spans=6, longest=7, reach=3)
         content = torch.randn(n, 8)
-        expected, has = Encoder._mention_vectors(content, offsets, spans)
+        expected, has = _alone(content, offsets, spans)
         cuts = np.unique(np.concatenate([[0, n], rng.integers(1, n, int(rng.integers(1, 6)))]))
         sums = windows._MentionSums(offsets, spans)
         for a, b in itertools.pairwise(cuts):

@@ -10,6 +10,9 @@ baseline is then the plain pass's.
 
 from __future__ import annotations
 
+import random
+import re
+
 import numpy as np
 import pytest
 import torch
@@ -210,6 +213,26 @@ def test_tau_is_calibrated_on_the_vectors_scoring_reads(tiny_scorer, blind):
     np.testing.assert_allclose(blind.mention_vectors([text, text])[1], number_blind, atol=1e-6)
     np.testing.assert_allclose(tiny_scorer.mention_vectors([text])[0], plain, atol=1e-6)
     assert np.abs(number_blind - plain).max() > 1e-4
+
+
+def test_the_words_before_a_mention_are_those_of_the_regex_reading():
+    """`_with_words` finds the words before a span without a regex search from every position; it keeps the
+    reading of `(?:\\S+\\s+){0,n}\\S*$` searched in the 200 characters before it, where "$" also holds before a last
+    newline (random texts of words, spaces of several kinds and newlines)."""
+    rng = random.Random(7)
+    alphabet = "ab x.\t\n\u00a0\u2003\r"
+    for _ in range(20000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+        start = rng.randint(0, len(text))
+        end, words, low = rng.randint(start, len(text)), rng.randint(0, 3), rng.randint(0, start)
+        first = re.compile(rf"(?:\S+\s+){{0,{words}}}\S*$").search(text, max(low, start - 200), start)
+        last = re.compile(rf"\S*(?:\s+\S+){{0,{words}}}").match(text, end, len(text))
+        expected = (first.start() if first else start, last.end() if last else end)
+        assert _with_words(text, (start, end), words, low) == expected, (text, start, end, words, low)
+    long = "word " * 100 + "\n"
+    for start in range(len(long)):
+        first = re.compile(r"(?:\S+\s+){0,2}\S*$").search(long, max(0, start - 200), start)
+        assert _with_words(long, (start, start), 2)[0] == (first.start() if first else start)
 
 
 def test_with_one_pass_a_mention_vector_takes_in_the_words_on_either_side():

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -23,7 +23,15 @@ from tqdm.auto import tqdm
 
 from .models import ResolvedModel, default_num_layers, model_load_error
 from .variants import PackedRow, member_states, packed_batch, packed_rows
-from .windows import TOKENIZE_PIECE, LongText, StreamPooling, overlaps, pooling_modes, tokenize_in_pieces
+from .windows import (
+    TOKENIZE_PIECE,
+    LongText,
+    StreamPooling,
+    batch_mention_vectors,
+    overlaps,
+    pooling_modes,
+    tokenize_in_pieces,
+)
 
 Span = tuple[int, int]
 # A sentence model pools a text of up to this many tokens over its stitched token states, as it always did (bit for
@@ -150,6 +158,7 @@ class Encoder:
                 pooled = self.pool(states, mask)
                 channel = self.pool(states, kept) if pooled is not None and kept is not None else None
             states, normed, pooled, channel = self._on_cpu(states, pooled, channel)
+            found = self._mentions_of(states, [windows[w][0] for w in idx], tokenized, spans, long)
             for row, w in enumerate(idx):
                 i, start = windows[w]
                 if i in long:
@@ -159,7 +168,7 @@ class Encoder:
                     continue
                 window_pooled = (pooled[row], channel[row] if channel is not None else None) if pooled is not None \
                     else None
-                out[i] = self._assemble(tokenized[i], spans[i], states[row, : len(seqs[row])],
+                out[i] = self._assemble(tokenized[i], found[row], states[row, : len(seqs[row])],
                                         normed[row, : len(seqs[row])] if normed is not None else None, window_pooled,
                                         keep[i] if keep is not None else None)
             del states, normed, pooled, channel
@@ -204,8 +213,9 @@ class Encoder:
                 pooled = self.pool(full, mask)
                 channel = self.pool(full, kept) if pooled is not None else None
             full, normed, pooled, channel = self._on_cpu(full, pooled, channel)
+            found = self._mentions_of(full, members, tokenized, spans)
             for v, (i, n) in enumerate(zip(members, sizes)):
-                out[i] = self._assemble(tokenized[i], spans[i], full[v, :n], normed[v, :n] if normed is not None
+                out[i] = self._assemble(tokenized[i], found[v], full[v, :n], normed[v, :n] if normed is not None
                                         else None, (pooled[v], channel[v]) if pooled is not None else None, keep[i])
             done += len(members)
             if on_batch is not None:
@@ -320,20 +330,26 @@ class Encoder:
             positions = torch.where(word, compact, natural) + self.position_offset
         return blind[:, None], positions
 
-    def _assemble(self, tok: _Tokenized, spans: Sequence[Span], full: torch.Tensor, normed: torch.Tensor | None,
-                  pooled: tuple[torch.Tensor, torch.Tensor | None] | None, keep: np.ndarray | None) -> Encoding:
-        """The encoding of a text of one window: `full` its states, `normed` the same L2-normalised (token backend),
-        `pooled` the model's pooling of the window (and of its kept tokens, one pass)."""
-        n = len(tok.ids)
-        lead = len(self.prefix)
-        content = full[lead : lead + n]
-        vectors, has_tokens = self._mention_vectors(content, tok.offsets, spans)
-        enc = Encoding(mention_vectors=vectors, mention_has_tokens=has_tokens, n_windows=1, n_tokens=n)
+    def _assemble(self, tok: _Tokenized, mentions: tuple[np.ndarray, np.ndarray], full: torch.Tensor,
+                  normed: torch.Tensor | None, pooled: tuple[torch.Tensor, torch.Tensor | None] | None,
+                  keep: np.ndarray | None) -> Encoding:
+        """The encoding of a text of one window: `mentions` its mention vectors and which have tokens
+        (`_mentions_of`), `full` its states, `normed` the same L2-normalised (token backend), `pooled` the model's
+        pooling of the window (and of its kept tokens, one pass)."""
+        enc = Encoding(mention_vectors=mentions[0], mention_has_tokens=mentions[1], n_windows=1, n_tokens=len(tok.ids))
         self._finish(enc, tok, normed, full.shape[0], keep)
         if pooled is not None:
             enc.pooled, enc.channel_pooled = pooled
             self._normalise_pooled(enc)
         return enc
+
+    def _mentions_of(self, states: torch.Tensor, texts: Sequence[int], tokenized: list[_Tokenized],
+                     spans: Sequence[Sequence[Span]], skip: Collection[int] = ()
+                     ) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Per row of a batch's CPU states (text `texts[row]` from column `len(prefix)`): its mentions' vectors,
+        for the whole batch at once; none for the texts of `skip` (those of several windows)."""
+        return batch_mention_vectors(states.numpy(), len(self.prefix), [tokenized[i].offsets for i in texts],
+                                     [spans[i] if i not in skip else () for i in texts])
 
     def _long_text(self, tok: _Tokenized, spans: Sequence[Span], keep: np.ndarray | None) -> LongText:
         stream = (self.streaming_pooling is not None and len(tok.ids) > STITCHED_TOKENS
@@ -404,26 +420,6 @@ class Encoder:
         mask = torch.from_numpy(keep.astype(np.int64))[None].to(self.device)
         with torch.inference_mode():
             return self.pool(full[None].to(self.device, dtype), mask)[0].float().cpu()
-
-    @staticmethod
-    def _mention_vectors(content: torch.Tensor, offsets: list[Span], spans: Sequence[Span]):
-        """The mean state of the sub-tokens overlapping each span, L2-normalised, gathered in one segmented sum."""
-        h = content.shape[-1]
-        vectors = np.zeros((len(spans), h), dtype=np.float32)
-        has = np.zeros(len(spans), dtype=bool)
-        if not spans or not len(offsets):
-            return vectors, has
-        off = np.asarray(offsets, dtype=np.int64).reshape(-1, 2)
-        mention, rows = overlaps(offsets, spans)
-        real = off[rows, 1] > off[rows, 0]  # zero-width tokens hold no part of a span
-        mention, rows = mention[real], rows[real]  # grouped by mention, in order
-        counts = np.bincount(mention, minlength=len(spans))
-        has = counts > 0
-        if has.any():  # one segmented sum (numpy: small torch ops on CPU cost more than the work)
-            starts = (np.cumsum(counts) - counts)[has]
-            means = np.add.reduceat(content.numpy()[rows], starts, axis=0) / counts[has, None].astype(np.float32)
-            vectors[has] = means / np.maximum(np.linalg.norm(means, axis=1, keepdims=True), 1e-12)
-        return vectors, has
 
 
 def channel_view(enc: Encoding) -> Encoding:

@@ -164,17 +164,15 @@ def cosine(a: Sequence[torch.Tensor], b: Sequence[torch.Tensor]) -> np.ndarray:
 
 
 def _pad(states: Sequence[torch.Tensor], device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
-    width = max(s.shape[0] for s in states)
-    out = torch.zeros(len(states), width, states[0].shape[1])
-    mask = torch.zeros(len(states), width, dtype=torch.bool)
-    for i, s in enumerate(states):
-        out[i, : s.shape[0]] = s
-        mask[i, : s.shape[0]] = True
+    """[B, T, H] states zero-padded, and [B, T] which rows are real (one copy: a row at a time costs more on CPU)."""
+    lengths = torch.tensor([s.shape[0] for s in states])
+    out = torch.nn.utils.rnn.pad_sequence(list(states), batch_first=True)
+    mask = torch.arange(out.shape[1])[None, :] < lengths[:, None]
     return out.to(device), mask.to(device)
 
 
 def _pad_weights(weights: Sequence[np.ndarray], width: int, device: torch.device) -> torch.Tensor:
-    out = torch.zeros(len(weights), width, dtype=torch.float32)
+    out = np.zeros((len(weights), width), dtype=np.float32)
     for i, w in enumerate(weights):
-        out[i, : len(w)] = torch.as_tensor(w, dtype=torch.float32)
-    return out.to(device)
+        out[i, : len(w)] = w
+    return torch.from_numpy(out).to(device)

@@ -116,6 +116,54 @@ def overlaps(offsets: Sequence[Span] | np.ndarray, spans: Sequence[Span]) -> tup
     return np.nonzero((off[None, :, 0] < bounds[:, 1:]) & (off[None, :, 1] > bounds[:, :1]))
 
 
+def batch_mention_vectors(states: np.ndarray, lead: int, offsets: Sequence[np.ndarray],
+                          spans: Sequence[Sequence[Span]]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per row r of a batch's states [B, W, H] (content tokens from column `lead`, their character `offsets[r]`):
+    the mean state of the sub-tokens overlapping each of `spans[r]`, L2-normalised (a zero row where none does),
+    and which spans have one. One segmented sum for the batch, its texts laid end to end: numpy's cost per call,
+    not the arithmetic, is what a sentence's few mentions cost."""
+    width, h = states.shape[1], states.shape[2]
+    counts = np.array([len(s) for s in spans], np.int64)
+    vectors, has = np.zeros((int(counts.sum()), h), np.float32), np.zeros(int(counts.sum()), bool)
+    rows = [r for r in range(len(spans)) if len(spans[r]) and len(offsets[r])]
+    if rows:
+        off = [np.asarray(offsets[r], np.int64).reshape(-1, 2) for r in rows]
+        bounds = [np.asarray(spans[r], np.int64).reshape(-1, 2) for r in rows]
+        n_tok, n_span = np.array([len(o) for o in off]), counts[rows]
+        reach = np.array([max(int(o[:, 1].max()), int(b[:, 1].max())) + 1 for o, b in zip(off, bounds)])
+        shift = np.cumsum(reach) - reach  # each text's characters past the last one's
+        all_off = np.concatenate(off) + np.repeat(shift, n_tok)[:, None]
+        if (all_off[1:] >= all_off[:-1]).all():  # else a text's tokens are out of order: one text at a time
+            text = np.repeat(np.arange(len(rows)), n_tok)
+            first = np.cumsum(n_tok) - n_tok
+            flat = np.asarray(rows)[text] * width + lead + np.arange(len(text)) - first[text]  # row of each token
+            span, token = overlaps(all_off, np.concatenate(bounds) + np.repeat(shift, n_span)[:, None])
+            at = (np.cumsum(counts) - counts)[rows]  # where each text's spans start among all spans
+            chosen = np.repeat(at - (np.cumsum(n_span) - n_span), n_span)[span] + span
+            _segment_means(states.reshape(-1, h), flat[token], chosen, all_off[token], vectors, has)
+        else:
+            for r, o, b, a in zip(rows, off, bounds, (np.cumsum(counts) - counts)[rows]):
+                span, token = overlaps(o, b)
+                _segment_means(states[r, lead:], token, span + a, o[token], vectors, has)
+    ends = np.cumsum(counts)
+    return [(vectors[e - c : e], has[e - c : e]) for c, e in zip(counts.tolist(), ends.tolist())]
+
+
+def _segment_means(states: np.ndarray, rows: np.ndarray, span: np.ndarray, off: np.ndarray, vectors: np.ndarray,
+                   has: np.ndarray) -> None:
+    """Into `vectors`/`has`, in place: per span, the L2-normalised mean of `states[rows]` of its tokens (`span`
+    grouped and in order; `off` their character ranges: a zero-width token holds no part of a span)."""
+    real = off[:, 1] > off[:, 0]
+    span, rows = span[real], rows[real]
+    if not len(span):
+        return
+    cuts = np.flatnonzero(np.r_[True, span[1:] != span[:-1]])
+    counts = np.diff(np.r_[cuts, len(span)])
+    means = np.add.reduceat(states[rows], cuts, axis=0) / counts[:, None].astype(np.float32)
+    vectors[span[cuts]] = means / np.maximum(np.linalg.norm(means, axis=1, keepdims=True), 1e-12)
+    has[span[cuts]] = True
+
+
 # -- pooling in pieces -----------------------------------------------------------------------------------------
 
 

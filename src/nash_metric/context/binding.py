@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..numbers.lexicon import COUNT_NOUNS, CURRENCY_WORDS
@@ -111,8 +111,12 @@ def stem(word: str) -> str:
 
 def subject_words(text: str, stop: frozenset[str]) -> frozenset[str]:
     """The content words of `text` that can name what a figure quantifies (stems, `stop` and verbs left out)."""
-    return frozenset(w for w in (stem(m.group()) for m in WORD.finditer(text))
-                     if len(w) > 1 and w not in stop and w not in _NOT_SUBJECT)
+    return _subjects((m.group() for m in WORD.finditer(text)), stop)
+
+
+def _subjects(words: Iterable[str], stop: frozenset[str]) -> frozenset[str]:
+    """`subject_words` of words already read with `WORD`."""
+    return frozenset(w for w in map(stem, words) if len(w) > 1 and w not in stop and w not in _NOT_SUBJECT)
 
 
 def prose_bindings(text: str, mentions: Sequence[NumericMention], stop: frozenset[str]) -> list[Binding]:
@@ -130,7 +134,7 @@ def prose_bindings(text: str, mentions: Sequence[NumericMention], stop: frozense
     out = []
     for k, (mention, (low, _, clause_high)) in enumerate(zip(mentions, spans)):
         after = _first_words(text, mention.end, _next_start(mentions, k, clause_high))
-        subject = _subject_before(text, mentions, k, low, stop) | subject_words(" ".join(after), stop)
+        subject = _subject_before(text, mentions, k, low, stop) | _subjects(after, stop)
         for j in range(k - 1, max(-1, k - 1 - _BACK), -1):  # "Revenue of 100M grew 20%": 20% is revenue's too
             if subject or mentions[j].end <= low:
                 break
@@ -144,7 +148,7 @@ def _subject_before(text: str, mentions: Sequence[NumericMention], k: int, low: 
                     ) -> frozenset[str]:
     """The subject words between the figure before mention k (or its sentence's start) and mention k."""
     start = max(low, mentions[k - 1].end if k > 0 else low)
-    return subject_words(" ".join(_last_words(text, start, mentions[k].start)), stop)
+    return _subjects(_last_words(text, start, mentions[k].start), stop)
 
 
 def _clause(bounds: list[int], cuts: list[int], mention: NumericMention) -> tuple[int, int, int]:

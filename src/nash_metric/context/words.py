@@ -88,17 +88,19 @@ def mention_contexts(text: str, mentions: Sequence[NumericMention]) -> list[Cont
     bindings = prose_bindings(text, mentions, _SUBJECT_STOP)
     out = []
     shared = _Shared()
+    sentence_words: dict[tuple[int, int], frozenset[str]] = {}  # a sentence's figures share its words
     for mention, bound in zip(mentions, bindings):
         found = cell_at(tables, mention.start, mention.end) if tables else None
         if found is not None:
             out.append(shared.context(_cell_context(text, mention, *found)))
             continue
         low, high = _sentence_of(sentences, mention.start)
+        if (low, high) not in sentence_words:
+            sentence_words[low, high] = shared.words(_sentence_words(words, starts, low, high))
         out.append(Context(
             shared.words(_window(words, starts, mention, low, high)), bound.year, cell=False, scale=None,
             subject=shared.words(bound.subject), direction=bound.direction, counted=bound.counted,
-            per_unit=bound.per_unit, years=bound.years,
-            sentence=shared.words(_sentence_words(words, starts, low, high))))
+            per_unit=bound.per_unit, years=bound.years, sentence=sentence_words[low, high]))
     return out
 
 

@@ -179,17 +179,32 @@ class TextPool:
 def _with_words(text: str, span: Span, words: int, low: int = 0, high: int | None = None) -> Span:
     """`span` widened to take in what is glued to it ("($") and up to `words` whitespace-delimited words on either
     side, within `low`..`high` and 200 characters."""
-    before, after = _word_patterns(words)
     start, end = span
     high = len(text) if high is None else high
-    first = before.search(text, max(low, start - 200), start)
-    last = after.match(text, end, min(high, end + 200))
-    return (first.start() if first else start, last.end() if last else end)
+    lo = max(low, start - 200)
+    first = _first_word(text, lo, start, words)
+    if start > lo and text[start - 1] == "\n":  # as `(?:\S+\s+){0,n}\S*$` reads it: "$" holds before a last "\n"
+        first = min(first, _first_word(text, lo, start - 1, words))
+    last = _words_after(words).match(text, end, min(high, end + 200))
+    return (first, last.end() if last else end)
+
+
+_RUN = re.compile(r"\S+")
+
+
+def _first_word(text: str, lo: int, stop: int, words: int) -> int:
+    r"""Where the words before `stop` begin: the run of non-space glued to `stop` and `words` runs before it (the
+    leftmost match of `(?:\S+\s+){0,words}\S*$` in text[lo:stop], without a regex search from every position)."""
+    runs = [m.start() for m in _RUN.finditer(text, lo, stop)]
+    need = words if stop == lo or text[stop - 1].isspace() else words + 1
+    if not need or not runs:
+        return stop
+    return runs[-need] if len(runs) >= need else runs[0]
 
 
 @functools.cache
-def _word_patterns(words: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    return re.compile(rf"(?:\S+\s+){{0,{words}}}\S*$"), re.compile(rf"\S*(?:\s+\S+){{0,{words}}}")
+def _words_after(words: int) -> re.Pattern[str]:
+    return re.compile(rf"\S*(?:\s+\S+){{0,{words}}}")
 
 
 def _without(text: str, mentions: Sequence[NumericMention], connectors: Sequence[Span] = ()) -> str:

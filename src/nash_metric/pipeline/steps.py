@@ -161,7 +161,8 @@ def _text_similarity(
         empty=np.array([not t.strip() or (channel and e.channel_empty) for t, e in zip(pool.texts, encodings)]),
         token_weights=weights,
         device=fitted.device,
-        batch_size=max(1, fitted.config.batch_size * 4),
+        # On a CPU larger padded batches cost more to lay out than they save (fresh memory for every copy).
+        batch_size=max(1, fitted.config.batch_size * (1 if fitted.device.type == "cpu" else 4)),
     )
 
 

@@ -52,7 +52,7 @@ STEPS = {
     "forward pass": ("forward",),
     "tokenisation": ("tokenize_batch", "tokenize"),
     "reading numbers": ("build",),
-    "mention vectors": ("_mention_vectors", "mention_table"),
+    "mention vectors": ("_mentions_of", "_mention_vectors", "mention_table"),
     "text channel": ("_text_similarity",),
     "alignment": ("align_numbers",),
     "support verdicts": ("support_keys", "context_verdicts", "argmax_verdicts", "support_fields"),

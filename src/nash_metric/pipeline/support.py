@@ -284,7 +284,7 @@ def value_agreement(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, rule
 
 
 def _same_duration(keys: SupportKeys, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
-    """[m, n] False where one side is a length of time and the other counts something else ("25 years" against
+    """[..., m, n] False where one side is a length of time and the other counts something else ("25 years" against
     "25 countries", "20 minutes" against "20 years"); a plain number fits either."""
     na, nb = keys.noun[ia][..., :, None], keys.noun[ib][..., None, :]
     return ~(keys.timed[ia][..., :, None] | keys.timed[ib][..., None, :]) | (na == nb) | (na < 0) | (nb < 0)

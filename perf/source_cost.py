@@ -11,7 +11,7 @@ By claims (`--size`): each run is one `NASH.score(claims, [source] * n)` call on
 claims: the source is encoded once per call, so the cost should grow with the claims only by their own (short)
 encodings and the verdicts' rows. Peak memory is the process's resident peak (`resource.getrusage`) after each
 call. The claims alternate FilingClaims' template claims and its computed claims (changes, sums, shares of its
-cells), so that the derivations of computed figures (`pipeline.derivations`) run. Their cost is measured beside:
+cells), so that the derivations of computed figures (`verdicts.derivations`) run. Their cost is measured beside:
 the verdict step of the same call's mentions, timed with the shipped rule and with `computed=False` (best of 3).
 
 By size (`--sizes`, characters; K = 1,024, M = 1,048,576): for each size, `nash check --source SOURCE --text CLAIMS`
@@ -45,11 +45,12 @@ from capped_child import run_capped  # perf/, the script's own folder
 from nash_metric import NASH
 from nash_metric.benchmarks.filing_claims.build import context_rows, read_source
 from nash_metric.common.reporting import markdown_table, write_json
-from nash_metric.common.verdicts import COMPUTED
 from nash_metric.numbers import extract_numbers
 from nash_metric.pipeline.pool import read_pairs
 from nash_metric.pipeline.steps import score_chunk
-from nash_metric.pipeline.support import RULE, context_verdicts
+from nash_metric.verdicts.decide import context_verdicts
+from nash_metric.verdicts.rules import RULE
+from nash_metric.verdicts.spec import COMPUTED
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data" / "annual_reports" / "tatqa_dev.json"

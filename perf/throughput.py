@@ -55,9 +55,11 @@ STEPS = {
     "mention vectors": ("_mentions_of", "_mention_vectors", "mention_table"),
     "text channel": ("_text_similarity",),
     "alignment": ("align_numbers",),
-    "support verdicts": ("support_keys", "context_verdicts", "argmax_verdicts", "support_fields"),
+    "support verdicts": ("read_keys", "support_keys", "context_verdicts", "argmax_verdicts", "support_fields"),
     "alpha": ("pair_alphas",),
 }
+# A step's functions that run inside another step's: `mention_table` builds the verdict's keys (`read_keys`).
+NESTED = {"mention vectors": ("read_keys",)}
 
 
 def load_sentences(path: Path) -> list[str]:
@@ -138,7 +140,8 @@ def step_shares(scorer: NASH, preds: list[str], refs: list[str]) -> dict[str, fl
             cumulative[name] = max(cumulative.get(name, 0.0), cum)
     shares = {}
     for step, names in STEPS.items():
-        shares[step] = sum(cumulative.get(n, 0.0) for n in names) / total
+        inner = sum(cumulative.get(n, 0.0) for n in NESTED.get(step, ()))
+        shares[step] = (sum(cumulative.get(n, 0.0) for n in names) - inner) / total
     shares["other"] = max(0.0, 1.0 - sum(shares.values()))
     return shares
 

@@ -6,7 +6,7 @@
 Dev sets, never a held-out one: SummEdits' five dev domains (figure edits vs consistent edits, each summary
 against its document) and FilingClaims' tune half (`nash build-data filing-claims`; claims about TAT-QA tables,
 every form and group): six sets. Each (text, reference) pair is encoded once per set with the default model;
-every variant then recomputes the verdicts from the same mentions (`pipeline.support.VerdictRule`):
+every variant then recomputes the verdicts from the same mentions (`verdicts.rules.VerdictRule`):
 
   value only         step 1 alone: a figure is supported when its value is stated anywhere at its precision;
   + counts           a number that counts things never supports money, nor stands at a scale;
@@ -16,7 +16,7 @@ every variant then recomputes the verdicts from the same mentions (`pipeline.sup
   + nouns            misplaced on the noun a count counts ("ten jobs" for "10 machines");
   ratio R            rivals at most R times apart;
   computed           a figure stated nowhere that a derivation of the numbers bound to what it names gives
-                     (`pipeline.derivations`; "all but computed" is the shipped rule without it).
+                     (`verdicts.derivations`; "all but computed" is the shipped rule without it).
 
 Leave-one-domain-out: for each set left out, the variant with the best mean balanced accuracy on the other five
 is chosen, and reported on the one left out, beside the value step alone and the value-anywhere check (V). The
@@ -47,17 +47,11 @@ from nash_metric.benchmarks.summedits.data import read_summedits, subset_labels
 from nash_metric.benchmarks.summedits.metrics import balanced_accuracy, roc_auc
 from nash_metric.benchmarks.value_anywhere import value_anywhere_share
 from nash_metric.common.reporting import markdown_table
-from nash_metric.common.verdicts import COMPUTED, SUPPORTING
 from nash_metric.pipeline.pool import read_pairs
 from nash_metric.pipeline.steps import score_chunk
-from nash_metric.pipeline.support import (
-    RULE,
-    VALUE_ONLY,
-    VerdictRule,
-    context_verdicts,
-    support_fields,
-    support_keys,
-)
+from nash_metric.verdicts.decide import context_verdicts, support_fields
+from nash_metric.verdicts.rules import RULE, VALUE_ONLY, VerdictRule
+from nash_metric.verdicts.spec import COMPUTED, SUPPORTING
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "summedits"
 VARIANTS: dict[str, VerdictRule] = {
@@ -118,8 +112,7 @@ def encoded(dev: DevSet, scorer: NASH, cache: Path | None, tag: str) -> tuple:
     print(f"{dev.name}: encoding {len(preds)} pairs", file=sys.stderr)
     call = score_chunk(scorer.fitted, preds, refs, show_progress=True)
     pairs = np.stack([call.pool.original_ids(preds), call.pool.original_ids(refs)], 1).tolist()
-    call.mentions.support = None  # recomputed from the text by the code under test
-    found = (call.pool, call.mentions, pairs)
+    found = (call.pool, replace(call.mentions, support=None), pairs)  # recomputed by the code under test
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(pickle.dumps(found))
@@ -133,7 +126,7 @@ def measure(y: np.ndarray, share: np.ndarray) -> dict[str, float]:
 
 def evaluate(dev: DevSet, scorer: NASH, cache: Path | None, tag: str) -> dict[str, dict[str, float]]:
     pool, mentions, pairs = encoded(dev, scorer, cache, tag)
-    mentions.support = support_keys(pool, mentions)
+    mentions = replace(mentions, support=pool.support_keys(mentions.offsets, len(mentions.values)))
     index = np.arange(len(pairs))
     anywhere = np.array([value_anywhere_share(p, r) for p, r in zip(dev.predictions, dev.references)])
     out = {"V (value anywhere)": measure(dev.labels, anywhere)}

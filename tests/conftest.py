@@ -229,13 +229,11 @@ def one_figure_table(a: str, b: str):
     import numpy as np
 
     from nash_metric.pipeline.pool import TextPool
-    from nash_metric.pipeline.support import support_keys
 
     pool = TextPool.build([a, b])
     encodings = [SimpleNamespace(mention_has_tokens=np.ones(len(spans), bool),
                                  mention_vectors=np.ones((len(spans), 16), np.float32)) for spans in pool.spans()]
     table = pool.mention_table(encodings)
-    table.support = support_keys(pool, table)
     ia, ib = (table.of(int(pool.original_ids([text])[0])) for text in (a, b))
     assert ia.stop - ia.start == ib.stop - ib.start == 1, "one figure a side"
     return pool, table, np.array([ia.start]), np.array([ib.start])

@@ -66,5 +66,21 @@ def nash_score(
     """`NASH(**options).score(predictions, references)`, reusing the loaded model across calls.
 
     The scorers stay loaded in the process's model cache (`cached_scorer`): the last few models, LRU.
+
+    Args:
+        predictions: The texts scored.
+        references: One reference (str), or one list of candidate references, per prediction; with lists the one
+            with the highest NASH is kept (`best_reference`).
+        show_progress: Show a progress bar on stderr.
+        **options: Any option of `NASHConfig` by name, as `NASH(...)` takes them: the reference's
+            [options table](#nash-options) lists every one with its default and doc.
+
+    Returns:
+        The scores of each pair, the verdicts of the prediction's figures, the configuration echo and its hashcode
+            (`NASHOutput`, as `NASH.score` returns it).
+
+    Raises:
+        TypeError: An option name that is not one of `NASHConfig`'s, or a text that is not a str.
+        ValueError: An option value that is not valid, or predictions and references of different lengths.
     """
     return cached_scorer(NASHConfig.from_options(**options)).score(predictions, references, show_progress)

@@ -49,6 +49,19 @@ class NASH:
 
     `NASH(model=..., backend=..., ...)` or `NASH(config)` with a `NASHConfig`; keyword options override the
     config's. The model is loaded once; `with_options` derives scorers that share it.
+
+    Args:
+        config: The options as a `NASHConfig` (None: its defaults), or a `Fitted` state, wrapped as it is (it takes
+            no further options).
+        **options: Any option of `NASHConfig` by name (`model`, `backend`, `threshold`, `idf`, `batch_size`, ...),
+            overriding the config's: the reference's [options table](#nash-options) lists every one with its default
+            and doc.
+
+    Raises:
+        TypeError: An option name that is not one of `NASHConfig`'s (the message suggests the closest), or options
+            given with a `Fitted` state.
+        ValueError: An option value that is not valid, or options that do not go together (`OptionError`, whose
+            message names them).
     """
 
     if TYPE_CHECKING:  # what type checkers and IDEs see: NASHConfig's options (tests/unit/test_api.py checks them)
@@ -117,7 +130,18 @@ class NASH:
         return hashcode(self.echo)
 
     def with_options(self, **changes: Any) -> NASH:
-        """A scorer with some options changed; it shares this one's model unless a model-bound option changed."""
+        """A scorer with some options changed; it shares this one's model unless a model-bound option changed.
+
+        Args:
+            **changes: Options of `NASHConfig` by name, with their new values; the others stay as they are.
+
+        Returns:
+            A new `NASH`; this one is left as it is.
+
+        Raises:
+            TypeError: An option name that is not one of `NASHConfig`'s.
+            ValueError: An option value that is not valid.
+        """
         config = self._fitted.config.replace(**changes)
         if any(getattr(config, name) != getattr(self._fitted.config, name) for name in model_bound_options()):
             return NASH(config)
@@ -128,7 +152,20 @@ class NASH:
                    show_progress: bool = False) -> NASH:
         """This scorer with what a corpus decides fixed (tau for 'auto', the IDF for 'references', bert-score's IDF),
         once per corpus, so its chunks, shards and processes share them (`pipeline.fitted.fit_corpus`). A corpus too
-        large to hold is passed as a function returning its (predictions, references) chunks."""
+        large to hold is passed as a function returning its (predictions, references) chunks.
+
+        Args:
+            predictions: The corpus's predictions, or a function returning its (predictions, references) chunks
+                (then without `references`).
+            references: One reference, or one list of references, per prediction.
+            show_progress: Show a progress bar while the corpus is read.
+
+        Returns:
+            A scorer with what the corpus decides fixed; this one when nothing was left to fix.
+
+        Raises:
+            TypeError: Both a function and references, or neither.
+        """
         if callable(predictions) != (references is None):
             raise TypeError("for_corpus takes predictions and references, or one function returning their chunks")
         chunks = predictions if callable(predictions) else functools.partial(iter, [(predictions, references)])
@@ -145,6 +182,21 @@ class NASH:
         the same alone or in any larger call. A blank text scores 0, as in bert-score, with one `BlankTextWarning`.
         `progress` hears `(windows encoded, windows in all)` of the chunk being scored after each forward pass (a
         caller's own progress bar: a long source is most of the work, in windows of the model's length).
+
+        Args:
+            predictions: The texts scored (for a figure check, the generated texts).
+            references: One reference (str), or one list of candidate references, per prediction (for a figure
+                check, the sources).
+            show_progress: Show a progress bar on stderr.
+            progress: Called with `(windows encoded, windows in all)` after each forward pass.
+
+        Returns:
+            The scores of each prediction, the verdicts of its figures, the configuration echo and its hashcode
+                (`NASHOutput`, one row per prediction); an empty output when there are no predictions.
+
+        Raises:
+            ValueError: Predictions and references of different lengths.
+            TypeError: A text that is not a str (the message gives its index).
         """
         preds, refs, groups = read_pairs(predictions, references, self._fitted.config.numbers)
         if not preds:
@@ -158,7 +210,21 @@ class NASH:
                    total: int | None = None) -> Iterator[NASHOutput]:
         """Score a stream of (prediction, reference) pairs, one `NASHOutput` per `chunk_size` pairs, one chunk held
         at a time (`unscored` indices count from the stream's start). What a corpus decides must be fixed first
-        (`for_corpus`, or a tau and an IDF file). One `BlankTextWarning` for the whole stream."""
+        (`for_corpus`, or a tau and an IDF file). One `BlankTextWarning` for the whole stream.
+
+        Args:
+            pairs: (prediction, reference) pairs, read one chunk at a time.
+            show_progress: Show a progress bar on stderr.
+            total: The number of pairs, if known, for the progress bar.
+
+        Yields:
+            One `NASHOutput` per chunk of `chunk_size` pairs (the last one shorter).
+
+        Raises:
+            ValueError: What the corpus decides (threshold='auto', idf='references', bertscore_idf) is not fixed:
+                call `for_corpus` first (raised when the first chunk is asked for).
+            TypeError: An item of the stream that is not a (prediction, reference) pair.
+        """
         blank = BlankCount()
         try:
             for out, count in score_stream(self._fitted, pairs, show_progress, total):
@@ -168,11 +234,29 @@ class NASH:
             blank.warn(stacklevel=2)
 
     def explain(self, a: str, b: str) -> dict[str, Any]:
-        """Every step of one pair's score as a JSON-serialisable dict."""
+        """Every step of one pair's score as a JSON-serialisable dict.
+
+        Args:
+            a: The prediction.
+            b: The reference (or source).
+
+        Returns:
+            The texts, their number mentions and masked texts, the context cosines and tau, the alignments both
+                ways, the weights and alpha, the scores, the verdict of each of a's figures (`figure_verdicts`), the
+                configuration echo and its hashcode (what `nash explain --json` prints).
+        """
         return self.explain_batch([a], [b])[0]
 
     def explain_batch(self, predictions: Sequence[str], references: Sequence[str]) -> list[dict[str, Any]]:
-        """`explain` for many pairs, sharing one scoring call."""
+        """`explain` for many pairs, sharing one scoring call.
+
+        Args:
+            predictions: The predictions.
+            references: One reference per prediction.
+
+        Returns:
+            One `explain` dict per pair; an empty list when there are no pairs.
+        """
         from .reports.explanation import explain_pairs
 
         preds, refs, _ = read_pairs(predictions, references, self._fitted.config.numbers)
@@ -188,7 +272,21 @@ class NASH:
         the context cosine between the numbers of a (rows) and b (columns), accepted matches boxed, best matches
         below tau crossed, each number of a marked with its support verdict (`reports/plot.py`). A pair with more
         numbers than `budget` (default `reports.plot.PLOT_BUDGET`: 40 x 30) shows those with the highest cosines,
-        and its title says how many it left out."""
+        and its title says how many it left out.
+
+        Args:
+            a: The prediction (the heat map's rows).
+            b: The reference or source (its columns).
+            path: Where to write the figure (.png, .svg or .pdf); None writes nothing.
+            budget: The most numbers of a and of b shown (`reports.plot.PlotBudget`).
+
+        Returns:
+            The matplotlib figure.
+
+        Raises:
+            ModuleNotFoundError: matplotlib is not installed (`MissingExtraError`, naming the `plot` extra and the
+                pip command that installs it).
+        """
         from .common.extras import require
 
         require("plot", "NASH.plot")
@@ -197,5 +295,13 @@ class NASH:
         return pair_figure(self.explain, a, b, path, budget or PLOT_BUDGET)
 
     def mention_vectors(self, texts: Sequence[str], show_progress: bool = False) -> list[np.ndarray]:
-        """Context vectors [M, H] of the scorable numbers of each text (as used for alignment)."""
+        """Context vectors [M, H] of the scorable numbers of each text (as used for alignment).
+
+        Args:
+            texts: The texts.
+            show_progress: Show a progress bar on stderr.
+
+        Returns:
+            One array per text, a row per number (M) of the backbone's hidden size (H).
+        """
         return fitting.mention_vectors(self._fitted, texts, show_progress)

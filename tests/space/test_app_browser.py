@@ -169,7 +169,7 @@ def test_markup_in_user_text_is_shown_not_run(page, data_paths):
 def test_an_unsupported_figure_of_the_prediction_is_highlighted(page, data_paths):
     from playwright.sync_api import expect
 
-    from nash_metric.common.verdicts import VERDICT_COLOURS
+    from nash_metric.verdicts.spec import VERDICT_COLOURS
 
     page.get_by_role("tab", name="Compare").click()
     fill(page, "compare-a", "The company raised its dividend to $0.15 per share and cut net debt below $25 billion.")
@@ -195,7 +195,7 @@ def test_an_unsupported_figure_of_the_prediction_is_highlighted(page, data_paths
 def test_check_tab_opens_on_its_scored_example(page, data_paths):
     from playwright.sync_api import expect
 
-    from nash_metric.common.verdicts import VERDICT_COLOURS
+    from nash_metric.verdicts.spec import VERDICT_COLOURS
 
     page.get_by_role("tab", name="Check figures").click()
     summary = page.get_by_test_id("check-summary")  # scored when the page loaded, nothing clicked
@@ -319,8 +319,8 @@ def test_one_colour_key_in_compare_check_and_the_key(page):
     number kind's fill is none of them (an unsupported dollar figure was filled green, "supported" in Check)."""
     from playwright.sync_api import expect
 
-    from nash_metric.common.verdicts import VERDICT_COLOURS
     from nash_metric.space.render import KIND_COLOURS
+    from nash_metric.verdicts.spec import VERDICT_COLOURS
 
     page.get_by_role("tab", name="Compare").click()
     fill(page, "compare-a", "The company raised its dividend to $0.15 per share and cut net debt below $25 billion.")

@@ -1,4 +1,4 @@
-"""One colour key: each verdict has one colour (`common.verdicts.VERDICT_COLOURS`) in Compare, Check figures and the
+"""One colour key: each verdict has one colour (`verdicts.spec.VERDICT_COLOURS`) in Compare, Check figures and the
 heat map, and the number kinds' badges never take a verdict's colour; labels set in capitals keep α."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from nash_metric.common.verdicts import MARKS, RULE_VERDICTS, VERDICT_COLOURS
 from nash_metric.space.render import CHECK_COLOURS, CSS, KIND_COLOURS, VERDICT_LINES, caps, colour_key_html, text_panel
+from nash_metric.verdicts.spec import MARKS, RULE_VERDICTS, VERDICT_COLOURS
 
 HEX = re.compile(r"#[0-9a-fA-F]{6}\b")
 

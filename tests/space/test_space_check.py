@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from number_refs import number_ref
 
 from nash_metric.reports.figure_rows import figure_rows
 from nash_metric.space.budget import Deadline, OverBudget, SourceSpeed
@@ -34,7 +35,7 @@ def test_a_contradicted_figure_shows_its_mark_colour_and_basis():
     text = "Revenue decreased 24.3%."
     figure = _figure(text, "24.3%", "contradicted")
     at = source.index("24.3%")
-    figure["found"] = figure["reference"] = {"text": "24.3%", "start": at, "end": at + 5, "value": 24.3}
+    figure["found"] = figure["reference"] = {"text": "24.3%", "start": at, "end": at + 5, "value": 24.3, "cell": None}
     figure["basis"] = "direction: the source states a rise"
     assert figure_table(figure_rows(source, [figure])) == [
         ["24.3%", "⇅ contradicted", "line 1: Revenue improved by [24.3%] year over year.",
@@ -50,13 +51,12 @@ GROWTH = "(62.4 − 50.2) / 50.2 = 24.3%"
 
 
 def test_a_computed_figure_shows_its_mark_colour_and_derivation():
-    from nash_metric.common.verdicts import VERDICT_COLOURS
     from nash_metric.space.render import CHECK_COLOURS, CSS
+    from nash_metric.verdicts.spec import VERDICT_COLOURS
 
     source = "| | 2019 | 2018 |\n|---|---|---|\n| Revenue | 62.4 | 50.2 |\n"
     text = "Revenue grew 24.3% in 2019 and 30% in 2020 <b>&</b>."
-    at = lambda needle: {"text": needle, "start": source.index(needle),  # noqa: E731
-                         "end": source.index(needle) + len(needle), "value": float(needle)}
+    at = lambda needle: number_ref(source, needle, float(needle))  # noqa: E731
     computed = {**_figure(text, "24.3%", "computed"), "reference": at("62.4"), "derivation": GROWTH,
                 "operands": [at("62.4"), at("50.2")]}
     closest = {**_figure(text, "30%", "unsupported"), "reference": at("62.4"),
@@ -120,9 +120,8 @@ def test_table_rows_say_where_and_what_fits():
     source = "| Segment | 2019 | 2018 |\n|---|---|---|\n| Consumer | 812.7 | 790.3 |\n"
     text = "Consumer sales were 790.3 in 2019 and 12 elsewhere."
     figure = _figure(text, "790.3", "misplaced")
-    at = source.index
-    figure["found"] = {"text": "790.3", "start": at("790.3"), "end": at("790.3") + 5, "value": 790.3}
-    figure["reference"] = {"text": "812.7", "start": at("812.7"), "end": at("812.7") + 5, "value": 812.7}
+    figure["found"] = number_ref(source, "790.3", 790.3)
+    figure["reference"] = number_ref(source, "812.7", 812.7)
     figure["basis"] = "period: 2018, not 2019"
     lost = _figure(text, "12", "unsupported")
     assert figure_table(figure_rows(source, [figure, lost])) == [

@@ -81,10 +81,11 @@ def test_no_import_cycle_in_the_package():
 LAYERS = (
     ("_version", "common"),
     ("config",),
+    ("vocabulary",),  # the word lists of every reader: plain data, imports nothing of nash_metric
     ("numbers",),
     ("context",),
     ("backbone",),
-    ("calibration", "pipeline"),
+    ("calibration", "pipeline", "verdicts"),  # verdicts: the figure verdict, beside the pipeline that calls it
     ("reports",),
     ("scorer", "functional"),
     ("corpus",),
@@ -202,6 +203,23 @@ def test_no_function_is_over_60_lines():
     long = {f"{path.relative_to(PACKAGE).as_posix()}:{fn.name}": fn.end_lineno - fn.lineno + 1
             for path in PACKAGE.rglob("*.py") for fn in _functions(path) if fn.end_lineno - fn.lineno >= 60}
     assert set(long) <= CARD_TEMPLATES, long
+
+
+MAX_PRIVATE_PARAMETERS = 8
+
+
+def test_no_private_function_takes_more_than_8_parameters():
+    """A helper that needs more takes a small record of what it reads (`verdicts.decide.Figure`, `steps._Parts`)."""
+    def count(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+        a = fn.args
+        names = [*a.posonlyargs, *a.args, *a.kwonlyargs]
+        bound = bool(names) and names[0].arg in ("self", "cls")
+        return len(names) - bound + bool(a.vararg) + bool(a.kwarg)
+
+    wide = {f"{path.relative_to(PACKAGE).as_posix()}:{fn.name}": count(fn) for path in PACKAGE.rglob("*.py")
+            for fn in _functions(path) if fn.name.startswith("_") and not fn.name.endswith("__")
+            and count(fn) > MAX_PRIVATE_PARAMETERS}
+    assert wide == {}
 
 
 def test_every_module_is_on_the_map():

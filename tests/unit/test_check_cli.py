@@ -8,6 +8,7 @@ import io
 import json
 
 import pytest
+from number_refs import number_ref
 
 from nash_metric.cli import main
 from nash_metric.corpus.rows import read_rows
@@ -53,10 +54,10 @@ def test_snippet_brackets_the_number_and_cuts_long_lines():
 
 def test_a_place_names_its_line_and_its_table_cell():
     source = Source.read(SOURCE)
-    cell = source.place(*_at(SOURCE, "790.3"))
+    cell = source.place(number_ref(SOURCE, "790.3"))
     assert (cell.line, cell.cell) == (8, "Consumer · 2018")
     assert cell.describe() == "line 8 (Consumer · 2018): | Consumer | 812.7 | [790.3] |"
-    prose = source.place(*_at(SOURCE, "$0.52"))
+    prose = source.place(number_ref(SOURCE, "$0.52"))
     assert (prose.line, prose.cell) == (10, "")
     # 82 characters: room for 72 - 7 = 65 around "$0.52", the 19 after it whole, so 46 of the 59 before it.
     assert prose.describe() == "line 10: …e 17% in 2019. The company paid a dividend of [$0.52] per share in 2019."
@@ -64,8 +65,7 @@ def test_a_place_names_its_line_and_its_table_cell():
 
 def _entry(text, verdict, found=None, reference=None):
     start, end = _at(TEXT, text)
-    ref = lambda needle: None if needle is None else {"text": needle, "start": _at(SOURCE, needle)[0],  # noqa: E731
-                                                      "end": _at(SOURCE, needle)[1], "value": 0.0}
+    ref = lambda needle: None if needle is None else number_ref(SOURCE, needle)  # noqa: E731
     return {"text": text, "start": start, "end": end, "value": 0.0, "verdict": verdict, "found": ref(found),
             "reference": ref(reference), "cosine": None}
 
@@ -95,8 +95,7 @@ DERIVED = "Industrial net sales grew 26.7% in 2019. Consumer net sales grew 5% i
 
 
 def _number(needle: str, value: float) -> dict:
-    start, end = _at(SOURCE, needle)
-    return {"text": needle, "start": start, "end": end, "value": value}
+    return number_ref(SOURCE, needle, value)
 
 
 def _derived_entries() -> list[dict]:

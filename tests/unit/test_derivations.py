@@ -1,4 +1,4 @@
-"""Computed figures (`pipeline.derivations`): a figure no source number states, given by a derivation of the
+"""Computed figures (`verdicts.derivations`): a figure no source number states, given by a derivation of the
 numbers bound to what the prediction names. No model: every context vector is the same, so only values, words
 and binding decide. Each derivation is checked against a hand computation."""
 
@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 from nash_metric.context.binding import change_sign
-from nash_metric.pipeline import derivations
 from nash_metric.pipeline.pool import TextPool
-from nash_metric.pipeline.support import RULE, context_verdicts, support_fields, support_keys
+from nash_metric.verdicts import derivations
+from nash_metric.verdicts.decide import context_verdicts, support_fields
+from nash_metric.verdicts.rules import RULE
 
 TABLE = """Segment results (in millions)
 
@@ -32,7 +33,6 @@ def _verdicts(prediction: str, source: str, rule=RULE) -> list[dict]:
     encodings = [SimpleNamespace(mention_has_tokens=np.ones(len(spans), bool),
                                  mention_vectors=np.ones((len(spans), 16), np.float32)) for spans in pool.spans()]
     table = pool.mention_table(encodings)
-    table.support = support_keys(pool, table)
     ids = pool.original_ids([prediction])[0], pool.original_ids([source])[0]
     return context_verdicts(table, [ids], rule)[0]
 
@@ -131,7 +131,7 @@ def test_enumeration_is_bounded_by_what_the_prediction_names():
     encodings = [SimpleNamespace(mention_has_tokens=np.ones(len(spans), bool),
                                  mention_vectors=np.ones((len(spans), 16), np.float32)) for spans in pool.spans()]
     table = pool.mention_table(encodings)
-    table.support = keys = support_keys(pool, table)
+    keys = table.support
     a, b = (table.of(int(pool.original_ids([t])[0])) for t in (claim, big))
     figure = next(i for i in range(a.start, a.stop) if keys.labels[i][0] == "50.8%")
     index = derivations.SourceIndex(keys, np.arange(b.start, b.stop), np.ones(b.stop - b.start, bool))

@@ -1,26 +1,40 @@
 """The README is a front page and the docs pages stay true to the tree: every path and module they name exists, every
-Python example parses, every relative link resolves, and `mkdocs build --strict` passes."""
+Python example parses, every relative link resolves, and `mkdocs build --strict` passes. The cards (datasets, metric,
+Space) cite only modules and names that exist, and the reference lists every `NASHConfig` option with its doc."""
 
 from __future__ import annotations
 
 import ast
+import html
 import importlib.util
 import os
 import re
 import subprocess
 import sys
 import warnings
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
+
+from nash_metric.config import NASHConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 # The pages a reader of the repository or of the site reads. CHANGELOG.md is left out: it names what was, not what is.
 PAGES = [README, ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").rglob("*.md"))]
 FOLDERS = ("src", "tests", "perf", "scripts", "docs", "datasets", "metrics", "spaces_app", "requirements")
+# The cards published with the data, the metric and the Space, and the code that writes the dataset cards: every
+# dotted `nash_metric.…` name they cite must exist.
+CARDS = [*sorted((ROOT / "datasets").glob("*/README.md")),
+         *sorted((ROOT / "src" / "nash_metric" / "benchmarks").glob("**/card*.py")),
+         ROOT / "metrics/nash/README.md", ROOT / "metrics/nash/nash.py", ROOT / "spaces_app/README.md"]
+REFERENCE = ROOT / "docs" / "reference.md"
+OPTIONS_HOOK = ROOT / "docs" / "hooks" / "options_table.py"
 # Paths the pages name that are not this repository's: the authors' toolkit.
 ELSEWHERE = {"nash/evaluator/evaluation.py"}
+# Modules a page names as gone (ARCHITECTURE.md: "0.2.0's deep imports (`nash_metric.output`, …) are gone").
+GONE = {"nash_metric.output"}
 README_MAX_LINES = 300
 
 
@@ -84,10 +98,32 @@ def _module_attribute_exists(dotted: str) -> bool:
         if not rest:
             return True
         origin = Path(spec.origin) if spec.origin else None
-        if origin and origin.is_file() and re.search(rf"\b{rest[0]}\b", origin.read_text(encoding="utf-8")):
+        if len(rest) == 1 and origin and origin.suffix == ".py" and rest[0] in _defined_names(origin):
             return True
-        return _imports(".".join(parts[:cut]), rest)  # a name the module serves at run time (PEP 562)
+        return _imports(".".join(parts[:cut]), rest)  # an attribute's attribute, or a name served at run time (PEP 562)
     return False
+
+
+def _defined_names(path: Path) -> set[str]:
+    """The names a module binds at its top level (under `if` and `try` too): defs, classes, assignments, imports.
+
+    A word that only occurs in a docstring or comment is not one: `nash_metric.pipeline.support` is no module once
+    `pipeline/__init__.py` merely mentions support."""
+    names: set[str] = set()
+    statements = list(ast.parse(path.read_text(encoding="utf-8")).body)
+    while statements:
+        node = statements.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {n.id for target in targets for n in ast.walk(target) if isinstance(n, ast.Name)}
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+        elif isinstance(node, (ast.If, ast.Try, ast.With)):
+            statements += [*node.body, *getattr(node, "orelse", []), *getattr(node, "finalbody", []),
+                           *(s for handler in getattr(node, "handlers", []) for s in handler.body)]
+    return names
 
 
 def _imports(module: str, names: list[str]) -> bool:
@@ -106,7 +142,60 @@ def _imports(module: str, names: list[str]) -> bool:
 def test_every_module_a_page_names_exists(page: Path) -> None:
     names = {m for span in _code_spans(page.read_text(encoding="utf-8"))
              for m in re.findall(r"\bnash_metric(?:\.\w+)+", span)}
+    assert [n for n in sorted(names - GONE) if not _module_attribute_exists(n)] == []
+
+
+def test_the_module_check_tells_a_module_from_a_word() -> None:
+    """A moved module fails however often its old name is still written somewhere (issue 52)."""
+    assert _module_attribute_exists("nash_metric.numbers.comparisons")
+    assert _module_attribute_exists("nash_metric.extract_numbers")  # served lazily by the package (PEP 562)
+    assert _module_attribute_exists("nash_metric.config.NASHConfig.from_options")
+    assert not _module_attribute_exists("nash_metric.comparisons")
+    assert not _module_attribute_exists("nash_metric.pipeline.support.FigureVerdict")
+    assert not _module_attribute_exists("nash_metric.config.NASHConfig.no_such_method")
+
+
+def test_every_card_is_under_test() -> None:
+    assert all(card.is_file() for card in CARDS)
+    assert {_rel(c) for c in CARDS} >= {"datasets/embednum1k/README.md", "datasets/nquad/README.md",
+                                        "datasets/numfine/README.md", "src/nash_metric/benchmarks/embednum/card.py"}
+
+
+@pytest.mark.parametrize("card", CARDS, ids=_rel)
+def test_every_dotted_name_a_card_cites_exists(card: Path) -> None:
+    """Anywhere in the card (prose, code spans, the generator's strings), not only in code spans."""
+    names = set(re.findall(r"\bnash_metric(?:\.\w+)+", card.read_text(encoding="utf-8")))
     assert [n for n in sorted(names) if not _module_attribute_exists(n)] == []
+
+
+def _options_hook():
+    spec = importlib.util.spec_from_file_location("options_table_hook", OPTIONS_HOOK)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _words(text: str) -> str:
+    """Text as a reader sees it: no tags or Markdown code marks, entities decoded, one space between words."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text)).replace("`", " ").split())
+
+
+def test_the_options_table_hook_is_the_sites() -> None:
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert re.search(r"^hooks:\n  - docs/hooks/options_table\.py$", config, re.MULTILINE)
+    assert REFERENCE.read_text(encoding="utf-8").count(_options_hook().OPTIONS_MARKER) == 1
+
+
+def test_the_reference_lists_every_option_with_its_doc() -> None:
+    """The reference's options table comes from NASHConfig's fields as the site is built, so it cannot drift."""
+    hook = _options_hook()
+    page = hook.on_page_markdown(REFERENCE.read_text(encoding="utf-8"))
+    assert hook.OPTIONS_MARKER not in page
+    rows = {m.group(1): m.group(0) for m in re.finditer(r"^\| `(\w+)` \|.*\|$", page, re.MULTILINE)}
+    assert list(rows) == [f.name for f in fields(NASHConfig)]
+    for f in fields(NASHConfig):
+        assert _words(f.metadata["doc"]) in _words(rows[f.name].replace("\\|", "|")), f.name
+        assert f"`{f.default!r}`" in rows[f.name]
 
 
 @pytest.mark.parametrize("page", PAGES, ids=_rel)
@@ -141,6 +230,11 @@ def test_the_site_builds_strict(tmp_path) -> None:
                          cwd=ROOT, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert run.returncode == 0, run.stderr
     assert (tmp_path / "index.html").exists() and (tmp_path / "reference" / "index.html").exists()
+    reference = (tmp_path / "reference" / "index.html").read_text(encoding="utf-8")
+    assert "Parameters:" in reference  # mkdocstrings' table of a docstring's `Args:`
+    text = _words(reference)
+    for f in fields(NASHConfig):  # every option, with its doc, in the built reference
+        assert _words(f.metadata["doc"]) in text, f.name
 
 
 @pytest.mark.parametrize("page", [README, ROOT / "CONTRIBUTING.md"], ids=_rel)

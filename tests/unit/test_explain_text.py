@@ -11,7 +11,6 @@ from __future__ import annotations
 import pytest
 
 from nash_metric.cli.score import support_line
-from nash_metric.common.verdicts import MARKS, RULE_VERDICTS, VERDICT_HELP
 from nash_metric.reports.explain_text import (
     figure_note,
     figure_verdicts,
@@ -20,6 +19,7 @@ from nash_metric.reports.explain_text import (
     support_table,
     verdict_rule,
 )
+from nash_metric.verdicts.spec import MARKS, RULE_VERDICTS, VERDICT_HELP
 
 DIVIDEND = ("The company raised its dividend to $0.15 per share and cut net debt below $25 billion.",
             "The dividend of $0.13 per share was kept; net debt was $25 billion after a $3 billion bond.")
@@ -239,9 +239,9 @@ def test_the_explanation_locates_the_operands_of_a_derivation_in_b():
 
 
 def test_every_verdict_has_a_mark_and_help_under_its_rule():
-    from nash_metric.pipeline import support
+    from nash_metric.verdicts import argmax, decide
 
-    assert RULE_VERDICTS == {"context": support.VERDICTS, "argmax": support.ARGMAX_VERDICTS}
+    assert RULE_VERDICTS == {"context": decide.VERDICTS, "argmax": argmax.ARGMAX_VERDICTS}
     assert all(set(VERDICT_HELP[rule]) == set(verdicts) <= set(MARKS) for rule, verdicts in RULE_VERDICTS.items())
 
 

@@ -227,14 +227,14 @@ def test_cpu_batches_hold_a_token_budget_and_a_long_texts_windows_their_own(tiny
 
 
 def test_verdicts_in_blocks_of_figures_are_the_verdicts_of_one_block(tiny_sentence_scorer, monkeypatch):
-    from nash_metric.pipeline import support
+    from nash_metric.verdicts import value
 
     source = ("Net sales by contract type ($ in millions):\n| | 2019 | 2018 |\n|---|---|---|\n"
               "| Fixed Price | $ 1,452.4 | $ 1,146.2 |\n| Cost Plus | 800.1 | 700.2 |\n\n" + SOURCE)
     claims = ["Fixed Price sales were $1,146.2 million in 2019. Fixed Price sales grew 26.7% in 2019. Cost Plus sales "
               "were $800.1 million in 2019. Costs fell 2.5% to 80 million, and revenue was $99 million."]
     whole = tiny_sentence_scorer.score(claims, [source])
-    monkeypatch.setattr(support, "VERDICT_CELLS", 1)  # one figure a block
+    monkeypatch.setattr(value, "VERDICT_CELLS", 1)  # one figure a block
     blocks = tiny_sentence_scorer.score(claims, [source])
     # The same verdicts, places and derivations; a cosine of a block of one row comes out of another BLAS kernel.
     drop = lambda verdicts: [{k: v for k, v in e.items() if k != "cosine"} for e in verdicts[0]]  # noqa: E731

@@ -10,19 +10,11 @@ import pytest
 
 from nash_metric.numbers import extract_numbers
 from nash_metric.numbers.precision import written_precision
-from nash_metric.pipeline import support
 from nash_metric.pipeline.alignment import align_numbers
 from nash_metric.pipeline.pool import TextPool
-from nash_metric.pipeline.support import (
-    ARGMAX_VERDICTS,
-    VERDICTS,
-    ArgmaxCode,
-    Code,
-    argmax_verdicts,
-    context_verdicts,
-    support_fields,
-    support_keys,
-)
+from nash_metric.verdicts import value
+from nash_metric.verdicts.argmax import ARGMAX_VERDICTS, ArgmaxCode, argmax_verdicts
+from nash_metric.verdicts.decide import VERDICTS, Code, context_verdicts, support_fields
 
 
 def _table(prediction: str, reference: str, cosine: float = 1.0):
@@ -43,7 +35,6 @@ def _table(prediction: str, reference: str, cosine: float = 1.0):
                                  mention_vectors=np.array([vector(text, k) for k in range(len(spans))]).reshape(-1, 64))
                  for text, spans in zip(pool.texts, pool.spans())]
     table = pool.mention_table(encodings)
-    table.support = support_keys(pool, table)
     return pool, table
 
 
@@ -140,7 +131,6 @@ def test_argmax_rule_only_the_aligned_number_decides():
                                  mention_vectors=np.array(vectors.get(text, []), np.float32).reshape(-1, 2))
                  for text, spans in zip(pool.texts, pool.spans())]
     table = pool.mention_table(encodings)
-    table.support = support_keys(pool, table)
     ids = pool.original_ids([prediction]), pool.original_ids([reference])
     [[entry]] = argmax_verdicts(align_numbers(table, *ids), 0.5)
     assert entry["verdict"] == "unsupported" and entry["reference"]["text"] == "2023"
@@ -293,7 +283,7 @@ def test_words_alone_never_misplace_a_stated_value():
 
 
 def test_a_per_unit_amount_or_one_ten_times_away_is_no_rival():
-    from nash_metric.pipeline.support import rivals
+    from nash_metric.verdicts.value import rivals
 
     pool, table = _table("EPS was $2.41 and revenue was $812 million.",
                          "Revenue was $790 million, EPS was $2.38 and net income was $95 million.")
@@ -386,11 +376,11 @@ def test_the_verdict_codes_name_the_verdicts():
     assert [code.name.lower() for code in ArgmaxCode] == [ARGMAX_VERDICTS[code] for code in ArgmaxCode]
 
 
-@pytest.mark.parametrize("cells", [support.VERDICT_CELLS, 64])
+@pytest.mark.parametrize("cells", [value.VERDICT_CELLS, 64])
 def test_small_pairs_judged_together_get_the_cells_each_gets_alone(cells, monkeypatch):
     """`small_pair_values` pads many pairs into one call (several, with few cells a call): each pair's value
     agreement and rivals are those it gets alone. Every case above, each prediction against every reference."""
-    monkeypatch.setattr(support, "VERDICT_CELLS", cells)
+    monkeypatch.setattr(value, "VERDICT_CELLS", cells)
     tests = (test_supported, test_unsupported, test_supported_by_value_across_forms,
              test_not_supported_by_value_across_forms, test_a_length_of_time_agrees_only_with_the_same_unit_of_time)
     texts = sorted({text for test in tests for case in test.pytestmark[0].args[1] for text in case[:2]})
@@ -398,14 +388,13 @@ def test_small_pairs_judged_together_get_the_cells_each_gets_alone(cells, monkey
     table = pool.mention_table([SimpleNamespace(mention_has_tokens=np.ones(len(spans), bool),
                                                 mention_vectors=np.zeros((len(spans), 8), np.float32))
                                 for spans in pool.spans()])
-    table.support = support_keys(pool, table)
     ids = pool.original_ids(texts)
     spans = [(table.of(a), table.of(b)) for a in ids for b in ids]
-    together = support.small_pair_values(table, spans)
+    together = value.small_pair_values(table, spans)
     assert len(together) == sum(a.stop > a.start and b.stop > b.start for a, b in spans)  # every pair here is small
     for k, (agree, rival) in together.items():
         ia, ib = (np.arange(side.start, side.stop) for side in spans[k])
-        alone = support.value_agreement(table, ia, ib)
+        alone = value.value_agreement(table, ia, ib)
         np.testing.assert_array_equal(agree, alone)
-        np.testing.assert_array_equal(rival, support.rivals(table, ia, ib) & ~alone)
+        np.testing.assert_array_equal(rival, value.rivals(table, ia, ib) & ~alone)
     assert sum(a.sum() for a, _ in together.values()) > len(texts) and any(r.any() for _, r in together.values())

@@ -17,15 +17,26 @@ from nash_metric.pipeline import alignment
 from nash_metric.pipeline.alignment import (
     Matches,
     MentionTable,
-    SupportKeys,
     align_numbers,
     kinds_fit,
     value_similarity,
     value_support,
 )
+from nash_metric.verdicts.keys import SupportKeys
 
 PERIODS = [None, None, None, "2019-12-31", "2019-Q4", "2019", "2018", "2019-06"]
 VALUES = [0.0, 1.0, 2.0, 3.5, -4.0, 100.0, 2019.0]
+
+
+def _keys(values: np.ndarray, tolerance: np.ndarray, family: np.ndarray, strict: np.ndarray) -> SupportKeys:
+    """Support keys that vary what the number channel reads (values, tolerance, family, strict); the rest plain."""
+    n = len(values)
+    zeros, no = np.zeros(n), np.zeros(n, bool)
+    return SupportKeys(values=values, tolerance=tolerance, rounding=zeros, family=family, strict=strict, percent=no,
+                       points=no, clock=no, labels=[("1", 0, 1, 1.0)] * n, contexts=[], scaled=no,
+                       table_scale=np.full(n, np.nan), judged=~no, year=np.full(n, np.nan),
+                       direction=np.zeros(n, np.int8), counted=no, per_unit=no, money=no, partner=np.full(n, -1),
+                       cell=no, noun=np.full(n, -1), timed=no)
 
 
 def random_table(rng: np.random.Generator, counts: list[int], hidden: int = 8) -> MentionTable:
@@ -42,8 +53,8 @@ def random_table(rng: np.random.Generator, counts: list[int], hidden: int = 8) -
         offsets=np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64),
         counts=np.asarray(counts, np.int64),
         calendar=CalendarKeys.of([PERIODS[i] for i in rng.integers(0, len(PERIODS), total)]),
-        support=SupportKeys(values.copy(), rng.choice([0.0, 0.05, 0.5], total), rng.integers(-1, 3, total),
-                            rng.random(total) < 0.3, [("1", 0, 1, 1.0)] * total),
+        support=_keys(values.copy(), rng.choice([0.0, 0.05, 0.5], total), rng.integers(-1, 3, total),
+                      rng.random(total) < 0.3),
     )
 
 

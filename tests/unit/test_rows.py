@@ -87,11 +87,14 @@ def test_the_summary_spells_the_outputs_baseline_fields():
     assert summary.BASELINE_FIELDS == output.BASELINE_FIELDS
 
 
-# Figure entries as the scorer gives them (support.FigureVerdict): a misplaced one, a computed one (its derivation
-# and operands), an unsupported one with nothing to compare it with, one with a closest derivation, an unmatched one.
-REF = {"text": "3.56%", "start": 21, "end": 26, "value": 3.56}
-OPERANDS = [{"text": "62.4", "start": 40, "end": 44, "value": 62.4}, {"text": "50.2", "start": 47, "end": 51,
-                                                                      "value": 50.2}]
+# Figure entries as the scorer gives them (verdicts.decide.FigureVerdict): a misplaced one, a computed one (its
+# derivation and operands, table cells), an unsupported one with nothing to compare it with, one with a closest
+# derivation, an unmatched one.
+REF = {"text": "3.56%", "start": 21, "end": 26, "value": 3.56, "cell": None}
+OPERANDS = [{"text": "62.4", "start": 40, "end": 44, "value": 62.4,
+             "cell": {"section": "", "row": "Revenue", "column": "2019"}},
+            {"text": "50.2", "start": 47, "end": 51, "value": 50.2,
+             "cell": {"section": "Net sales:", "row": "Revenue", "column": "2018 é"}}]
 GROWTH = "(62.4 − 50.2) / 50.2 = 24.3%"
 ENTRIES = [
     [{"text": "4%", "start": 21, "end": 23, "value": 4.0, "verdict": "misplaced", "found": REF, "reference": REF,
@@ -129,7 +132,7 @@ def test_figure_columns_keep_their_entries(tmp_path, suffix):
 def test_the_figure_type_is_the_verdict_schema():
     from typing import get_type_hints
 
-    from nash_metric.pipeline.support import FigureVerdict, NumberRef
+    from nash_metric.verdicts.decide import CellRef, FigureVerdict, NumberRef
 
     entry = figure_list_type().value_type
     assert [entry.field(k).name for k in range(entry.num_fields)] == list(get_type_hints(FigureVerdict))
@@ -138,20 +141,25 @@ def test_the_figure_type_is_the_verdict_schema():
         number = number.value_type if name == "operands" else number  # a list of them
         assert [number.field(k).name for k in range(number.num_fields)] == list(get_type_hints(NumberRef))
         assert entry.field(name).nullable
+        cell = number.field("cell").type
+        assert [cell.field(k).name for k in range(cell.num_fields)] == list(get_type_hints(CellRef))
     assert str(entry.field("derivation").type) == "string" and entry.field("derivation").nullable
 
 
 @pytest.mark.parametrize("suffix", OUTPUT_FORMATS)
 def test_an_entry_written_before_derivations_reads_back(tmp_path, suffix):
-    """Rows of an older scorer (no `derivation`, `operands`): JSONL and CSV keep them as they came, Parquet's fixed
-    type gives them nulls."""
-    old = [{k: v for k, v in ENTRIES[0][0].items() if k not in ("derivation", "operands")}]
+    """Rows of an older scorer (no `derivation`, `operands`, nor a number's `cell`): JSONL and CSV keep them as they
+    came, Parquet's fixed type gives them nulls."""
+    bare = {k: v for k, v in REF.items() if k != "cell"}
+    old = [{**{k: v for k, v in ENTRIES[0][0].items() if k not in ("derivation", "operands")}, "found": bare,
+            "reference": bare}]
     path = tmp_path / f"rows{suffix}"
     with RowWriter(path, ["figure_verdicts"]) as writer:
         writer.write({"figure_verdicts": [old]})
     (cell,) = read_rows(path)["figure_verdicts"]
     cell = json.loads(cell) if suffix in (".csv", ".tsv") else cell
-    assert cell == ([{**old[0], "derivation": None, "operands": None}] if suffix == ".parquet" else old)
+    assert cell == ([{**old[0], "found": REF, "reference": REF, "derivation": None, "operands": None}]
+                    if suffix == ".parquet" else old)
 
 
 def test_figure_columns_refuse_what_is_not_a_list(tmp_path):

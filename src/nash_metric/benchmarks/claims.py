@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ..common.verdicts import COMPUTED
+from ..verdicts.spec import DERIVED
 from .registry import ScorerSource, scorer_factory
 from .summedits.metrics import balanced_accuracy, roc_auc
 from .value_anywhere import value_anywhere_share
@@ -203,12 +203,12 @@ def _values(claims: Sequence[Claim], name: str, mask: np.ndarray) -> list[str]:
 
 
 def computed_share(scores: ClaimScores, keep: np.ndarray) -> float | None:
-    """The share of the rows ``keep`` with a figure whose verdict is ``computed`` (on label-0 rows: the
-    false-computed rate); None without rows or without the scorer's figure verdicts."""
+    """The share of the rows ``keep`` with a figure whose verdict is ``computed`` (`verdicts.spec.DERIVED`; on
+    label-0 rows: the false-computed rate); None without rows or without the scorer's figure verdicts."""
     rows = np.flatnonzero(keep)
     if scores.verdicts is None or not len(rows):
         return None
-    return float(np.mean([COMPUTED in scores.verdicts[k] for k in rows]))
+    return float(np.mean([any(v in DERIVED for v in scores.verdicts[k]) for k in rows]))
 
 
 def _flag_row(scores: ClaimScores, keep: np.ndarray, y: np.ndarray) -> dict[str, Any]:

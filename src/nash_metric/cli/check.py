@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..common.validation import cut, echoed
-from ..common.verdicts import COMPUTED, MARKS, MISPLACED
+from ..verdicts.spec import MARKS, SPEC, UNSUPPORTED, UNSUPPORTED_COUNT
 from .command import Command
 from .parser import POSITIVE, UsageError
 
@@ -28,8 +28,8 @@ if TYPE_CHECKING:
 
 FIELDS = ("source", "text")  # of a JSONL line
 STDIN = "-"  # --source/--text: read the text from stdin
-SUPPORT_COLUMNS = ("unsupported", "unsupported_numbers", "figure_verdicts", "unscored")
-WORDS_WIDTH = len("unsupported")
+SUPPORT_COLUMNS = (UNSUPPORTED_COUNT, "unsupported_numbers", "figure_verdicts", "unscored")
+WORDS_WIDTH = len(UNSUPPORTED)  # the verdict column's width (a longer name, as contradicted, runs past it)
 # A source this long takes a while to encode (about 30 s on a 2-core CPU with all-MiniLM-L6-v2; docs/figures.md,
 # "Cost"): a progress bar shows it.
 LONG_SOURCE = 100_000
@@ -64,6 +64,19 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    """`nash check`: read and check every input before the model loads, then print each text's figures with their
+    verdicts (and write `--output` rows). In Python: `NASH().score(texts, sources).figure_verdicts`.
+
+    Args:
+        args: the parsed command line: `nash check`'s flags and the scorer options'.
+
+    Returns:
+        The exit status: 0 whatever the verdicts (a check, not a test).
+
+    Raises:
+        UsageError: --jsonl with --source/--text, one of --source/--text missing, or both reading stdin.
+        InputFileError: an empty source or text, or a malformed JSONL line (the file and line named).
+    """
     checks = read_checks(args)
     if args.output is not None:  # before the model loads, as `nash score` checks its outputs
         from ..common.io import check_writable
@@ -219,28 +232,30 @@ def check_report(check: Check, verdicts: Sequence[Mapping[str, Any]], support: f
     """What `nash check` prints for one text: a header, each figure with its verdict and places, a summary.
 
     Under each figure, one line a thing: where its value is ``found``; ``because`` what decided; ``bound to`` (or
-    ``closest``) the number it is compared with; for a computed figure the derivation that gives its value
-    (``computed``) and ``from`` where each of its numbers stands; for an unsupported one the closest derivation
-    of its bound numbers, when there is one (``closest  derivation: …``)."""
+    ``closest``) the number it is compared with (`VerdictSpec.bound`); for a computed figure (`VerdictSpec.derived`)
+    the derivation that gives its value (``computed``) and ``from`` where each of its numbers stands; for an
+    unsupported one the closest derivation of its bound numbers, when there is one (``closest  derivation: …``)."""
     from ..reports.figure_rows import Source, figure_rows, summary_line
 
     lines = [f"{check.label}: {len(verdicts)} figure{'s' if len(verdicts) != 1 else ''}"]
     several_lines = "\n" in check.text.strip()
     for row in figure_rows(Source.read(check.source), verdicts):
+        spec = SPEC.get(row.verdict)
+        derived, bound = spec is not None and spec.derived, spec is not None and spec.bound
         verdict = f"{MARKS.get(row.verdict, '?')} {row.verdict}" if marks else row.verdict
         where = f"  (text line {check.text.count(chr(10), 0, row.start) + 1})" if several_lines else ""
         lines.append(f"  {verdict:<{WORDS_WIDTH + (2 if marks else 0)}}  {cut(row.text)}{where}")
-        nowhere = "stated nowhere as such in the source" if row.verdict == COMPUTED else "nowhere in the source"
+        nowhere = "stated nowhere as such in the source" if derived else "nowhere in the source"
         lines.append(f"      found    {row.found.describe() if row.found else nowhere}")
         if row.basis is not None:
             lines.append(f"      because  {row.basis}")
-        if row.derivation is not None and row.verdict == COMPUTED:
+        if row.derivation is not None and derived:
             lines.append(f"      computed {row.derivation}")
             lines += [f"      from     {text}, {place.describe()}" for text, place in row.operands]
         if row.matched is not None:
-            label = "bound to" if row.verdict == MISPLACED else "closest "
+            label = "bound to" if bound else "closest "
             lines.append(f"      {label} {row.matched_text}, {row.matched.describe()}")
-        if row.derivation is not None and row.verdict != COMPUTED:
+        if row.derivation is not None and not derived:
             lines.append(f"      closest  derivation: {row.derivation}")
     lines.append(summary_line(support, verdicts))
     return "\n".join(lines)

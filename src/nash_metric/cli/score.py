@@ -103,17 +103,15 @@ def _not_supported_note(entry: dict) -> str:
     """"B says 4%" (unsupported: the number of B closest in context, or its aligned number under the argmax rule;
     with the closest derivation of its bound numbers when there is one: "B says 4%; closest derivation: (62.4 −
     50.2) / 50.2 = 24.3%"), "misplaced: found at 1,146.2, but A's binding fits 1,452.4", "contradicted: ...",
-    "stated nowhere in B", "nothing in B aligns". (A computed figure is supported: it is not listed.)"""
-    from ..common.verdicts import CONTRADICTED, MISPLACED, UNMATCHED
+    "stated nowhere in B", "nothing in B aligns" (`VerdictSpec.said`; a verdict without a spec reads as
+    unsupported). (A computed figure is supported: it is not listed.)"""
     from ..reports.explain_text import figure_note
+    from ..verdicts.spec import SPEC, UNSUPPORTED, phrase
 
+    spec = SPEC.get(entry["verdict"], SPEC[UNSUPPORTED])
     found, reference = (entry[key]["text"] if entry.get(key) else None for key in ("found", "reference"))
-    if entry["verdict"] in (MISPLACED, CONTRADICTED):
-        return f"{entry['verdict']}: {figure_note(entry['verdict'], found, reference)}"
-    if entry["verdict"] == UNMATCHED:
-        return "nothing in B aligns"
-    note = f"B says {reference}" if reference else "stated nowhere in B"
-    return note + (f"; closest derivation: {entry['derivation']}" if entry.get("derivation") else "")
+    return phrase(spec.said, name=spec.name, note=figure_note(entry["verdict"], found, reference),
+                  reference=reference, derivation=entry.get("derivation"))
 
 
 def _open_corpus(args: argparse.Namespace) -> PairSource:

@@ -26,64 +26,54 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from ..numbers.lexicon import COUNT_NOUNS, CURRENCY_WORDS
 from ..numbers.mention import NumericMention
+from ..vocabulary.en import (
+    CHANGE_GAP_WORDS,
+    CLAUSE_WORDS,
+    COUNTED_NOUNS,
+    DIRECTION_AFTER,
+    DIRECTION_BEFORE,
+    DURATIONS,
+    EITHER_NOUNS,
+    FALL,
+    FALL_NOUNS,
+    NOT_COUNTED_WORDS,
+    NOT_SUBJECT_WORDS,
+    PER_UNIT_NAMES,
+    PER_UNIT_NOUNS,
+    PER_UNIT_QUALIFIERS,
+    RISE,
+    RISE_NOUNS,
+)
 
+# `DURATIONS`, `RISE` and `FALL` are the vocabulary's (`vocabulary.en`), named here too for `verdicts`.
 __all__ = ["DURATIONS", "FALL", "RISE", "SENTENCE_END", "WINDOW", "WORD", "Binding", "cell_direction",
            "change_sign", "prose_bindings", "stem", "subject_words", "year_of"]
 
-RISE = ("rose", "rise", "rises", "rising", "risen", "grew", "grow", "grows", "growing", "grown", "increased",
-        "increase", "increases", "increasing", "up", "gained", "gain", "gains", "climbed", "climb", "jumped",
-        "jump", "improved", "improve", "expanded", "expand", "advanced", "surged", "soared", "higher", "added",
-        "boosted", "raised", "accelerated")
-FALL = ("fell", "fall", "falls", "falling", "fallen", "declined", "decline", "declines", "declining",
-        "decreased", "decrease", "decreases", "decreasing", "down", "dropped", "drop", "drops", "lost", "slipped",
-        "slid", "contracted", "contract", "shrank", "shrunk", "reduced", "lower", "lowered", "cut", "plunged",
-        "tumbled", "sank", "eased", "weakened", "deteriorated")
-_DIRECTION = {**dict.fromkeys(RISE, 1), **dict.fromkeys(FALL, -1)}
-# Nouns of change after the figure ("a 5% increase", "20% growth", "3% lower").
-_AFTER = {"increase": 1, "rise": 1, "growth": 1, "gain": 1, "higher": 1, "improvement": 1, "jump": 1, "up": 1,
-          "decrease": -1, "decline": -1, "drop": -1, "fall": -1, "lower": -1, "reduction": -1, "loss": -1,
-          "down": -1}
-# What may stand between a verb of change and its figure: "grew by 20%", "rose about 5%", "fell nearly 7.5%".
-_BETWEEN = frozenset(("by", "about", "approximately", "approx", "around", "roughly", "nearly", "almost", "some",
-                      "over", "more", "than", "less", "just", "an", "a", "another", "further", "sharply",
-                      "significantly", "slightly", "modestly", "strongly"))
-# Nouns of change that name a table's column ("Increase (Decrease)", "Change"): a subject, unlike the verbs.
-_NOUNS = frozenset(("increase", "decrease", "decline", "gain", "loss", "drop", "rise", "fall", "growth", "change",
-                    "reduction", "improvement"))
-# Verbs of change, reporting and linking, and the words of a figure's own unit: never its subject.
-_NOT_SUBJECT = frozenset((*(w for w in (*RISE, *FALL) if w not in _NOUNS), "yield", "yielding", "yielded",
-                          "reach", "reached", "reaching",
-                          "totaled", "totalled", "totaling", "amount", "amounted", "stood", "stand",
-                          "came", "come", "report", "reported", "post", "posted", "record", "recorded", "deliver",
-                          "delivered", "generate", "generated", "generating", "result", "resulted", "resulting",
-                          "compare", "compared", "comparing", "versus", "respectively", "approximately", "roughly",
-                          "nearly", "almost", "around", "some", "million", "billion", "thousand", "trillion", "mn",
-                          "bn", "percent", "percentage", "point", "basi", "bps", "bp", "dollar", "euro", "pound",
-                          "usd", "eur", "gbp", "rmb", "cent", "period", "expect", "expected", "see", "saw", "said",
-                          "say", "says", "note", "noted", "mainly", "primarily", "approx", "further", "another",
-                          "approximate"))
-_CLAUSE = re.compile(r"[,;:()\[\]–—]|\s-\s|\b(?:while|whereas|but|and|compared|versus|vs|against|which|"
-                     r"although|though|whilst)\b", re.IGNORECASE)
+_CLAUSE = re.compile(r"[,;:()\[\]–—]|\s-\s|\b(?:" + "|".join(CLAUSE_WORDS) + r")\b", re.IGNORECASE)
 WORD = re.compile(r"[A-Za-z][A-Za-z'&-]*")  # a word, as the binding and `words` read it
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^a-z0-9])|\n\s*\n|\n(?=\s*[-*•|])")
-_PER_UNIT = re.compile(r"\s*(?:per|a|an|each|/)\s*(?:diluted\s+|basic\s+|common\s+|ordinary\s+)?"
-                       r"(?:share|unit|hour|hr|day|week|month|year|person|employee|head|capita|ton|tonne|barrel|"
-                       r"boe|mwh|kwh|user|subscriber|customer|store|sqft|square)\b", re.IGNORECASE)
-_PER_UNIT_SUBJECT = frozenset(("eps", "dps", "arpu"))  # "per share" said as a name
+_PER_UNIT = re.compile(r"\s*(?:per|a|an|each|/)\s*(?:" + "|".join(rf"{w}\s+" for w in PER_UNIT_QUALIFIERS) + r")?"
+                       r"(?:" + "|".join(PER_UNIT_NOUNS) + r")\b", re.IGNORECASE)
 _YEAR = re.compile(r"^(?:FY)?(\d{4})")
-_NOT_COUNTED = frozenset(("is", "was", "has", "as", "thus", "plus", "versus", "across", "less", "unless", "its",
-                          "this", "dollars", "euros", "pounds", "francs", "yen", "points", "basis", "percent",
-                          "millions", "billions", "thousands", "times", "shares", "units", "bucks", "quid",
-                          *CURRENCY_WORDS))
-_COUNTED = COUNT_NOUNS - frozenset(("points", "times", "shares", "units"))
 # Content words each side of a figure within its clause: the window of the first context step (chosen on the
 # SummEdits dev domains and FilingClaims' tune half), kept; `words.WINDOW` is this one.
 WINDOW = 8
 _BACK = 3  # figures a subjectless figure looks back over for its subject (bounded: a long sentence stays linear)
-# The nouns of a length of time: "20 years" and "20 minutes" are different figures, "25 countries" is no duration.
-DURATIONS = frozenset(("second", "minute", "hour", "day", "week", "month", "quarter", "year", "decade", "century"))
+# A verb of change states a figure's direction from at most this many words before it: the verb and up to three
+# words between ("rose by a further 3%"), read in at most this many characters before the figure.
+DIRECTION_WORDS = 4
+DIRECTION_CHARS = 60
+# The whitespace characters at most between a figure and the word after it that is its change noun ("5%  increase")
+# or the noun it counts ("2,477 hospitals"); a wider gap is another phrase.
+CHANGE_NOUN_GAP = 2
+COUNT_NOUN_GAP = 1
+# A word of at least this many letters that ends in "s" (not "ss") is a plural ("costs" -> "cost"; "gas", "its"
+# and "was" stay); and at least this many, in "ies", a plural of "y" ("companies" -> "company"; "ties" -> "tie").
+S_PLURAL_LETTERS = 4
+IES_PLURAL_LETTERS = 5
+SUBJECT_LETTERS = 2  # a subject word has at least this many letters
+_STEM_CACHE = 1 << 16  # stems kept: a corpus repeats its words, and every context reads each one again
 
 
 @dataclass(frozen=True)
@@ -98,13 +88,13 @@ class Binding:
     years: frozenset[int] = frozenset()  # every year its sentence names: the periods of a change it may state
 
 
-@functools.lru_cache(maxsize=1 << 16)  # a corpus repeats its words: every context reads each one again
+@functools.lru_cache(maxsize=_STEM_CACHE)
 def stem(word: str) -> str:
     """A crude stem: lower case, a possessive and a plural's "s" dropped."""
     word = word.lower().removesuffix("'s").strip("'-&")
-    if len(word) > 4 and word.endswith("ies"):
+    if len(word) >= IES_PLURAL_LETTERS and word.endswith("ies"):
         return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+    if len(word) >= S_PLURAL_LETTERS and word.endswith("s") and not word.endswith("ss"):
         return word[:-1]
     return word
 
@@ -116,7 +106,8 @@ def subject_words(text: str, stop: frozenset[str]) -> frozenset[str]:
 
 def _subjects(words: Iterable[str], stop: frozenset[str]) -> frozenset[str]:
     """`subject_words` of words already read with `WORD`."""
-    return frozenset(w for w in map(stem, words) if len(w) > 1 and w not in stop and w not in _NOT_SUBJECT)
+    return frozenset(w for w in map(stem, words) if len(w) >= SUBJECT_LETTERS and w not in stop
+                     and w not in NOT_SUBJECT_WORDS)
 
 
 def prose_bindings(text: str, mentions: Sequence[NumericMention], stop: frozenset[str]) -> list[Binding]:
@@ -233,25 +224,27 @@ def _direction(text: str, mention: NumericMention, low: int) -> int:
             return -1
         if raw.startswith("+"):
             return 1
-    words = [m.group().lower() for m in WORD.finditer(text, max(low, mention.start - 60), mention.start)]
-    for word in reversed(words[-4:]):
-        if word in _DIRECTION:
-            return _DIRECTION[word]
-        if word not in _BETWEEN:
+    words = [m.group().lower()
+             for m in WORD.finditer(text, max(low, mention.start - DIRECTION_CHARS), mention.start)]
+    for word in reversed(words[-DIRECTION_WORDS:]):
+        if word in DIRECTION_BEFORE:
+            return DIRECTION_BEFORE[word]
+        if word not in CHANGE_GAP_WORDS:
             break
-    after = _word_after(text, mention, 2)
-    return _AFTER.get(after, 0) if after else 0
+    after = _word_after(text, mention, CHANGE_NOUN_GAP)
+    return DIRECTION_AFTER.get(after, 0) if after else 0
 
 
 def _counted(text: str, mention: NumericMention) -> str | None:
     """The noun of things a number counts ("2,477 hospitals": "hospital"), None when it is no count."""
     if mention.kind not in ("quantity",) or mention.unit is not None:
         return None
-    word = _word_after(text, mention, 1)
+    word = _word_after(text, mention, COUNT_NOUN_GAP)
     if word is None:
         return None
-    if stem(word) in DURATIONS or word in _COUNTED or (len(word) > 3 and word.endswith("s") and not
-                                                        word.endswith("ss") and word not in _NOT_COUNTED):
+    if stem(word) in DURATIONS or word in COUNTED_NOUNS or (len(word) >= S_PLURAL_LETTERS and word.endswith("s")
+                                                            and not word.endswith("ss")
+                                                            and word not in NOT_COUNTED_WORDS):
         return stem(word)
     return None
 
@@ -264,23 +257,16 @@ def _word_after(text: str, mention: NumericMention, spaces: int) -> str | None:
 
 
 def _per_unit(text: str, mention: NumericMention, subject: frozenset[str]) -> bool:
-    return bool(_PER_UNIT.match(text, mention.end)) or bool(subject & _PER_UNIT_SUBJECT)
-
-
-# Nouns that name a change as a figure's subject ("the increase in revenue was $5 million"): a rise, a fall, or
-# either, by the figure's own sign ("the change in costs was -6.7%", "increase/(decrease)").
-_RISE_NOUNS = frozenset(("increase", "growth", "rise", "improvement"))
-_FALL_NOUNS = frozenset(("decrease", "decline", "drop", "fall", "reduction"))
-_EITHER_NOUNS = frozenset(("change", "variance", "movement"))
+    return bool(_PER_UNIT.match(text, mention.end)) or bool(subject & PER_UNIT_NAMES)
 
 
 def change_sign(subject: frozenset[str]) -> int | None:
     """How a figure's subject names a change: +1 a rise ("increase"), -1 a fall ("decrease"), 0 a change of
     either sign ("change", or both nouns: "increase/(decrease)"), None when it names no change."""
-    rise, fall = bool(subject & _RISE_NOUNS), bool(subject & _FALL_NOUNS)
+    rise, fall = bool(subject & RISE_NOUNS), bool(subject & FALL_NOUNS)
     if rise != fall:
         return 1 if rise else -1
-    return 0 if rise or subject & _EITHER_NOUNS else None
+    return 0 if rise or subject & EITHER_NOUNS else None
 
 
 def cell_direction(text: str, mention: NumericMention) -> int:

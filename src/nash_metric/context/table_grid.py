@@ -11,6 +11,9 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
+from ..numbers.calendar import HEADER_CELL_YEARS, year_pattern
+from ..vocabulary.en import CELL_SCALES
+
 Format = Literal["markdown", "html", "delimited", "columns"]
 
 
@@ -42,10 +45,10 @@ class Grid:
 # A whole cell that is one number: currency, sign, parentheses, percent, a scale word or multiple after it.
 _NUMBER = re.compile(
     r"[-+−–]?\(?[-+−–]?\s*(?:[A-Z]{1,3}\$|[$€£¥])?\s*\(?[-+−–]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)\)?\s*%?\)?"
-    r"(?:\s*(?:x|bps|pts?|k|m|mn|bn|thousand|million|billion)\b)?",
+    r"(?:\s*(?:x|bps|pts?|" + "|".join(CELL_SCALES) + r")\b)?",
     re.IGNORECASE,
 )
-_YEAR = re.compile(r"(?:199\d|20[0-3]\d)")
+_YEAR = re.compile(f"(?:{year_pattern(HEADER_CELL_YEARS)})")
 _UNIT = re.compile(r"[A-Z]{0,3}[$€£¥]\s?['’]?000s?", re.IGNORECASE)  # "US$000", "$'000": a unit, not a figure
 _NIL = re.compile(r"[$€£¥(\s]*[-−–—―_]+[\s)%]*|n/?a|n\.?m\.?|nil|none", re.IGNORECASE)
 _ALNUM = re.compile(r"[^\W_]")
@@ -59,7 +62,8 @@ def is_numeric(text: str) -> bool:
 
 
 def is_year(text: str) -> bool:
-    """A bare year 1990-2039: a header, not a figure, when it stands in a leading row."""
+    """A bare year in `calendar.HEADER_CELL_YEARS` (1990-2039): a header, not a figure, when it stands in a
+    leading row."""
     return _YEAR.fullmatch(text.strip()) is not None
 
 

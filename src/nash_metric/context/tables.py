@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..vocabulary.en import SCALE_NAMES
 from .table_columns import read_columns
 from .table_delimited import read_delimited
 from .table_grid import (
@@ -62,11 +63,12 @@ class Table:
 
 _EMPTY = RawCell("", 0, 0)
 _CAPTION_CHARS = 200
-_WORD = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+_WORD = {word: scale for scale, word in SCALE_NAMES.items()}  # "thousand" -> 1e3, "million", "billion"
+_SCALE_WORD = "|".join(SCALE_NAMES.values())
 _SCALES = (
     (re.compile(r"(?:\bin|\(|[$€£¥]|\b(?:usd|eur|gbp|rmb|dollars|euros))\s*['’]?(?:[$€£¥]\s*)?"
-                r"(thousand|million|billion)s?\b"
-                r"|\b(thousand|million|billion)s of (?:[a-z.]+ )?(?:dollars|euros|pounds|yen|usd|eur|gbp|rmb)\b"),
+                rf"({_SCALE_WORD})s?\b"
+                rf"|\b({_SCALE_WORD})s of (?:[a-z.]+ )?(?:dollars|euros|pounds|yen|usd|eur|gbp|rmb)\b"),
      None),
     (re.compile(r"(?:[$€£¥]|\b(?:usd|eur|gbp|rmb|hk))\s?['’]?000s?\b|['’]000s?\b|\b000s\b|\(000\)"), 1e3),
     (re.compile(r"(?:[$€£¥]|\b(?:usd|eur|gbp|rmb))\s?(?:m|mn|mm)\b|\bin\s+mm\b"), 1e6),

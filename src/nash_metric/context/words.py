@@ -20,32 +20,40 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from ..numbers.calendar import LABEL_YEARS, year_pattern
 from ..numbers.mention import NumericMention
+from ..vocabulary.en import STOP_WORDS, SUBJECT_STOP_WORDS
 from .binding import SENTENCE_END, WINDOW, WORD, cell_direction, prose_bindings, stem, subject_words
 from .tables import Cell, Table, cell_at, find_tables, row_text
 
 __all__ = ["WINDOW", "Context", "context_words", "mention_contexts"]
 
 
-_YEAR = re.compile(r"(?<!\d)(?:19[5-9]\d|20[0-4]\d)(?!\d)")
+_YEAR = re.compile(rf"(?<!\d)(?:{year_pattern(LABEL_YEARS)})(?!\d)")  # a year a header or row label names
 _SHORT_FISCAL = re.compile(r"\bFY?\s?['’]?(\d{2})(?!\d)")  # "FY19", "F18", "FY '19": a fiscal year
+# A label's two-digit fiscal year is in this century ("FY95" is 2095 here, not `calendar.two_digit_year`'s 1995):
+# labels name a filing's recent years.
+_SHORT_FISCAL_CENTURY = 2000
 # A figure's word window also stops at a semicolon (the binding reads it as a clause break instead).
 _SENTENCE_END = re.compile(rf"{SENTENCE_END.pattern}|(?<=;)\s+")
-_STOP = frozenset((
-    "a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or", "but", "as", "is",
-    "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "than", "then",
-    "there", "their", "they", "we", "our", "us", "you", "your", "he", "she", "his", "her", "i", "me", "my",
-    "will", "would", "shall", "should", "can", "could", "may", "might", "do", "does", "did", "has", "have",
-    "had", "not", "no", "so", "up", "down", "over", "under", "about", "into", "out", "per", "also", "which",
-    "who", "whom", "what", "when", "where", "while", "during", "after", "before", "year", "years", "quarter",
-    "quarters", "month", "months", "ended", "ending", "end", "total",
-))
-# What names a subject ("Total", "Net sales for the year") keeps "total"; the binding drops verbs itself.
-_SUBJECT_STOP = _STOP - {"total"}
 _PERCENT = re.compile(r"%|\bper ?cent", re.IGNORECASE)
 _PERCENT_AFTER = re.compile(r"\s*(?:\|\s*)?%")
 # "(In thousands, except percentages)" says which cells are not in the scale, not that this one is a percent.
 _EXCEPT = re.compile(r"\bexcept\b[^)|\n]*", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class CellLabel:
+    """A table cell's labels as its table writes them: the section above its row, its row label, its column's
+    header lines joined by spaces ("" where there is none)."""
+
+    section: str
+    row: str
+    column: str
+
+    def describe(self) -> str:
+        """"Revenue: · Fixed Price · 2019"; "" for a cell with no label."""
+        return " · ".join(part for part in (self.section, self.row, self.column) if part)
 
 
 @dataclass(frozen=True)
@@ -72,11 +80,12 @@ class Context:
     # The content words of its whole sentence (running text; at most `SENTENCE_WORDS`): where a computed figure's
     # operation is named ("The percentage change in the total balance of goodwill of ... was 49.92%").
     sentence: frozenset[str] = frozenset()
+    label: CellLabel | None = None  # a cell's labels as written (what a report shows), None in running text
 
 
 def context_words(text: str) -> frozenset[str]:
     """The content words of `text`, lower-cased and stemmed (what two contexts share is counted on these)."""
-    return frozenset(w for w in (stem(m.group()) for m in WORD.finditer(text)) if w not in _STOP and len(w) > 1)
+    return frozenset(w for w in (stem(m.group()) for m in WORD.finditer(text)) if w not in STOP_WORDS and len(w) > 1)
 
 
 def mention_contexts(text: str, mentions: Sequence[NumericMention]) -> list[Context]:
@@ -85,7 +94,7 @@ def mention_contexts(text: str, mentions: Sequence[NumericMention]) -> list[Cont
     sentences = [0, *(m.end() for m in _SENTENCE_END.finditer(text)), len(text)]
     words = [(m.start(), m.end(), stem(m.group())) for m in WORD.finditer(text)]
     starts = [w[0] for w in words]
-    bindings = prose_bindings(text, mentions, _SUBJECT_STOP)
+    bindings = prose_bindings(text, mentions, SUBJECT_STOP_WORDS)
     out = []
     shared = _Shared()
     sentence_words: dict[tuple[int, int], frozenset[str]] = {}  # a sentence's figures share its words
@@ -128,18 +137,20 @@ def _cell_context(text: str, mention: NumericMention, table: Table, cell: Cell) 
     named = row_text(cell)
     percent = _PERCENT_AFTER.match(text, mention.end) is not None or bool(
         _PERCENT.search(_EXCEPT.sub(" ", " ".join((named, table.caption)))))
-    row = subject_words(_YEAR.sub(" ", f"{cell.section} {cell.row_label}"), _SUBJECT_STOP)
-    column = subject_words(_YEAR.sub(" ", " ".join(cell.headers)), _SUBJECT_STOP)
+    row = subject_words(_YEAR.sub(" ", f"{cell.section} {cell.row_label}"), SUBJECT_STOP_WORDS)
+    column = subject_words(_YEAR.sub(" ", " ".join(cell.headers)), SUBJECT_STOP_WORDS)
     return Context(context_words(named), year, cell=True, scale=table.scale, percent=percent, subject=row | column,
                    direction=cell_direction(text, mention), per_unit="per" in named.lower().split(),
                    place=(table.start, cell.row, cell.column), row_words=row, column_words=column,
                    column_year=header_years[-1] if header_years else None,
-                   years=frozenset(() if year is None else (year,)))
+                   years=frozenset(() if year is None else (year,)),
+                   label=CellLabel(cell.section, cell.row_label, " ".join(cell.headers)))
 
 
 def _years_in(text: str) -> list[int]:
     """The years a header or row label names: "2019", and a fiscal year in two digits ("FY19", "F18")."""
-    return [int(y) for y in _YEAR.findall(text)] or [2000 + int(y) for y in _SHORT_FISCAL.findall(text)]
+    return ([int(y) for y in _YEAR.findall(text)]
+            or [_SHORT_FISCAL_CENTURY + int(y) for y in _SHORT_FISCAL.findall(text)])
 
 
 def _window(words: list[tuple[int, int, str]], starts: list[int], mention: NumericMention, low: int, high: int
@@ -149,7 +160,7 @@ def _window(words: list[tuple[int, int, str]], starts: list[int], mention: Numer
     here = bisect_left(starts, mention.start)
     before = [w for s, e, w in words[max(0, here - 3 * WINDOW):here] if s >= low][-WINDOW:]
     after = [w for s, e, w in words[here:here + 3 * WINDOW] if s >= mention.end and e <= high][:WINDOW]
-    return frozenset(w for w in (*before, *after) if w not in _STOP and len(w) > 1)
+    return frozenset(w for w in (*before, *after) if w not in STOP_WORDS and len(w) > 1)
 
 
 SENTENCE_WORDS = 64  # a sentence's content words a context keeps: a run-on "sentence" stays bounded
@@ -160,7 +171,7 @@ def _sentence_words(words: list[tuple[int, int, str]], starts: list[int], low: i
 
     first = bisect_left(starts, low)
     inside = (w for s, e, w in words[first:first + 3 * SENTENCE_WORDS] if e <= high)
-    return frozenset(w for w in inside if w not in _SUBJECT_STOP and len(w) > 1)  # "total" names a sum
+    return frozenset(w for w in inside if w not in SUBJECT_STOP_WORDS and len(w) > 1)  # "total" names a sum
 
 
 def _sentence_of(bounds: list[int], position: int) -> tuple[int, int]:

@@ -2,7 +2,7 @@
 
 Rows stream out one chunk at a time so that memory stays bounded on large corpora, with floats written so that they
 read back bit for bit. A figure column (`unsupported_numbers`, `figure_verdicts`: per pair a list of
-`pipeline.support.FigureVerdict` entries, as the Python API gives them) is a list of objects in JSONL, a list of
+`verdicts.decide.FigureVerdict` entries, as the Python API gives them) is a list of objects in JSONL, a list of
 structs in Parquet (one fixed type, `figure_list_type`, whatever the first chunk holds) and a JSON text in a CSV/TSV
 cell. numpy and pyarrow are imported where they are used, so importing this module stays cheap (``nash --help``).
 """
@@ -37,12 +37,14 @@ def figure_list_type() -> pa.DataType:
     """The Parquet type of a figure column: a list of `FigureVerdict` structs, `found` and `reference` nested
     `NumberRef` structs (null when there is none), `cosine` null when nothing was compared, `basis` null unless
     a binding decided, `derivation` null unless the figure is computed or an unsupported one has a closest
-    derivation, `operands` (that derivation's numbers, a list of `NumberRef` structs) null with it. An entry
-    without the last two keys (written before derivations) gets nulls."""
+    derivation, `operands` (that derivation's numbers, a list of `NumberRef` structs) null with it; a number's
+    `cell` (its table cell's section, row and column labels) null in running text. An entry without the last two
+    keys (written before derivations), or a number without `cell`, gets nulls."""
     import pyarrow as pa
 
     span = [("text", pa.string()), ("start", pa.int64()), ("end", pa.int64()), ("value", pa.float64())]
-    number = pa.struct(span)
+    cell = pa.struct([("section", pa.string()), ("row", pa.string()), ("column", pa.string())])
+    number = pa.struct([*span, ("cell", cell)])
     return pa.list_(pa.struct([*span, ("verdict", pa.string()), ("found", number), ("reference", number),
                                ("cosine", pa.float64()), ("basis", pa.string()), ("derivation", pa.string()),
                                ("operands", pa.list_(number))]))

@@ -36,13 +36,14 @@ from ..pipeline.output import PUBLIC_FIELDS, public_fields
 from ..pipeline.pool import read_pairs
 from ..pipeline.steps import Advance, bar_share, score_pairs
 from ..scorer import NASH
+from ..verdicts.spec import UNSUPPORTED_COUNT
 from .distributed import Launch
 from .pair_files import PairSource
 from .rows import RowWriter
 from .summary import UNSUPPORTED_RATE, corpus_summary, summary_fields
 
 ROW_COLUMNS = ("index", *PUBLIC_FIELDS)  # the baseline's only with baseline=True (`public_fields`)
-SUPPORT_COLUMNS = ("unsupported", "unsupported_numbers")
+SUPPORT_COLUMNS = (UNSUPPORTED_COUNT, "unsupported_numbers")
 SHOWN_UNSCORED = 10  # unscored mentions printed to stderr; the rest are counted (column `unscored`, summary)
 
 
@@ -153,14 +154,14 @@ def support_columns(unsupported: Sequence[Sequence[dict[str, Any]]]) -> dict[str
     """Per pair: how many of the prediction's figures are not supported, and which (a list of `FigureVerdict`
     entries per pair; `RowWriter` keeps it a list in JSONL and Parquet, JSON text in CSV/TSV)."""
     return {
-        "unsupported": np.array([len(entries) for entries in unsupported], np.int64),
+        UNSUPPORTED_COUNT: np.array([len(entries) for entries in unsupported], np.int64),
         "unsupported_numbers": [list(entries) for entries in unsupported],
     }
 
 
 def _summary_columns(rows: Mapping[str, np.ndarray], fields: Sequence[str]) -> np.ndarray:
     """A chunk's summary `fields` (fields x pairs, float64): all the summary keeps of a pair."""
-    return np.stack([rows["unsupported"] > 0 if name == UNSUPPORTED_RATE else rows[name] for name in fields]
+    return np.stack([rows[UNSUPPORTED_COUNT] > 0 if name == UNSUPPORTED_RATE else rows[name] for name in fields]
                     ).astype(np.float64)
 
 

@@ -71,16 +71,17 @@ whole expressions (see the "numerals" section below); a whole expression, where 
 
 from __future__ import annotations
 
-import calendar as _calendar
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from ..vocabulary.en import MONTH_NAMES, ORDINAL_SUFFIXES, ORDINAL_WORDS, SPAN_MONTHS, SPAN_WEEKS
 from .mention import NumericMention
 from .periods import period_value
 
 __all__ = [
-    "MONTHS",
+    "HEADER_CELL_YEARS",
+    "LABEL_YEARS",
     "NO_YEAR_LEAP_REFERENCE",
     "NO_YEAR_REFERENCE",
     "TWO_DIGIT_PIVOT",
@@ -98,23 +99,36 @@ __all__ = [
     "month_name_before",
     "period_prefix_before",
     "two_digit_year",
+    "year_pattern",
 ]
 
-MONTHS = [_calendar.month_name[i] for i in range(1, 13)]
+# The project's one year range: the years a date may have and a bare four-digit integer may name.
 YEAR_RANGE = (1900, 2100)
+# Narrower ranges inside it, where a four-digit number in a table is taken for a year with no other sign of one (a
+# month, "fiscal", a date's form): kept as first chosen, so that no reading changes. Both are whole decades
+# (`year_pattern`).
+# - The years a table's header or row label names ("2019", `context.words`): the year its cells are stated for,
+#   and no subject word. A label's number outside them is more often a code or an account ("Account 1920").
+LABEL_YEARS = (1950, 2049)
+# - A whole cell that is a year ("2019", `context.table_grid`): a header in a table's leading rows, not a figure.
+#   Narrower still: a body cell's "1985" or "2045" is more often a figure than a column's year.
+HEADER_CELL_YEARS = (1990, 2039)
 TWO_DIGIT_PIVOT = 69  # "FY68" -> 2068, "FY69" -> 1969 (POSIX strptime %y)
 NO_YEAR_REFERENCE = 2001  # a non-leap year stands in when a date has no year
 NO_YEAR_LEAP_REFERENCE = 2004  # ... unless it is February 29
 
-_FULL = {m: i for i, m in enumerate(MONTHS, 1)}
-_ABBR = {m[:3]: i for i, m in enumerate(MONTHS, 1) if m != "May"} | {"Sept": 9}
+_FULL = {m: i for i, m in enumerate(MONTH_NAMES, 1)}
+_ABBR = {m[:3]: i for i, m in enumerate(MONTH_NAMES, 1) if m != "May"} | {"Sept": 9}
 _MONTH_NUMBER = _FULL | {m.upper(): i for m, i in _FULL.items()} | _ABBR | {m.upper(): i for m, i in _ABBR.items()}
 _FULL_ALT = "|".join(sorted(set(_FULL) | {m.upper() for m in _FULL}, key=len, reverse=True))
 _ABBR_ALT = "|".join(sorted(set(_ABBR) | {m.upper() for m in _ABBR}, key=len, reverse=True))
 _MON_DOT = rf"(?P<mon>(?:{_FULL_ALT})|(?:{_ABBR_ALT})\.?)(?![A-Za-z])"  # "Dec." keeps its dot
 _MON = rf"(?P<mon>{_FULL_ALT}|{_ABBR_ALT})(?![A-Za-z])"  # last word of an expression: a dot may end the sentence
-_DAY = r"(?P<day>[0-3]?[0-9])(?P<ord>st|nd|rd|th)?"
-_YEAR = r"(?P<year>(?:19|20|21)[0-9]{2})"
+_ORD = "|".join(ORDINAL_SUFFIXES)  # st|nd|rd|th
+_DAY = rf"(?P<day>[0-3]?[0-9])(?P<ord>{_ORD})?"
+# The four digits of a year in YEAR_RANGE's centuries (19xx-21xx); `is_year` checks the range itself.
+_CENTURIES = "|".join(str(c) for c in range(YEAR_RANGE[0] // 100, YEAR_RANGE[1] // 100 + 1))  # 19|20|21
+_YEAR = rf"(?P<year>(?:{_CENTURIES})[0-9]{{2}})"
 _COMMA = r"(?:\s?,\s?|\s)"  # "31, 2019", "31 2019", PhraseBank "4 , 2008"
 _B = r"(?<![\w.,])"  # nothing glued before a leading digit or month name
 _BL = r"(?<![A-Za-z0-9])"
@@ -125,9 +139,10 @@ _FISCAL = r"(?i:fiscal)(?:[\s-](?i:year))?\s"  # "fiscal ", "fiscal year ", "fis
 # the year of a quarter or half: "2019", "FY2019", "fiscal 2019", "fiscal year 2019", "FY19", "'19"
 _PERIOD_YEAR = rf"(?:(?:FY\s?|{_FISCAL})?{_YEAR}|FY\s?'?(?P<yy>[0-9]{{2}})|'(?P<ay>[0-9]{{2}}))"
 _PERIOD_SEP = r"(?:\s?,\s?|\s(?:(?i:of)\s)?(?:(?i:the)\s)?|[-/]|(?=FY|'))"
-_QWORD = r"(?P<qw>(?i:first|second|third|fourth)|1st|2nd|3rd|4th)"
-_HWORD = r"(?P<hw>(?i:first|second)|1st|2nd)"
-_ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+_QUARTER_ORDINALS = "|".join(ORDINAL_WORDS[:4])  # first|second|third|fourth
+_QWORD = rf"(?P<qw>(?i:{_QUARTER_ORDINALS})|1st|2nd|3rd|4th)"
+_HWORD = r"(?P<hw>(?i:" + "|".join(ORDINAL_WORDS[:2]) + r")|1st|2nd)"
+_ORDINAL_WORDS = {w: i for i, w in enumerate(ORDINAL_WORDS[:4], 1)}  # "first" -> 1 ... "fourth" -> 4
 # a year-less date is not the head of a dated one: "February 29, 2019" is invalid, not "February 29"
 _NO_YEAR_AFTER = r"(?!" + _COMMA + r"[0-9]{4}(?![0-9]))"
 # A year-less quarter or half in words is a calendar one unless "of" names something else ("first half of the
@@ -139,12 +154,11 @@ _NOT_A_WORD_AFTER = r"(?![\w-])"  # "half-hour", "quarter-final", "H1N1", "H1-B"
 _NO_PERIOD_YEAR_AFTER = r"(?!\s?,?\s(?:(?i:of)\s)?'?[0-9]{4}(?![0-9]))"
 # An interval ended on a day ("three months ended September 30, 2020"): its length in months by the words that
 # say it (module doc). Plural periods ("years ended", "quarters ended") name several and are left alone.
-_SPAN_WORDS = {"three": 3, "six": 6, "nine": 9, "twelve": 12, "3": 3, "6": 6, "9": 9, "12": 12,
-               "thirteen": 3, "13": 3, "twenty-six": 6, "26": 6, "thirty-nine": 9, "39": 9,
-               "fifty-two": 12, "52": 12, "fifty-three": 12, "53": 12}
-_SPAN = (r"(?P<span>(?i:(?P<n>three|six|nine|twelve|3|6|9|12)(?:\smonths|-month\speriod)"
-         r"|(?P<w>thirteen|twenty-six|thirty-nine|fifty-two|fifty-three|13|26|39|52|53)(?:\sweeks|-week\speriod)"
-         r"|(?:(?:first|second|third|fourth|1st|2nd|3rd|4th)[\s-])?(?:fiscal\s)?(?P<unit>year|quarter)))\s(?i:ended|ending)\s(?:(?i:on)\s)?")
+_SPAN_WORDS = SPAN_MONTHS | SPAN_WEEKS
+_SPAN = (r"(?P<span>(?i:(?P<n>" + "|".join(SPAN_MONTHS) + r")(?:\smonths|-month\speriod)"
+         r"|(?P<w>" + "|".join(SPAN_WEEKS) + r")(?:\sweeks|-week\speriod)"
+         r"|(?:(?:" + _QUARTER_ORDINALS + r"|1st|2nd|3rd|4th)[\s-])?(?:fiscal\s)?(?P<unit>year|quarter)))"
+         r"\s(?i:ended|ending)\s(?:(?i:on)\s)?")
 _ENDED = r"(?<![A-Za-z-])" + _SPAN
 _ALONE_END = _NOT_A_WORD_AFTER + r"(?![.,/][0-9])" + _NO_PERIOD_YEAR_AFTER  # "Q3" alone: not "Q3.5", "Q4 2101"
 _SPAN_LIST_BEFORE = re.compile(r"(?i:three|six|nine|twelve|thirteen|[0-9]+)\s(?:and|or|&)\s\Z")
@@ -195,10 +209,10 @@ _NEEDS = {
     **dict.fromkeys(("half", "half_alone", "half_compact"), "H"),
     "fiscal": "fiscal", "fy": "FY", "f": "F", "mnum_y": "/",
 }
-_MONTH_STEMS = tuple({m[:3].lower() for m in MONTHS})
+_MONTH_STEMS = tuple({m[:3].lower() for m in MONTH_NAMES})
 _MONTH_FORMS = ("mdy", "my", "md")
 _MONTH_RANGE_BEFORE = re.compile(rf"(?:{_FULL_ALT}|{_ABBR_ALT})\.?\s?[-–]\s?\Z")
-_DAY_BEFORE = re.compile(r"(?<![\w.,])[0-9]{1,2}(?:st|nd|rd|th)?\s(?:of\s)?\Z")  # "31 June 2019" is no month
+_DAY_BEFORE = re.compile(rf"(?<![\w.,])[0-9]{{1,2}}(?:{_ORD})?\s(?:of\s)?\Z")  # "31 June 2019" is no month
 _CLOCK = re.compile(
     r"(?<![\w.:,/])(?P<hour>[0-9]{1,2})(?:(?P<sep>[:.])(?P<min>[0-5][0-9])(?::(?P<sec>[0-5][0-9]))?)?"
     r"(?:\s?(?P<ampm>[aApP]\.?[mM]\.?)(?![A-Za-z])|(?=\s|$|[,;)\-–]|\.(?![0-9])))"
@@ -212,6 +226,18 @@ _DATED_AT_BEFORE = re.compile(r"(?<![0-9])[0-9]{4}\s?,?\s(?i:at)\s\Z")
 def two_digit_year(yy: int) -> int:
     """The year a two-digit year stands for (pivot ``TWO_DIGIT_PIVOT``)."""
     return (1900 if yy >= TWO_DIGIT_PIVOT else 2000) + yy
+
+
+def year_pattern(years: tuple[int, int]) -> str:
+    """A regex alternation of the four-digit numbers in ``years``, a range of whole decades (first year ending in
+    0, last in 9): ``(1950, 2049)`` -> ``19[5-9]\\d|20[0-4]\\d``."""
+    low, high = years
+    assert low % 10 == 0 and high % 10 == 9 and 1000 <= low <= high <= 9999, years
+    parts = []
+    for century in range(low // 100, high // 100 + 1):
+        first, last = max(low, century * 100) // 10 % 10, min(high, century * 100 + 99) // 10 % 10
+        parts.append(f"{century}{first if first == last else f'[{first}-{last}]'}\\d")
+    return "|".join(parts)
 
 
 def is_year(number: float) -> bool:
@@ -322,7 +348,7 @@ def _render_field(name: str, old: str, new: date, zero_pad: bool) -> str:
     if name == "mon":
         dot = old.endswith(".")
         word = old.rstrip(".")
-        full = MONTHS[new.month - 1]
+        full = MONTH_NAMES[new.month - 1]
         if word.title() in _FULL:  # "December", "DECEMBER", "May"
             out = full
         else:
@@ -510,7 +536,7 @@ def calendar_mentions(text: str) -> list[NumericMention]:
 # mention is longer and wins the overlap (mention.resolve_overlaps), so the two views never compete.
 _MONTH_NAME = "|".join(sorted(_FULL | _ABBR, key=len, reverse=True))  # capitalised only ("may" is a verb)
 _MONTH_NAME_BEFORE = re.compile(rf"(?<![A-Za-z])(?:{_MONTH_NAME})\.?\s\Z")
-_MONTH_NAME_AFTER = re.compile(rf"(?:st|nd|rd|th)?\s(?:of\s)?(?:{_MONTH_NAME})\b")
+_MONTH_NAME_AFTER = re.compile(rf"(?:{_ORD})?\s(?:of\s)?(?:{_MONTH_NAME})\b")
 # Looser twins of _CLOCK's am/pm and of _DATED_AT_BEFORE (no final dot needed; "at" with no year before it):
 # merging them would change what either view reads.
 _AMPM_AFTER = re.compile(r"\s?(?i:a\.m\.|p\.m\.|am\b|pm\b)")

@@ -32,51 +32,51 @@ import re
 from decimal import Decimal
 
 from ..common.validation import echoed
+from ..vocabulary.zh import (
+    CURRENCY_PREFIXES,
+    CURRENCY_SUFFIXES,
+    DIGIT_VALUE,
+    DIGITS,
+    FULLWIDTH_DIGITS,
+    FULLWIDTH_SIGNS,
+    KILO_UNITS,
+    MEASURE_WORDS,
+    MEGA_UNITS,
+    PERCENT_DENOMINATORS,
+    PERCENT_SUFFIXES,
+    SCALES,
+    TO_SIMPLIFIED,
+)
 from .mention import NumericMention
 
 __all__ = ["extract_chinese_numbers", "normalize_zh", "parse_chinese_number"]
 
 # One-to-one character normalisation, so offsets in the normalised text equal offsets in the input.
-_FULLWIDTH = {chr(0xFF10 + i): str(i) for i in range(10)}
-_TRANSLATE = str.maketrans({
-    **_FULLWIDTH, "．": ".", "％": "%", "＋": "+", "－": "-", "−": "-", "￥": "¥", "＄": "$",
-    "萬": "万", "億": "亿", "點": "点", "兩": "两", "幣": "币", "歐": "欧", "鎊": "镑", "圓": "元",
-    "個": "个", "臺": "台", "韓": "韩", "餘": "余", "數": "数", "幾": "几", "負": "负", "變": "变",
-})
+_TRANSLATE = str.maketrans({**FULLWIDTH_DIGITS, **FULLWIDTH_SIGNS, **TO_SIMPLIFIED})
 
-_DIGITS = "零〇一二三四五六七八九两"
-_SCALES = "十百千万亿兆"
-_DIGIT_VALUE = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2}
 _AR = r"[0-9]+(?:,[0-9]{3}(?![0-9]))*(?:\.[0-9]+)?"
-_CN_RUN = rf"(?:[{_DIGITS}{_SCALES}]|点(?=[{_DIGITS}]))+"
+_CN_RUN = rf"(?:[{DIGITS}{SCALES}]|点(?=[{DIGITS}]))+"
 # A numeral run: Arabic or Chinese start; Arabic digits may resume only between scales (12万5千, 3亿5000万).
 # 千/兆 before a physical unit are SI prefixes (千瓦 kW, 千克 kg, 兆瓦 MW), not scales: 3500亿千瓦时 = 3500亿 kWh.
-_SCALE = r"(?:[十百万亿]|千(?![瓦克米焦帕赫卡])|兆(?![瓦赫帕焦字]))"
+_SCALE = rf"(?:[十百万亿]|千(?![{KILO_UNITS}])|兆(?![{MEGA_UNITS}]))"
 _RUN = re.compile(
-    rf"(?:{_AR}|[{_DIGITS}]|{_SCALE})(?:[{_DIGITS}]|{_SCALE}|点(?=[{_DIGITS}])|(?<=[{_SCALES}]){_AR}(?={_SCALE}))*"
+    rf"(?:{_AR}|[{DIGITS}]|{_SCALE})(?:[{DIGITS}]|{_SCALE}|点(?=[{DIGITS}])|(?<=[{SCALES}]){_AR}(?={_SCALE}))*"
 )
 _FRACTION = re.compile(
-    rf"(?P<neg>负)?(?P<den>{_AR}|[{_DIGITS}{_SCALES}]+)分之(?P<sign>负)?(?P<num>{_AR}|{_CN_RUN})"
+    rf"(?P<neg>负)?(?P<den>{_AR}|[{DIGITS}{SCALES}]+)分之(?P<sign>负)?(?P<num>{_AR}|{_CN_RUN})"
 )
 # Words whose numeral characters are not numbers (rule 5); blanked before matching.
 _STOPWORDS = re.compile(
-    rf"(?<![0-9{_DIGITS}])万一(?![十百千万亿])|(?<![0-9{_DIGITS}{_SCALES}])千万(?=[不别要莫勿得记])|十分(?![钟之])|一成不变|千千万万|三三两两|一五一十"
+    rf"(?<![0-9{DIGITS}])万一(?![十百千万亿])|(?<![0-9{DIGITS}{SCALES}])千万(?=[不别要莫勿得记])|十分(?![钟之])|一成不变|千千万万|三三两两|一五一十"
     r"|(?:[上下同唯统单逐]|(?<!分)之)一(?![十百千万亿])"
 )
 
 _LATIN_BEFORE = re.compile(r"[0-9A-Za-z_.)]")
 _MALFORMED_TAIL = re.compile(r"(?:\.[0-9]+)+")
 _LATIN_AFTER = re.compile(r"[A-Za-z]")
-_PCT_SUFFIX = (("个百分点", "pp"), ("百分点", "pp"), ("基点", "bp"), ("%", "%"))
-_CURRENCY_SUFFIX = (("元人民币", "CNY"), ("美元", "USD"), ("港元", "HKD"), ("港币", "HKD"), ("欧元", "EUR"),
-                    ("日元", "JPY"), ("英镑", "GBP"), ("韩元", "KRW"), ("新台币", "TWD"), ("台币", "TWD"),
-                    ("人民币", "CNY"), ("元", "CNY"))
-_CURRENCY_PREFIX = (("人民币", "CNY"), ("港币", "HKD"), ("RMB", "CNY"), ("HK$", "HKD"), ("US$", "USD"),
-                    ("¥", "CNY"), ("$", "USD"))
-_MEASURE_WORDS = (
-    *"个家名人位次项件条股手只支台辆架艘座套份张本吨克米亩岁周天秒届期轮款种类批笔户所间层度场部倍年月日号成分",
-    "公斤", "千克", "公里", "平方米", "小时", "分钟", "季度", "千瓦", "兆瓦", "吉瓦", "瓦",
-)
+# A number before 年 is a year from 1000 to 2999: 年 says it is one, so the range is wider than the one a bare
+# number must fall in (`numbers.calendar.YEAR_RANGE`, 1900-2100), and kept so.
+_NIAN_YEARS = (1000, 2999)
 
 
 def normalize_zh(text: str) -> str:
@@ -99,7 +99,7 @@ def parse_chinese_number(text: str) -> float:
             value += Decimal(str(parse_chinese_number(tail)))
         return _finite(float(value), text)
     # A decimal coefficient before trailing big scales (1.5万亿, 一点五亿, 十二点五万): cn2an refuses these.
-    m = re.fullmatch(rf"(?P<coef>[0-9]+\.[0-9]+|[{_DIGITS}{_SCALES}]+点[{_DIGITS}]+)(?P<scales>[万亿]+)", s)
+    m = re.fullmatch(rf"(?P<coef>[0-9]+\.[0-9]+|[{DIGITS}{SCALES}]+点[{DIGITS}]+)(?P<scales>[万亿]+)", s)
     if m:
         exponent = sum(4 if c == "万" else 8 for c in m["scales"])
         coef = Decimal(m["coef"]) if m["coef"][0].isdigit() else Decimal(str(_cn2an(m["coef"], text)))
@@ -129,7 +129,7 @@ def _finite(value: float, original: str) -> float:
 def _has_approximate_pair(run: str) -> bool:
     """Adjacent consecutive digits (三四, 七八, 两三) mark an approximate range, not one number."""
     for a, b in itertools.pairwise(run):
-        da, db = _DIGIT_VALUE.get(a), _DIGIT_VALUE.get(b)
+        da, db = DIGIT_VALUE.get(a), DIGIT_VALUE.get(b)
         if da is not None and db is not None and da != 0 and db == da + 1:
             return True
     return False
@@ -181,8 +181,8 @@ def _fraction_mention(text: str, m: re.Match) -> NumericMention:
     error = None
     try:
         numerator = parse_chinese_number(num) * (-1 if m["sign"] else 1) * (-1 if m["neg"] else 1)
-        if den in ("百", "千", "万"):  # 百分之 / 千分之 / 万分之: percentages
-            value = numerator / {"百": 1, "千": 10, "万": 100}[den]
+        if den in PERCENT_DENOMINATORS:  # 百分之 / 千分之 / 万分之: percentages
+            value = numerator / PERCENT_DENOMINATORS[den]
             return NumericMention(span, m.start(), m.end(), value, "percentage", "%")
         denominator = parse_chinese_number(den)
         if denominator == 0:
@@ -190,7 +190,7 @@ def _fraction_mention(text: str, m: re.Match) -> NumericMention:
         value = numerator / denominator
     except ValueError as exc:
         value, error = None, str(exc)
-    kind, unit = ("percentage", "%") if den in ("百", "千", "万") else ("quantity", None)
+    kind, unit = ("percentage", "%") if den in PERCENT_DENOMINATORS else ("quantity", None)
     return NumericMention(span, m.start(), m.end(), value, kind, unit, error)
 
 
@@ -202,15 +202,15 @@ def _run_mention(text: str, norm: str, start: int, end: int) -> NumericMention |
     before = norm[max(0, start - 8): start]
     # Suffix: percentage, currency, dates; measure words only support acceptance.
     kind, unit, new_end, factor = "quantity", None, end, 1.0
-    if hit := _startswith_any(norm, end, _PCT_SUFFIX):
+    if hit := _startswith_any(norm, end, PERCENT_SUFFIXES):
         kind, unit, new_end = "percentage", hit[1], end + len(hit[0])
     elif norm.startswith("成", end) and not arabic:
         kind, unit, new_end, factor = "percentage", "%", end + 1, 10.0
-    elif hit := _startswith_any(norm, end, _CURRENCY_SUFFIX):
+    elif hit := _startswith_any(norm, end, CURRENCY_SUFFIXES):
         kind, unit, new_end = "monetary", hit[1], end + len(hit[0])
     elif norm.startswith("倍", end):
         unit, new_end = "x", end + 1
-    measured = new_end > end or any(norm.startswith(w, end + k) for k in (0, 1) for w in _MEASURE_WORDS
+    measured = new_end > end or any(norm.startswith(w, end + k) for k in (0, 1) for w in MEASURE_WORDS
                                      if k == 0 or norm[end: end + 1] in "多余来")
     # Prefix: sign, currency, 第, vague 数/几.
     new_start, sign = start, 1
@@ -218,7 +218,7 @@ def _run_mention(text: str, norm: str, start: int, end: int) -> NumericMention |
     if before.endswith("负") or signed:
         sign = -1 if before[-1] in "负-" else 1
         new_start -= 1
-    hit = _endswith_any(norm, new_start, _CURRENCY_PREFIX)
+    hit = _endswith_any(norm, new_start, CURRENCY_PREFIXES)
     if hit and ((kind == "quantity" and unit is None) or (kind == "monetary" and unit == hit[1])):
         kind, unit, new_start = "monetary", hit[1], new_start - len(hit[0])  # 人民币3亿元: one mention
     ordinal = before.endswith("第")
@@ -235,7 +235,7 @@ def _run_mention(text: str, norm: str, start: int, end: int) -> NumericMention |
     elif vague:
         new_start -= 1
         error = f"vague quantity {before[-1] + run!r} has no single value"
-    elif _has_approximate_pair(run) and not (len(run) >= 3 and all(c in _DIGIT_VALUE for c in run)):
+    elif _has_approximate_pair(run) and not (len(run) >= 3 and all(c in DIGIT_VALUE for c in run)):
         error = f"approximate range {run!r} has no single value"
     else:
         try:
@@ -250,12 +250,12 @@ def _run_mention(text: str, norm: str, start: int, end: int) -> NumericMention |
 
 
 def _accept_chinese_run(run: str, triggered: bool, kind: str, unit: str | None) -> bool:
-    has_digit = any(c in _DIGIT_VALUE for c in run)
+    has_digit = any(c in DIGIT_VALUE for c in run)
     if not has_digit:  # rule 4
         return kind in ("monetary", "percentage") or (run == "十" and triggered)
     if triggered:  # rule 2
         return True
-    bare_pair = len(run) == 2 and all(c in _DIGIT_VALUE for c in run)
+    bare_pair = len(run) == 2 and all(c in DIGIT_VALUE for c in run)
     return len(run) >= 2 and not bare_pair  # rule 3
 
 
@@ -263,7 +263,7 @@ def _temporal(norm: str, run: str, end: int, value: float, kind: str, unit: str 
     """2023年 / 二〇二三年 (year), 3月 (month), 5日/5号 (day), 一季度 (quarter): kind temporal, unit kept."""
     integral = value == int(value) and value >= 0
     nxt = norm[end: end + 2]
-    if nxt.startswith("年") and integral and 1000 <= value <= 2999:
+    if nxt.startswith("年") and integral and _NIAN_YEARS[0] <= value <= _NIAN_YEARS[1]:
         return "temporal", "year", end + 1
     if nxt.startswith("月") and integral and 1 <= value <= 12:
         return "temporal", "month", end + 1

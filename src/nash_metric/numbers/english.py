@@ -6,7 +6,8 @@ dates and times (``_date_numerals``, asking ``numbers.calendar``), its value (``
 ``numbers.numerals``), sign and currency before it, suffix and spaced unit after it, a currency after it,
 accounting parentheses, its kind, and a range with the number before it. Written English numbers are
 ``numbers.written``'s; both read the text as ``reading.read_mentions`` prepares it (digits of other scripts
-as ASCII, zero-width characters read through), and the words and patterns are ``numbers.lexicon``'s.
+as ASCII, zero-width characters read through); the patterns are ``numbers.lexicon``'s, the words
+``vocabulary.en``'s.
 Candidates may overlap other readers'; ``numbers.extract`` resolves overlaps with
 ``mention.resolve_overlaps`` ("longest span wins"; ties: earlier start, then reader order).
 
@@ -62,8 +63,8 @@ Rules (each one is tested in tests/unit/test_numbers.py or tests/unit/test_numbe
   Glued ``mm`` is million next to a currency (``$5mm``), else millimetres. A *spaced* single letter
   (``EUR74 .8 m``) scales only with a currency, since ``5 m`` is usually metres.
 * Physical units glued to the number (``5kg``, ``10km``, ``20MW``, ``3.5t``, ``100ml``, ``25°C``, ``3x``,
-  ``800dwt``; case-sensitive list ``_UNITS``): value 5.0, ``unit`` the unit's spelling (``"kg"``, ``"MW"``),
-  kind ``"quantity"``. Spaced units (``5 kg``) stay text, the number alone is the mention.
+  ``800dwt``; case-sensitive list ``vocabulary.en.UNITS``): value 5.0, ``unit`` the unit's spelling (``"kg"``,
+  ``"MW"``), kind ``"quantity"``. Spaced units (``5 kg``) stay text, the number alone is the mention.
 * Percent: ``%``, ``percent``, ``per cent``, ``pct``, ``pc``, ``percentage`` (EmbedNum's ``8 percentage``),
   ``percentage point(s)`` -> unit ``"%"``; ``bp``/``bps``/``basis point(s)`` -> unit ``"bp"``.
 * Currency: symbols (``$``->USD, ``US$``, ``€``->EUR, ``£``->GBP, ``¥``->JPY (also the yuan's sign; JPY is
@@ -106,6 +107,18 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from ..vocabulary.en import (
+    ANY_CODE,
+    APPROX_WORDS,
+    BASIS_POINT_SUFFIXES,
+    CODES,
+    COUNT_NOUNS,
+    HYPHEN_TIME_WORDS,
+    ORDINAL_SUFFIXES,
+    PERCENT_SUFFIXES,
+    SCALE_EXPONENTS,
+    UNITS,
+)
 from .calendar import (
     ampm_after,
     date_numerals,
@@ -118,25 +131,18 @@ from .calendar import (
 )
 from .lexicon import (
     ALNUM_RUN,
-    ANY_CODE,
-    APPROX_WORDS,
-    CODES,
     COMPANY_AFTER,
     CORE,
-    COUNT_NOUNS,
     FORM_CODE,
     FRACTION,
     FRACTION_DENS,
-    HYPHEN_TIME_WORDS,
     HYPHENS,
     LABEL_BEFORE,
     NEXT_WORD,
     PCT_AFTER_SCALE,
     PREV_WORD,
-    SCALE_EXP,
     SUFFIX,
     UNIT_AFTER,
-    UNITS,
     VULGAR,
     WORD_BEFORE,
 )
@@ -233,8 +239,8 @@ def _glued_before(text: str, tok: _Token) -> _Resume:
     elif prev and prev in HYPHENS and s >= 2 and _is_letter(text[s - 2]):
         word = PREV_WORD.search(text, max(0, s - 12), s - 1)
         # "mid-2010" is a date and "mln-42 .3 mln" a range; "COVID-19" and "A-380" are identifiers
-        if not (word and (word.group(1).lower() in HYPHEN_TIME_WORDS or word.group(1) in SCALE_EXP
-                          or word.group(1) in ("pct", "pc", "percent", "bp", "bps"))):
+        if not (word and (word.group(1).lower() in HYPHEN_TIME_WORDS or word.group(1) in SCALE_EXPONENTS
+                          or word.group(1) in (*PERCENT_SUFFIXES, *BASIS_POINT_SUFFIXES))):
             return _identifier_end(text, tok.e)
     elif prev.isdigit() or prev in VULGAR:  # e.g. the tail of a rejected token; "½½" is no number
         return tok.e
@@ -321,13 +327,13 @@ def _glued_suffix(text: str, tok: _Token, glued: re.Match[str]) -> _Resume:
     (``100USD``); anything else makes an identifier (``5G``, ``MP3``)."""
     suf = glued.group()
     low = suf.lower()
-    if low in ("percent", "pct", "pc"):
+    if low in PERCENT_SUFFIXES:
         tok.unit = "%"
-    elif low in ("bp", "bps"):
+    elif low in BASIS_POINT_SUFFIXES:
         tok.unit = "bp"
     elif _glued_scale(text, tok, suf, glued.end()):
-        tok.exp += SCALE_EXP.get(low, 6)
-    elif low in ("st", "nd", "rd", "th") and tok.plain and tok.cur is None and not tok.negative:
+        tok.exp += SCALE_EXPONENTS.get(low, 6)
+    elif low in ORDINAL_SUFFIXES and tok.plain and tok.cur is None and not tok.negative:
         if month_name_before(text, tok.s) or month_name_after(text, glued.end()):
             tok.period = True
     elif suf == "s" and tok.plain and tok.cur is None and is_decade(tok.m["body"]):
@@ -346,7 +352,7 @@ def _glued_scale(text: str, tok: _Token, suf: str, suffix_end: int) -> bool:
     """Whether glued letters are a scale (``3.2m``, ``100M``, ``2bn``, ``$5mm``): a single letter on an integer
     is an identifier after a label word (``Phase 2B``) and, upper-case, before a company word (``3M Company``)
     or on a year (``options 2004B``)."""
-    if not (suf.lower() in SCALE_EXP or suf == "MM" or (suf == "mm" and tok.cur)):
+    if not (suf.lower() in SCALE_EXPONENTS or suf == "MM" or (suf == "mm" and tok.cur)):
         return False
     if len(suf) != 1 or not tok.plain:
         return True
@@ -364,7 +370,7 @@ def _spaced_unit(text: str, pos: int, cur: str | None) -> tuple[int, str | None,
         return None
     if after["pct"] or after["bp"]:
         return after.end(), percent_unit(after), 0
-    return after.end(), None, SCALE_EXP[(after["scale"] or after["letter"]).lower()]
+    return after.end(), None, SCALE_EXPONENTS[(after["scale"] or after["letter"]).lower()]
 
 
 def _currency_after(text: str, tok: _Token) -> None:

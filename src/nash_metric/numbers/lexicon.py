@@ -1,9 +1,10 @@
-"""The English reader's lexicon: currency codes, symbols and words, scales, units, count nouns, signs, number
-words, and the precompiled patterns the digit pass (``numbers.english``), the written-number grammar
-(``numbers.written``) and what they share (``numbers.reading``, ``numbers.numerals``) match with.
+"""The English reader's characters and precompiled patterns, which the digit pass (``numbers.english``), the
+written-number grammar (``numbers.written``) and what they share (``numbers.reading``, ``numbers.numerals``)
+match with. Their words (currency codes and words, scales, units, count nouns, number words) are the
+vocabulary's (``vocabulary.en``); a pattern that is an alternation of words is built from its word list.
 
-Constants and patterns only, no logic. The date and time vocabulary (month names, am/pm, ``Q``/``H``/``FY``,
-the year range) belongs to the one date grammar, ``numbers.calendar``. Every pattern has bounded or
+Constants and patterns only, no logic. The date and time patterns (month names, am/pm, ``Q``/``H``/``FY``,
+the year range) belong to the one date grammar, ``numbers.calendar``. Every pattern has bounded or
 unambiguous repetition, so each runs in linear time (rules: ``numbers.english``'s docstring).
 """
 
@@ -13,64 +14,26 @@ import re
 from fractions import Fraction
 from unicodedata import numeric
 
+from ..vocabulary.en import (
+    ANY_CODE,
+    CURRENCY_WORDS,
+    NUMBER_WORDS,
+    SCALE_ABBREVIATIONS,
+    SCALE_WORDS,
+    SYMBOLS,
+    TENS_WORDS,
+)
 
-# ---------------------------------------------------------------- words
-def _words(s: str) -> frozenset[str]:
-    return frozenset(s.split())
-
-
-CODES = {c: c for c in _words(
-    "USD EUR GBP JPY CNY SEK NOK DKK CHF RUB INR HKD AUD CAD SGD KRW PLN LVL LTL EEK ISK BRL MXN ZAR TRY NZD "
-    "CZK HUF TWD THB MYR IDR PHP SAR AED ILS UAH RON"
-)}
-CODES["RMB"] = "CNY"
-# Lower-case codes count next to a number ("0.33 eur", "usd 5"), except those that are common words.
-_LOWER_CODES = {c.lower(): v for c, v in CODES.items()}
-for _w in ("try", "php", "rub", "eek", "lvl"):
-    del _LOWER_CODES[_w]
-CODES["Rs"] = "INR"
-ANY_CODE = CODES | _LOWER_CODES
-SYMBOLS = {"$": "USD", "US$": "USD", "A$": "AUD", "C$": "CAD", "HK$": "HKD", "S$": "SGD", "€": "EUR",
-           "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW", "₽": "RUB", "x20ac": "EUR"}
-CURRENCY_WORDS = {"euro": "EUR", "euros": "EUR", "dollar": "USD", "dollars": "USD", "yen": "JPY",
-                  "yuan": "CNY", "renminbi": "CNY", "sterling": "GBP", "kronor": "SEK", "kronur": "ISK",
-                  "kroner": "NOK", "krona": "SEK", "kroons": "EEK", "roubles": "RUB", "rubles": "RUB",
-                  "rupees": "INR", "litas": "LTL", "lats": "LVL", "lei": "RON"}
-SCALE_EXP = {"hundred": 2, "thousand": 3, "k": 3, "million": 6, "mn": 6, "mln": 6, "mio": 6, "m": 6,
-             "billion": 9, "bn": 9, "bln": 9, "b": 9, "trillion": 12, "tn": 12, "trn": 12,
-             "lakh": 5, "crore": 7}
-# Physical units glued to a number ("5kg", "20MW"), case-sensitive (MW megawatt, mW would be milliwatt),
-# mapped to one spelling. "m" is million (a scale), never metres; "mm" is million only next to a currency.
-UNITS = {u: u for u in _words(
-    "mg g kg t kt Mt Gt lb lbs oz dwt TEU mm cm km ft nm µm m2 m3 km2 m² m³ km² ha sqm sqft ml cl l bbl boe mcf "
-    "gal cc W kW MW GW TW Wh kWh MWh GWh TWh kV V mAh Hz kHz MHz GHz kB KB MB GB TB PB kbps Mbps Gbps mph kph "
-    "ms sec min mins h hr hrs yr yrs x °C °F ° tCO2 tCO2e ktCO2e MtCO2e"
-)} | {"μm": "µm", "mw": "MW", "kw": "kW", "gw": "GW", "kwh": "kWh", "mwh": "MWh", "gwh": "GWh", "KG": "kg",
-      "Kg": "kg", "KM": "km", "mL": "ml", "mt": "t", "MT": "t", "tonnes": "t", "Mbit": "Mbps"}
-# A bare integer in the year range followed by one of these counts things rather than naming a year.
-COUNT_NOUNS = _words(
-    "employees people persons workers staff jobs positions personnel members units shares tonnes tons "
-    "metres meters square cubic kilometres kilometers km hectares barrels cars vehicles trucks stores shops "
-    "outlets restaurants customers clients users subscribers households homes apartments flats rooms beds "
-    "sites locations branches companies firms machines aircraft planes ships vessels phones handsets devices "
-    "pieces items products contracts patients students children copies titles kg kilograms mw megawatts "
-    "points times")
-# ... and of these, "1.500 employees" can only be 1500: nobody counts 1.5 employees.
-DISCRETE_NOUNS = COUNT_NOUNS - _words(
-    "tonnes tons metres meters square cubic kilometres kilometers km hectares barrels kg kilograms mw megawatts "
-    "points times")
-APPROX_WORDS = _words("about approximately approx nearly almost around some roughly over than exactly")
-HYPHEN_TIME_WORDS = _words("mid end early late pre post start year fiscal calendar full")
+# ---------------------------------------------------------------- characters
 HYPHENS = "-‐‑–"  # hyphen-minus, U+2010 hyphen, U+2011 non-breaking hyphen, en dash
 SIGNS = "-+−–‐‑"
 SIGN_AFTER = "([{=:;,/'\"$€£¥₹₩₽"  # a sign may follow a space, these characters, or the text start
 VULGAR = {c: Fraction(numeric(c)).limit_denominator(10) for c in "¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞↉"}
 FRACTION_DENS = frozenset((2, 3, 4, 5, 6, 8, 10, 12, 16, 32, 64, 100))
 INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad"  # zero-width space/non-joiner/joiner, word joiner, BOM, SHY
-NUMBER_WORDS = ("zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
-                "fifteen|sixteen|seventeen|eighteen|nineteen")
-TENS_W = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
-SCALES_W = "hundred|thousand|million|billion|trillion"
+_NUMBER_ALT = "|".join(NUMBER_WORDS)  # zero|one|...|nineteen
+_TENS_ALT = "|".join(TENS_WORDS)
+_SCALES_ALT = "|".join(SCALE_WORDS)
 
 # ---------------------------------------------------------------- patterns
 _ANY_CODE_ALT = "|".join(sorted(ANY_CODE, key=len, reverse=True))
@@ -114,7 +77,7 @@ COMPANY_AFTER = re.compile(  # "3M Company", "3M's"
     r"['’]s(?![A-Za-z])|\s+(?:Company|Co|Corp|Corporation|Inc|Ltd|plc|PLC|Group|AG|SA|NV)(?![A-Za-z])")
 _PERCENT = r"[%％]|(?i:per\s?cent|percent(?:age)?(?:\s+points?)?|pct)\b|pc\b"
 _BP = r"(?i:basis\s+points?|bps?)\b"
-_SCALE_WORD = r"(?i:hundred|thousand|million|billion|trillion|mn|mln|mio|bn|bln|tn|trn|lakh|crore)\b"
+_SCALE_WORD = r"(?i:" + "|".join((*SCALE_WORDS, *SCALE_ABBREVIATIONS)) + r")\b"
 UNIT_AFTER = re.compile(
     rf"\s?(?:(?P<pct>{_PERCENT})|(?P<bp>{_BP})|(?P<scale>{_SCALE_WORD})|(?P<letter>[kmbKMB]){_END})")
 CUR_AFTER = re.compile(rf"\s?(?:(?P<code>{_ANY_CODE_ALT})|(?P<word>(?i:{_CUR_WORD_ALT})))" + _END)
@@ -122,7 +85,7 @@ PCT_AFTER_SCALE = re.compile(rf"\s?(?:(?P<pct>{_PERCENT})|(?P<bp>{_BP}))")
 RANGE_BEFORE = re.compile(r"[0-9%]\s+[-–‐‑]\s?\Z|[0-9%]\s?[–‐‑]\s?\Z")
 MINUS_WORD = re.compile(r"(?<![A-Za-z])(?i:minus)\s+\Z")
 OPERAND_BEFORE = re.compile(  # "10 minus 3", "five minus two": a binary minus, not a sign
-    rf"(?:[0-9%)]|(?<![A-Za-z])(?i:{NUMBER_WORDS}|{TENS_W}|{SCALES_W}|percent))\s*\Z")
+    rf"(?:[0-9%)]|(?<![A-Za-z])(?i:{_NUMBER_ALT}|{_TENS_ALT}|{_SCALES_ALT}|percent))\s*\Z")
 FORM_CODE = re.compile(r"[-–][A-Z](?![A-Za-z0-9])")  # SEC forms 10-K, 8-K, 20-F are identifiers
 PREV_WORD = re.compile(r"([A-Za-z]+)[\s,]*\Z")
 NEXT_WORD = re.compile(r"\s([A-Za-z]+)")

@@ -17,10 +17,10 @@ from decimal import Decimal
 from fractions import Fraction
 
 from ..common.validation import echoed
+from ..vocabulary.en import DISCRETE_NOUNS
 from .lexicon import (
     AMBIGUOUS,
     DECIMAL_COMMA,
-    DISCRETE_NOUNS,
     EN_FORM,
     EU_FORM,
     EUROPEAN,

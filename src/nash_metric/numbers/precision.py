@@ -8,14 +8,16 @@ A figure is supported by another when they agree at the precision it was written
   covers [1.15, 1.25] billion. Written numbers (``twenty-four``, ``three million``) and power forms
   (``10^30``) and fractions (``1/2``) have no digits to count: their value's last non-zero digit is taken instead.
 * **Hedges** widen the tolerance by one step, from half a unit of the last written digit to a whole unit:
-  ``about 25%`` covers [24, 26], ``roughly $1.2 billion`` [1.1, 1.3] billion. The words are in ``HEDGES``.
+  ``about 25%`` covers [24, 26], ``roughly $1.2 billion`` [1.1, 1.3] billion. The words are in ``HEDGES``
+  (``vocabulary.en``).
 * **Families.** Percent and percentage points are different quantities (``rose 2%`` is not ``rose 2
   percentage points``); basis points are hundredths of a point (``50 bp`` = ``0.5 percentage points``).
   Two stated currencies or physical units must be equal; a number without a unit fits any unit but a
   percent's (``25 billion`` against ``$25 billion``: the currency may be said elsewhere). Times of day are
   compared with times only; calendar periods (dates, quarters, fiscal years) by ``periods.CalendarKeys``.
 
-This module reads one mention at a time and imports nothing but the stdlib and ``mention``/``periods``.
+This module reads one mention at a time and imports nothing but the stdlib, ``mention``, ``normalize`` and the
+vocabulary.
 """
 
 from __future__ import annotations
@@ -24,14 +26,13 @@ import math
 import re
 from dataclasses import dataclass
 
+from ..vocabulary.en import HEDGES
 from .mention import NumericMention
 from .normalize import normalize_digits
 
 __all__ = ["HEDGES", "WrittenPrecision", "written_precision"]
 
-# Approximation words right before a number (a comparison such as "more than" is a bound, not a hedge).
-HEDGES = ("about", "approximately", "approx.", "approx", "around", "roughly", "nearly", "almost", "some",
-          "circa", "ca.", "close to", "an estimated", "estimated", "~", "≈", "just over", "just under")
+# A hedge right before a number (a comparison such as "more than" is a bound, not a hedge); longest first.
 _HEDGE_BEFORE = re.compile(
     r"(?:^|[\s(])(?:" + "|".join(re.escape(h) for h in sorted(HEDGES, key=len, reverse=True)) + r")\s*$",
     re.IGNORECASE,
@@ -49,6 +50,19 @@ _POINTS_RANGE_AFTER = re.compile(r"\s{0,3}(?:[-\u2010-\u2015\u2212~]|(?i:to|thro
 # was rounded, a figure more than this share away from another is not the same figure (doubled when hedged).
 # Chosen on the SummEdits dev domains (docs/benchmarks/summedits.md), not per domain.
 RELATIVE_CAP = 0.05
+# A written figure covers half a unit of its last written digit on each side: its rounding interval.
+ROUNDING = 0.5
+# A hedge doubles what a figure covers: a whole unit of its last digit, twice `RELATIVE_CAP`, a minute of a time.
+HEDGE_WIDENING = 2
+# The characters before a number a hedge may end in: room for the longest hedge ("approximately", 13), the space
+# or parenthesis before it and the spaces after it.
+HEDGE_LOOKBACK = 24
+# Half a minute, in hours: a time of day is written to the minute at best.
+HALF_MINUTE = 1 / 120
+# log10 of a power of ten may fall a hair short of its integer in floats: this keeps 1000's first digit at 10^3.
+_LOG_SLACK = 1e-12
+# The significant digits of a written number's value that may state its precision (a float holds 15-17).
+_VALUE_DIGITS = 12
 
 # Unit families beyond the mention's own unit code.
 PERCENT, POINTS, TIME = "%", "points", "time"
@@ -67,22 +81,18 @@ class WrittenPrecision:
     tolerance: float
     family: str | None
     hedged: bool
-    rounding: float  # the tolerance before `relative_cap`: what the written digits alone allow
+    rounding: float  # the tolerance before `RELATIVE_CAP`: what the written digits alone allow
 
 
-def written_precision(
-    text: str, mention: NumericMention, relative_cap: float | None = RELATIVE_CAP, hedges: bool = True
-) -> WrittenPrecision:
-    """The written precision of ``mention`` (found in ``text``, whose words before it may hedge it).
-
-    ``relative_cap`` and ``hedges`` exist for the ablation that chose them (``perf/support_ablation.py``).
-    """
+def written_precision(text: str, mention: NumericMention) -> WrittenPrecision:
+    """The written precision of ``mention`` (found in ``text``, whose words before it may hedge it)."""
     assert mention.value is not None, "only valued mentions are compared"
-    hedged = hedges and bool(_HEDGE_BEFORE.search(text, max(0, mention.start - 24), mention.start))
+    hedged = bool(_HEDGE_BEFORE.search(text, max(0, mention.start - HEDGE_LOOKBACK), mention.start))
+    widening = HEDGE_WIDENING if hedged else 1
     value = float(mention.value)
     if mention.period is not None and mention.period.startswith("T"):
         # A time of day in decimal hours, written to the minute at best: equal or not.
-        minute = 1 / 120 * (2 if hedged else 1)
+        minute = HALF_MINUTE * widening
         return WrittenPrecision(value, minute, TIME, hedged, minute)
     step = _last_digit_place(mention.text, value)
     family: str | None = mention.unit
@@ -93,9 +103,8 @@ def written_precision(
             inherited = not _PERCENT_WORD.search(mention.text)  # a range's bare first bound: "2 to 3 points"
             points = _POINTS.search(mention.text) or (inherited and _POINTS_RANGE_AFTER.match(text, mention.end))
             family = POINTS if points else PERCENT
-    rounding = tolerance = step * (1.0 if hedged else 0.5)
-    if relative_cap is not None:
-        tolerance = min(tolerance, relative_cap * (2 if hedged else 1) * abs(value))
+    rounding = step * (ROUNDING * widening)
+    tolerance = min(rounding, RELATIVE_CAP * widening * abs(value))
     return WrittenPrecision(value, tolerance, family, hedged, rounding)
 
 
@@ -108,13 +117,14 @@ def _last_digit_place(written: str, value: float) -> float:
         return 10.0 ** -len(decimals.group(1)) if decimals else 1.0
     if not significant or _POWER.search(written) or _FRACTION.search(written):
         return _value_place(value)
-    leading = math.floor(math.log10(abs(value)) + 1e-12)
+    leading = math.floor(math.log10(abs(value)) + _LOG_SLACK)
     return 10.0 ** (leading - len(significant) + 1)
 
 
 def _value_place(value: float) -> float:
-    """The place of the value's last non-zero digit among its first 12 significant ones (written numbers)."""
-    mantissa = f"{abs(value):.11e}"
+    """The place of the value's last non-zero digit among its first `_VALUE_DIGITS` significant ones (written
+    numbers)."""
+    mantissa = f"{abs(value):.{_VALUE_DIGITS - 1}e}"
     digits, exponent = mantissa.split("e")
     significant = digits.replace(".", "").rstrip("0") or "0"
     return 10.0 ** (int(exponent) - len(significant) + 1)

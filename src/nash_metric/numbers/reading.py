@@ -14,10 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
+from ..vocabulary.en import ANY_CODE, CURRENCY_WORDS, SYMBOLS
 from .lexicon import (
-    ANY_CODE,
     CUR_AFTER,
-    CURRENCY_WORDS,
     INVISIBLE,
     INVISIBLE_RE,
     MINUS_WORD,
@@ -26,7 +25,6 @@ from .lexicon import (
     RANGE_BEFORE,
     SIGN_AFTER,
     SIGNS,
-    SYMBOLS,
 )
 from .mention import NumericMention
 from .normalize import normalize_digits

@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from .lexicon import NUMBER_WORDS, PCT_AFTER_SCALE, SCALES_W, TENS_W
+from ..vocabulary.en import NUMBER_WORDS, ORDINAL_WORDS, SCALE_EXPONENTS, SCALE_WORDS, TENS_WORDS
+from .lexicon import PCT_AFTER_SCALE
 from .mention import NumericMention
 from .reading import Candidate, currency_after, currency_before, percent_unit, read_mentions, sign_before
 
@@ -27,19 +28,20 @@ __all__ = ["written_mentions"]
 
 # A run of number words; _parse_written splits it into numbers. Longest alternatives first (eighteen before
 # eight, eighty before eight), so the engine never backtracks across words.
-_TEENS_W = "|".join(NUMBER_WORDS.split("|")[11:])
-_NUMWORD = rf"(?:{TENS_W}|{_TEENS_W}|{NUMBER_WORDS}|{SCALES_W})"
+_NUMBER_W, _TEENS_W = "|".join(NUMBER_WORDS), "|".join(NUMBER_WORDS[11:])
+_TENS_W, _SCALES_W = "|".join(TENS_WORDS), "|".join(SCALE_WORDS)
+_NUMWORD = rf"(?:{_TENS_W}|{_TEENS_W}|{_NUMBER_W}|{_SCALES_W})"
 _WRITTEN = re.compile(
-    rf"(?i)(?<![A-Za-z])(?:a\s+(?={SCALES_W}))?{_NUMWORD}(?:(?:\s+and\s+|[\s-]+){_NUMWORD})*(?![A-Za-z])"
+    rf"(?i)(?<![A-Za-z])(?:a\s+(?={_SCALES_W}))?{_NUMWORD}(?:(?:\s+and\s+|[\s-]+){_NUMWORD})*(?![A-Za-z])"
 )
-_ORDINAL_TAIL = re.compile(r"-(?i:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)\b")
+_ORDINAL_TAIL = re.compile(r"-(?i:" + "|".join(ORDINAL_WORDS) + r")\b")
 _WORD_RE = re.compile(r"[A-Za-z]+")
 # word -> (category, value): u 1-9, t 10-19, z zero, x tens, h hundred, s thousand and up, & "and", a "a"
-_W = ({w: ("u", i) for i, w in enumerate(NUMBER_WORDS.split("|")[1:10], 1)}
-      | {w: ("t", i) for i, w in enumerate(NUMBER_WORDS.split("|")[10:], 10)}
-      | {w: ("x", 10 * i) for i, w in enumerate(TENS_W.split("|"), 2)}
-      | {"zero": ("z", 0), "hundred": ("h", 100), "thousand": ("s", 10**3), "million": ("s", 10**6),
-         "billion": ("s", 10**9), "trillion": ("s", 10**12), "and": ("&", 0), "a": ("a", 1)})
+_W = ({w: ("u", i) for i, w in enumerate(NUMBER_WORDS[1:10], 1)}
+      | {w: ("t", i) for i, w in enumerate(NUMBER_WORDS[10:], 10)}
+      | {w: ("x", 10 * i) for i, w in enumerate(TENS_WORDS, 2)}
+      | {w: ("h" if w == "hundred" else "s", 10 ** SCALE_EXPONENTS[w]) for w in SCALE_WORDS}
+      | {"zero": ("z", 0), "and": ("&", 0), "a": ("a", 1)})
 
 
 def written_mentions(text: str) -> list[NumericMention]:

@@ -18,7 +18,7 @@ The steps, each a function below:
    side -> 1, numbers on one side only -> 0 (the side without numbers then has a direction of 1: it states
    nothing unsupported, and the other side's direction is 0).
 5. `value_support`: whether the chosen mention's value agrees at the precision the source mention was written
-   with (`numbers.precision`), for the verdicts of `support.py`.
+   with (`numbers.precision`), for the figure verdicts (`verdicts.decide`).
 
 The alignment is stored flat (one row per mention) so that S_num can be recomputed at any tau without
 encoding again, and so that `explain` reads the very matches the score used. Its memory follows the work:
@@ -31,12 +31,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from ..common.batching import size_batches
 from ..numbers.periods import CALENDAR_GRANULARITIES, CalendarKeys, calendar_similarity
+from ..verdicts.keys import Label, SupportKeys
 
 
 def magnitude_similarity(v: np.ndarray | float, u: np.ndarray | float) -> np.ndarray:
@@ -48,44 +49,7 @@ def magnitude_similarity(v: np.ndarray | float, u: np.ndarray | float) -> np.nda
     return 1.0 / (1.0 + diff / norm)
 
 
-@dataclass
-class SupportKeys:
-    """Per mention, what the support verdict compares (`numbers.precision.WrittenPrecision`, stacked)."""
-
-    values: np.ndarray  # [M] comparable value (basis points in percentage points)
-    tolerance: np.ndarray  # [M] half a unit of the last written digit (a whole unit when hedged)
-    family: np.ndarray  # [M] int: -1 fits any unit but a strict one; equal codes fit each other
-    strict: np.ndarray  # [M] bool: percent, percentage points, time of day: only their own family fits
-    labels: list[tuple[str, int, int, float]]  # [M] (text, start, end, value) of each mention, for reports
-    contexts: list[Any] = field(default_factory=list)  # [M] context.words.Context of each mention (None: unread)
-    scaled: np.ndarray | None = None  # [M] bool: its own words scale it ("$1.2 billion")
-    table_scale: np.ndarray | None = None  # [M] its table's scale ("in millions": 1e6), NaN outside a scaled table
-    clock: np.ndarray | None = None  # [M] bool: a time of day
-    judged: np.ndarray | None = None  # [M] bool: a figure the verdict judges (not a small count written in words)
-    # What each mention is bound to (`context.binding`): the year its clause or column states (NaN: none), the
-    # direction of a change it states (+1, -1, 0), whether it counts things, is an amount per unit or of money,
-    # and the row of the other bound of its range (-1: not a range).
-    year: np.ndarray | None = None
-    direction: np.ndarray | None = None
-    counted: np.ndarray | None = None
-    per_unit: np.ndarray | None = None
-    money: np.ndarray | None = None
-    partner: np.ndarray | None = None
-    # Its family by name, for the derivations of computed figures (`derivations`): a percent (a cell its table
-    # gives as one included), percentage points.
-    percent: np.ndarray | None = None
-    points: np.ndarray | None = None
-    # Half a unit of the last written digit (a whole one when hedged), without `tolerance`'s relative cap: a
-    # computed "grew 3%" is 2.78% rounded, as its writer rounds (`derivations`).
-    rounding: np.ndarray | None = None
-    # A table cell; the noun a count counts (a code, -1: none) and whether that noun is a length of time: read from
-    # `contexts` once, so that the verdict's matrices need no Python per cell.
-    cell: np.ndarray | None = None
-    noun: np.ndarray | None = None
-    timed: np.ndarray | None = None
-
-
-@dataclass
+@dataclass(frozen=True)
 class MentionTable:
     """The scorable mentions of many texts, stacked: text t owns rows offsets[t] : offsets[t] + counts[t]."""
 
@@ -148,7 +112,7 @@ class Alignment:
     cosines: dict[int, np.ndarray] = field(default_factory=dict)  # pair -> [n_a, n_b] matrix, when kept
     first_a: np.ndarray | None = None  # [P] row of each first text's first mention in `labels`
     first_b: np.ndarray | None = None  # [P]
-    labels: list[tuple[str, int, int, float]] = field(default_factory=list)  # (text, start, end, value) per row
+    labels: list[Label] = field(default_factory=list)  # (text, start, end, value, cell labels) per row
 
     def numeric_similarity(self, tau: float) -> NumberScores:
         return numeric_similarity(self, tau)
@@ -403,7 +367,7 @@ def value_support(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, b_valu
     states more ("$1,234 million"). Two calendar periods agree when they are the same period at the coarser
     granularity (0 days apart); a period against a plain number only when the period is a bare year. Without
     `mentions.support`, values must be equal. `b_values` replaces the comparable values of the ib side (a table's
-    scale applied, `support.value_agreement`); `unsigned` compares magnitudes (a sign is often said in words).
+    scale applied, `verdicts.value.value_agreement`); `unsigned` compares magnitudes (a sign is often said in words).
     """
     keys = mentions.support
     if keys is None:

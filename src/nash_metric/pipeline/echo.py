@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..config import NASHConfig, score_options
-from .support import RULE
+from ..verdicts.rules import RULE
 from .weighting import REFERENCES
 
 

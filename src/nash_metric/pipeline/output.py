@@ -10,10 +10,11 @@ import numpy as np
 
 from ..common.blank import zero_blank_pairs
 from ..config import check_threshold
+from ..verdicts.argmax import argmax_verdicts
+from ..verdicts.decide import support_fields
 from .alignment import Alignment, NumberScores
 from .echo import hashcode
 from .mixing import mixed
-from .support import argmax_verdicts, support_fields
 
 if TYPE_CHECKING:
     from ..calibration.rescale import RescaleBaseline
@@ -51,9 +52,40 @@ class NASHOutput:
     the reference's numbers, as bert-score's P and R; `nash_precision` and `nash_recall` mix the precisions and
     the recalls with the same alpha. `numeric_support` is the share of the prediction's numbers that the
     reference supports at their written precision or implies by a derivation of bound numbers (`computed`; 1.0
-    when it states none), and `unsupported_numbers` lists the others (`support`). With `rescale_with_baseline`,
+    when it states none), and `unsupported_numbers` lists the others (`verdicts`). With `rescale_with_baseline`,
     the nash, text and baseline fields are rescaled (s - b) / (1 - b) (`rescale`); the number fields and alpha
     never are.
+
+    Attributes:
+        nash: NASH of each pair, alpha * text + (1 - alpha) * numeric (then rescaled, with `rescale_with_baseline`).
+        nash_precision: NASH with the precisions mixed (the prediction's side).
+        nash_recall: NASH with the recalls mixed (the reference's side).
+        text: S_text, the backbone metric on the pair without its numbers (the text channel); public name
+            `text_similarity`.
+        text_precision: The text channel's precision.
+        text_recall: The text channel's recall.
+        numeric: S_num, the mean of the two directional number scores; public name `numeric_similarity`.
+        numeric_precision: S(prediction -> reference).
+        numeric_recall: S(reference -> prediction).
+        numeric_support: The share of the prediction's numbers that the reference supports or implies (1.0 when it
+            states none).
+        alpha: The weight of the text channel in each pair's NASH.
+        baseline: The backbone metric on the original pair (BERTScore F1 or cosine); None unless the scorer was
+            built with `baseline=True`.
+        baseline_precision: The baseline's precision (None as `baseline`).
+        baseline_recall: The baseline's recall (None as `baseline`).
+        config: The configuration echo: every option that can change a score, resolved, and the versions.
+        hashcode: The digest of `config`, naming the configuration in a report.
+        unscored: Every number left out of the number channel: the pair's `index`, its `side`, `text`, `start`,
+            `end` and the `reason`.
+        unsupported_numbers: Per pair, the prediction's figures whose verdict is neither `supported` nor
+            `computed` (entries of the same form as `figure_verdicts`).
+        figure_verdicts: Per pair, every figure of the prediction with its verdict (`FigureVerdict` entries).
+        alignment: The number alignments of the call, kept so that `at_threshold` rescores without encoding.
+        pair_index: Per input pair, its row of `alignment`.
+        best_reference: With several references per prediction, the index of the one kept; else None.
+        rescale: The baseline the scores were rescaled by (`rescale_with_baseline`), else None.
+        blank: Per pair, whether its prediction or reference is blank (such a pair scores 0).
     """
 
     nash: np.ndarray
@@ -65,7 +97,7 @@ class NASHOutput:
     numeric: np.ndarray  # S_num
     numeric_precision: np.ndarray
     numeric_recall: np.ndarray
-    numeric_support: np.ndarray  # share of the prediction's numbers the reference supports (support.py)
+    numeric_support: np.ndarray  # share of the prediction's numbers the reference supports (verdicts/)
     alpha: np.ndarray  # weight of the text channel
     baseline: np.ndarray | None  # backbone metric on the original pair (BERTScore F1 or cosine), on request
     baseline_precision: np.ndarray | None
@@ -74,9 +106,9 @@ class NASHOutput:
     hashcode: str
     unscored: list[dict[str, Any]] = field(default_factory=list)
     # Per pair, the prediction's numbers whose verdict is neither `supported` nor `computed`
-    # (support.unsupported_numbers).
+    # (verdicts.decide.support_fields).
     unsupported_numbers: list[list[dict[str, Any]]] = field(default_factory=list)
-    # Per pair, every figure of the prediction with its verdict (support.FigureVerdict).
+    # Per pair, every figure of the prediction with its verdict (verdicts.decide.FigureVerdict).
     figure_verdicts: list[list[dict[str, Any]]] = field(default_factory=list)
     alignment: Alignment | None = field(default=None, repr=False)
     pair_index: np.ndarray | None = field(default=None, repr=False)  # input pair -> row of `alignment`

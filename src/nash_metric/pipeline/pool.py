@@ -36,6 +36,7 @@ from ..numbers import NumericMention, extract_numbers
 from ..numbers.extract import range_connectors, reader_text
 from ..numbers.mention import mask_spans
 from ..numbers.periods import CalendarKeys
+from ..verdicts.keys import SupportKeys, read_keys
 from .alignment import MentionTable
 
 _GAP = re.compile(r"[ \t]+(?=[,.;:!?)\]]|$)|(?<=[(\[])[ \t]+|(?<=[ \t])[ \t]+")
@@ -159,7 +160,14 @@ class TextPool:
             offsets=offsets,
             counts=counts,
             calendar=CalendarKeys.of(periods) if any(periods) else None,
+            support=self.support_keys(offsets, total),
         )
+
+    def support_keys(self, offsets: np.ndarray, size: int) -> SupportKeys:
+        """What the verdict compares of the `size` rows of a mention table whose text t starts at row
+        `offsets[t]` (`verdicts.keys`)."""
+        return read_keys(((text, [self.mentions[text][i] for i in self.scorable[text]], int(offsets[self.ids[text]]))
+                          for text in self.mentions), size)
 
     def unscored(self, predictions: Sequence[str], references: Sequence[str]) -> list[dict[str, Any]]:
         """Every mention left out of the number channel, with the pair index, side and reason."""

@@ -3,14 +3,15 @@
 0. reading               `read_texts`                   (pool.py; other scripts' digits as ASCII, full reader)
 1. modal separation      `TextPool.build`               (pool.py; numbers/ finds and masks the numbers)
 2. encoding              `Encoder.encode`               (backbone/encoders.py; one forward pass per distinct text)
-3. mention vectors       `TextPool.mention_table`       (mean sub-token state of each number)
+3. mention vectors       `TextPool.mention_table`       (mean sub-token state of each number; what the verdict
+                                                         compares of each, `verdicts.keys`)
 4. text channel          `text_similarity`              (backbone/similarity.py; S_text without numbers; with
                                                          baseline=True the backbone score on the originals)
 5. alignment             `align_numbers`                (alignment.py; directional argmax)
 6. tau gate, magnitude   `Matches.accepted`, `value_similarity` (magnitude; calendar distance for periods; 0 for
                                                          figures of different kinds, `kinds_fit`)
 7. S_num                 `numeric_similarity`           (per direction: the mean over that side's numbers)
-7b. numeric support      `context_verdicts`             (support.py; a verdict per figure of the prediction:
+7b. numeric support      `context_verdicts`             (verdicts/decide.py; a verdict per figure of the prediction:
                                                          its value, then its context)
 8. weights and alpha     `pair_alphas`                  (weighting.py; every token 1, or an IDF table)
 9. mixing                `mixed`                        (mixing.py: F, precision and recall)
@@ -34,6 +35,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -42,13 +44,14 @@ from ..backbone.encoders import Encoding, channel_view
 from ..backbone.similarity import PRF, text_similarity
 from ..common.blank import BlankCount, blank_pairs, count_blank, zero_blank_pairs
 from ..common.memory import release_freed_memory
+from ..verdicts.argmax import argmax_verdicts
+from ..verdicts.decide import FigureVerdict, context_verdicts, support_fields
 from .alignment import Alignment, MentionTable, NumberScores, align_numbers
 from .echo import echo, hashcode
 from .fitted import Fitted
 from .mixing import mixed
 from .output import NASHOutput
 from .pool import TextPool, read_flat_pairs
-from .support import FigureVerdict, argmax_verdicts, context_verdicts, support_fields, support_keys
 from .weighting import IDF, pair_alphas
 
 Block = tuple[list[str], list[str]]  # predictions and references of one chunk, read
@@ -87,7 +90,6 @@ def score_chunk(
     encodings = fitted.encoder.encode(pool.texts, pool.spans(), show_progress=show_progress,
                                       left_out=pool.left_out_spans(), on_batch=on_batch)
     mentions = pool.mention_table(encodings)
-    mentions.support = support_keys(pool, mentions)
 
     # 4. Text channel on the pairs without their numbers, and (on request) the backbone score on the originals.
     channel = [channel_view(e) for e in encodings] if pool.one_pass else encodings
@@ -109,8 +111,8 @@ def score_chunk(
 
     # 8. alpha from the weights of words and [NUM] tokens.
     alpha = pair_alphas(fitted.idf, [pool.masked[t] for t in preds], [pool.masked[t] for t in refs])
-    raw = _mixed_output(fitted, alpha, s_text, backbone, number_scores, alignment, verdicts, pair_index, pool,
-                        preds, refs)
+    parts = _Parts(alpha, s_text, backbone, number_scores, alignment, verdicts, pair_index)
+    raw = _mixed_output(fitted, parts, pool, preds, refs)
     if raw.blank is not None and raw.blank.any():
         number_scores = number_scores.map(lambda s: np.where(raw.blank, 0.0, s))  # what `explain` shows
     # 10. Optional: rescale with a random-pair baseline, (s - b) / (1 - b), as bert-score does (a blank
@@ -128,13 +130,24 @@ def _baseline(fitted: Fitted, pool: TextPool, encodings: list[Encoding], preds: 
     return _text_similarity(fitted, encodings, pool, pool.original_ids(preds), pool.original_ids(refs), False)
 
 
-def _mixed_output(fitted: Fitted, alpha: np.ndarray, s_text: PRF, backbone: PRF | None, number_scores: NumberScores,
-                  alignment: Alignment, verdicts: list[list[FigureVerdict]], pair_index: np.ndarray, pool: TextPool,
-                  preds: list[str], refs: list[str]) -> NASHOutput:
+class _Parts(NamedTuple):
+    """What a chunk's steps computed, per distinct pair (`pair_index` maps each input pair to its row)."""
+
+    alpha: np.ndarray
+    s_text: PRF
+    backbone: PRF | None
+    number_scores: NumberScores
+    alignment: Alignment
+    verdicts: list[list[FigureVerdict]]
+    pair_index: np.ndarray
+
+
+def _mixed_output(fitted: Fitted, parts: _Parts, pool: TextPool, preds: list[str], refs: list[str]) -> NASHOutput:
     """7b, 9, 9b: the support verdicts, NASH = alpha S_text + (1 - alpha) S_num (and likewise its precision and
     recall from the channels'), every field in one output; a blank prediction or reference scores 0 on every
     channel, alpha 1, as bert-score (blank.py)."""
     config, blank = echo(fitted), blank_pairs(preds, refs)
+    alpha, s_text, backbone, number_scores, alignment, verdicts, pair_index = parts
     raw = NASHOutput(
         **mixed(alpha, s_text.f1, s_text.precision, s_text.recall, number_scores),
         **support_fields(verdicts, pair_index),

@@ -2,13 +2,13 @@
 
 `figure_verdicts`, `support_summary` and `figure_note` read the verdicts out of an explain dict; the terminal
 text, the figure (`plot.py`), `nash score`'s support line and the Space (`space/render.py`) all show them
-through these, so they say the same. Under the default rule (`verdict="context"`, `pipeline/support.py`):
+through these, so they say the same. Under the default rule (`verdict="context"`, `verdicts/decide.py`):
 ✓ supported, Σ computed (no number of B states its value, but a derivation of B's numbers bound to what it
 states gives it: a change, sum, share, ratio or average; counted as supported, and shown with its derivation),
 ↷ misplaced (its value is in B, but bound to another period, row or subject), ✗ unsupported (its value is stated
 nowhere in B; shown with the closest derivation of its bound numbers when there is one), ⇅ contradicted (B states
 its value as a change in the other direction); under `verdict="argmax"`: ✓ supported, ✗ unsupported, ∅
-unmatched. The names, marks and help text are `common.verdicts`'.
+unmatched. The names, marks and help text are `verdicts.spec`'.
 Light on purpose (no numpy, no matplotlib): the Space's HTML layer imports it.
 """
 
@@ -18,19 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..common.reporting import markdown_table
-from ..common.verdicts import (
-    COMPUTED,
-    CONTRADICTED,
-    MARKS,
-    MISPLACED,
-    RULE_VERDICTS,
-    SUPPORTED,
-    UNMATCHED,
-    UNSUPPORTED,
-    VERDICT_HELP,
-    Rule,
-    supports,
-)
+from ..verdicts.spec import DERIVED, RULE_VERDICTS, SPEC, UNMATCHED, VERDICT_HELP, Rule, phrase, supports
 
 
 def verdict_rule(info: Mapping[str, Any]) -> Rule:
@@ -86,16 +74,16 @@ def support_summary(info: Mapping[str, Any]) -> str:
         share = supported / total if total else 1.0
     if not total:
         return f"numeric support {share:.2f}: A states no {'scored ' if info['mentions']['a'] else ''}figures"
-    computed = counts.get(COMPUTED, 0)
+    derived = "".join(f", {n} of them {v}" for v, n in counts.items() if v in DERIVED and n)
     others = ", ".join(f"{n} {v}" for v, n in counts.items() if not supports(v) and n)
     return (f"numeric support {share:.2f}: {supported} of {total} figure{'s' if total != 1 else ''} of A supported "
-            f"by B" + (f", {computed} of them computed" if computed else "") + (f" ({others})" if others else ""))
+            f"by B" + derived + (f" ({others})" if others else ""))
 
 
 def verdict_legend(rule: Rule) -> str:
     """"✓ supported: B states its value, and nothing B binds it to contradicts A · ↷ misplaced: …" for the rule's
     verdicts."""
-    return " · ".join(f"{MARKS[v]} {v}: {VERDICT_HELP[rule][v]}" for v in RULE_VERDICTS[rule])
+    return " · ".join(f"{SPEC[v].label}: {VERDICT_HELP[rule][v]}" for v in RULE_VERDICTS[rule])
 
 
 def figure_note(verdict: str, found: str | None, reference: str | None, rule: Rule = "context",
@@ -107,24 +95,12 @@ def figure_note(verdict: str, found: str | None, reference: str | None, rule: Ru
     supported "1,146.2"; computed "computed: (62.4 − 50.2) / 50.2 = 24.3%"; misplaced "found at 1,146.2, but A's
     binding fits 1,452.4"; contradicted "found at 24.3%, stated as a change in the other direction"; unsupported
     "stated nowhere; closest in context: 4%" (with a derivation: "…; closest derivation: (62.4 − 50.2) / 50.2 =
-    24.3%"; argmax rule: "aligned with 4%, another value"); unmatched "nothing in B aligns".
+    24.3%"; argmax rule: "aligned with 4%, another value"); unmatched "nothing in B aligns". The phrases are the
+    verdict's `VerdictSpec.note` (a verdict without a spec reads as unmatched).
     """
-    if verdict == SUPPORTED:
-        return found or reference or "–"
-    if verdict == COMPUTED:
-        return f"computed: {derivation}" if derivation else "computed from B's numbers"
-    if verdict == MISPLACED:
-        return f"found at {found}, but A's binding fits {reference}"
-    if verdict == CONTRADICTED:
-        return f"found at {found}, stated as a change in the other direction"
-    if verdict == UNSUPPORTED and rule == "argmax" and reference is not None:
-        return f"aligned with {reference}, another value"
-    if verdict == UNSUPPORTED:
-        closest = f"; closest derivation: {derivation}" if derivation else ""
-        if reference:
-            return f"stated nowhere; closest in context: {reference}{closest}"
-        return f"stated nowhere{closest}" if closest else "stated nowhere; B has no number of its kind"
-    return "nothing in B aligns"
+    spec = SPEC.get(verdict, SPEC[UNMATCHED])
+    return phrase(spec.note, found=found, reference=reference, derivation=derivation,
+                  aligned=reference if rule == "argmax" else None)
 
 
 def support_table(info: Mapping[str, Any]) -> str:
@@ -136,13 +112,13 @@ def support_table(info: Mapping[str, Any]) -> str:
     has_b = any(m.get("scored", True) for m in mentions_b)
     rows = []
     for e in figure_verdicts(info):
-        verdict = e["verdict"]
-        label = f"{MARKS[verdict]} {verdict if supports(verdict) else verdict.upper()}"
+        verdict, spec = e["verdict"], SPEC[e["verdict"]]
+        label = f"{spec.mark} {verdict if spec.supporting else verdict.upper()}"
         found, reference = (None if e[key] is None else _value(mentions_b[e[key]]) for key in ("found", "reference"))
         if not has_b:
             note = nothing
-        elif verdict == UNMATCHED:
-            note = "– (best match below tau)"
+        elif spec.table_note is not None:
+            note = spec.table_note
         else:
             note = figure_note(verdict, found, reference, rule, e.get("derivation"))
             note += f" ({e['basis']})" if e.get("basis") else ""

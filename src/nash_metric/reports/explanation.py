@@ -4,7 +4,7 @@ Everything is read from the scoring call itself (the same mentions, the same arg
 tau gate and alpha, the same figure verdicts): nothing is computed a second time, so the explanation cannot
 disagree with the score.
 
-Each mention of A (the prediction) carries its support verdict (`pipeline/support.py`, under the scorer's rule:
+Each mention of A (the prediction) carries its support verdict (`verdicts/decide.py`, under the scorer's rule:
 `config["verdict"]`): ``verdict`` (None for a mention the verdict does not judge: unscored, or a small count
 written in words), ``found`` (the mention of B that states its value, or None), ``context_match`` (the mention
 of B it is compared with, with their ``cosine``, or None), ``basis`` (what decided a misplaced or
@@ -23,11 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from ..common.verdicts import supports
 from ..pipeline.alignment import Matches
 from ..pipeline.output import NASHOutput
 from ..pipeline.pool import TextPool
 from ..pipeline.steps import ScoredCall
+from ..verdicts.spec import supports
 
 NO_VERDICT: dict[str, Any] = {"verdict": None, "found": None, "context_match": None, "basis": None,
                               "derivation": None, "operands": None}

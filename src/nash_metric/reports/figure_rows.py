@@ -1,6 +1,6 @@
 """Figure verdicts told to a person: where in the source a figure's value stands (line, table cell, a snippet),
 how the source's numbers give a computed figure's value (its derivation, and where each of its numbers stands),
-its mark (`common.verdicts.MARKS`), and the one-line summary of a text. `nash check` prints them, the
+its mark (`verdicts.spec.MARKS`), and the one-line summary of a text. `nash check` prints them, the
 Space's "Check figures" tab shows them, so both say the same.
 
 Reads `NASHOutput.figure_verdicts` entries (`pipeline.support.FigureVerdict`: `found` is where the value is
@@ -18,8 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..common.verdicts import RULE_VERDICTS, supports
-from ..context.tables import Table, cell_at, find_tables
+from ..verdicts.spec import RULE_VERDICTS, supports
 
 __all__ = ["FigureRow", "Place", "Source", "figure_rows", "snippet", "summary_line", "verdict_counts"]
 SNIPPET_CHARS = 72  # of the source line around a number, the number included
@@ -63,21 +62,21 @@ class FigureRow:
 
 @dataclass(frozen=True)
 class Source:
-    """A source text read once for places: where its lines start, and its tables."""
+    """A source text read once for places: where its lines start. A number's table cell comes with its verdict
+    (`NumberRef.cell`): the source's tables are not read again."""
 
     text: str
     line_starts: tuple[int, ...]
-    tables: tuple[Table, ...]
 
     @classmethod
     def read(cls, text: str) -> Source:
-        return cls(text, (0, *(m.end() for m in _NEWLINE.finditer(text))), find_tables(text))
+        return cls(text, (0, *(m.end() for m in _NEWLINE.finditer(text))))
 
-    def place(self, start: int, end: int) -> Place:
-        found = cell_at(self.tables, start, end)
-        cell = "" if found is None else " · ".join(
-            part for part in (found[1].section, found[1].row_label, " ".join(found[1].headers)) if part)
-        return Place(bisect.bisect_right(self.line_starts, start), cell, snippet(self.text, start, end))
+    def place(self, number: Mapping[str, Any]) -> Place:
+        """Where a `NumberRef` of this source stands: its line, its cell's labels, the line around it."""
+        start, end, cell = int(number["start"]), int(number["end"]), number.get("cell")
+        label = "" if not cell else " · ".join(part for part in (cell["section"], cell["row"], cell["column"]) if part)
+        return Place(bisect.bisect_right(self.line_starts, start), label, snippet(self.text, start, end))
 
 
 def snippet(text: str, start: int, end: int, width: int = SNIPPET_CHARS) -> str:
@@ -107,11 +106,11 @@ def figure_rows(source: str | Source, verdicts: Sequence[Mapping[str, Any]]) -> 
         show_match = reference is not None and not supports(entry["verdict"]) and reference != found
         rows.append(FigureRow(
             text=entry["text"], start=int(entry["start"]), end=int(entry["end"]), verdict=entry["verdict"],
-            found=read.place(found["start"], found["end"]) if found else None,
-            matched=read.place(reference["start"], reference["end"]) if show_match else None,
+            found=read.place(found) if found else None,
+            matched=read.place(reference) if show_match else None,
             matched_text=reference["text"] if show_match else None, basis=entry.get("basis"),
             derivation=entry.get("derivation"),
-            operands=tuple((o["text"], read.place(o["start"], o["end"])) for o in entry.get("operands") or ()),
+            operands=tuple((o["text"], read.place(o)) for o in entry.get("operands") or ()),
         ))
     return rows
 

@@ -6,7 +6,7 @@ draws it from a `NASH.explain` dict, `save_figure` writes it by suffix.
 Built on ``matplotlib.figure.Figure`` (no pyplot state), so concurrent requests never share a figure, and no
 GUI backend is ever selected. Import this module lazily: `import nash_metric` must stay free of matplotlib.
 Labels fall back to a CJK font when one is installed (Debian `fonts-noto-cjk`), so 3億元 is not drawn as boxes.
-Each row (a number of A, the prediction) carries its support verdict (`pipeline/support.py`): ✓ supported
+Each row (a number of A, the prediction) carries its support verdict (`verdicts/decide.py`): ✓ supported
 (green), Σ computed (teal), ↷ misplaced (orange), ⇅ contradicted (purple), ✗ unsupported (red), and under the
 argmax rule ∅ unmatched (grey). Cells say where: ✓ the number of B that supports it; Σ each number of B a
 computed figure is derived from; for a misplaced figure ↷ where B states its value and ◎ the number bound to what
@@ -36,14 +36,11 @@ from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from ..common.verdicts import (
-    COMPUTED,
-    CONTRADICTED,
+from ..verdicts.spec import (
     MARKS,
-    MISPLACED,
     RULE_VERDICTS,
-    SUPPORTED,
-    UNSUPPORTED,
+    SPEC,
+    SPECS,
     VERDICT_COLOURS,
     VERDICT_HELP,
     Rule,
@@ -75,10 +72,24 @@ PAD_INCHES = 0.1  # around a saved figure (bbox "tight")
 NO_ALIGNMENT = "No alignment to show: numbers on at most one side (S_num = 1 or 0 by definition)"
 MAX_LISTED = 12  # mentions listed per side on the no-alignment figure
 NO_ALIGNMENT_WIDTH = 7.2  # inches of text on the no-alignment figure (which is a little wider)
-CONTEXT = "context"  # a cell mark: the number of B bound to what a misplaced figure states
-CELL_MARKS = {SUPPORTED: MARKS[SUPPORTED], COMPUTED: MARKS[COMPUTED], MISPLACED: MARKS[MISPLACED], CONTEXT: "◎",
-              UNSUPPORTED: MARKS[UNSUPPORTED], CONTRADICTED: MARKS[CONTRADICTED]}
-CELL_COLOURS = {**VERDICT_COLOURS, CONTEXT: VERDICT_COLOURS[MISPLACED]}
+# A cell mark: the number of B bound to what a figure states, for a verdict whose reference is that number
+# (`VerdictSpec.bound`: misplaced), in that verdict's colour.
+CONTEXT, CONTEXT_MARK = "context", "◎"
+
+
+def _cell_marks() -> dict[str, str]:
+    """Each verdict that marks cells (`VerdictSpec.cells`) with its mark, ◎ (`CONTEXT`) after the one that binds."""
+    marks = {}
+    for s in SPECS:
+        if s.cells:
+            marks[s.name] = s.mark
+        if s.bound:
+            marks[CONTEXT] = CONTEXT_MARK
+    return marks
+
+
+CELL_MARKS = _cell_marks()
+CELL_COLOURS = {**VERDICT_COLOURS, CONTEXT: next(s.colour for s in SPECS if s.bound)}
 CELL_HELP: dict[Rule, str] = {
     "context": "in a cell: ✓ the number of B that supports it; Σ each number of B a computed figure is derived "
                "from; ↷ where B states a misplaced figure's value, ◎ the number bound to what it states; ⇅ where B "
@@ -311,7 +322,7 @@ def _label_axes(ax: Any, labels_a: Sequence[str], labels_b: Sequence[str], verdi
 
 def heatmap_legend(rule: Rule) -> str:
     """The heat map's footer: what each verdict's mark means under `rule`, and the marks in the cells."""
-    marks = " · ".join(f"{MARKS[v]} {v} ({VERDICT_HELP[rule][v]})" for v in RULE_VERDICTS[rule])
+    marks = " · ".join(f"{SPEC[v].label} ({VERDICT_HELP[rule][v]})" for v in RULE_VERDICTS[rule])
     return f"A's figures: {marks}; {CELL_HELP[rule]}"
 
 
@@ -383,12 +394,21 @@ def _verdict_marks(info: Mapping[str, Any]) -> tuple[list[str | None], list[tupl
             continue
         i = pa[e["index"]]
         rows[i] = e["verdict"]
-        marks = {SUPPORTED: ((e["found"], SUPPORTED),), UNSUPPORTED: ((e["reference"], UNSUPPORTED),),
-                 COMPUTED: tuple((j, COMPUTED) for j in dict.fromkeys(e.get("operands") or ())),
-                 MISPLACED: ((e["found"], MISPLACED), (e["reference"], CONTEXT)),
-                 CONTRADICTED: ((e["found"], CONTRADICTED),)}.get(e["verdict"], ())
-        cells += [(i, pb[j], mark) for j, mark in marks if j is not None and j in pb]
+        cells += [(i, pb[j], mark) for j, mark in _marked(e) if j is not None and j in pb]
     return rows, cells
+
+
+def _marked(entry: Mapping[str, Any]) -> list[tuple[int | None, str]]:
+    """The (B's mention index, mark) cells of one figure: those its spec's `cells` point at, with its mark (each
+    operand once), then, for a verdict that binds (`VerdictSpec.bound`), its reference with ◎ (`CONTEXT`)."""
+    spec = SPEC.get(entry["verdict"])
+    if spec is None:
+        return []
+    out: list[tuple[int | None, str]] = []
+    for pointer in spec.cells:
+        at = entry.get(pointer) if pointer == "operands" else (entry[pointer],)
+        out += [(j, spec.name) for j in dict.fromkeys(at or ())]
+    return out + ([(entry["reference"], CONTEXT)] if spec.bound else [])
 
 
 def _cells(info: Mapping[str, Any]) -> tuple[list[Cell], list[Cell], list[Cell]]:

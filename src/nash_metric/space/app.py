@@ -28,7 +28,7 @@ from .render import CHECK_COLOURS, CHECK_HEADER, CSS
 
 ANCHOR = "Revenue increased by 4%."
 FULL_TABLE = 100_000  # px: a table's max_height that shows every row (gradio's default, 500, hid the ninth)
-# Of the Batch table's 10 columns: the widest header word ("unsupported", "similarity") fits its column at 1280 px.
+# Of the Batch table's 10 columns: the widest header word (as unsupported or similarity) fits its column at 1280 px.
 BATCH_WIDTHS = ["19%", "19%", "8%", "7%", "6%", "8.5%", "8.5%", "6%", "7%", "11%"]
 CANDIDATES = ["Revenue increased by 3.56%.", "Revenue increased by 40%.", "Revenue increased by 4.1%."]
 EXAMPLES = [

@@ -20,11 +20,11 @@ from typing import Any
 import gradio as gr
 import numpy as np
 
-from ..common.verdicts import MARKS
 from ..pipeline.output import NASHOutput
 from ..reports.explain_text import figure_verdicts, support_summary
 from ..reports.figure_rows import FigureRow, figure_rows
 from ..reports.plot import PLOT_BUDGET, PlotBudget, explanation_figure, has_alignment
+from ..verdicts.spec import MARKS, SPEC
 from . import scorers
 from .allow import allowed_model
 from .batch_files import Downloads, parse_pairs
@@ -167,11 +167,11 @@ def _alignment_rows(info: dict[str, Any]) -> list[list[Any]]:
     for key, src, dst in (("a_to_b", ma, mb), ("b_to_a", mb, ma)):
         for r in info["alignments"][key]:
             target = dst[r["target"]] if r["target"] is not None else None
-            verdict = r.get("verdict")
+            spec = SPEC.get(r.get("verdict"))
             rows.append([key.replace("_to_", " → ").upper(), src[r["source"]]["text"], src[r["source"]]["value"],
                          target["text"] if target else "–", target["value"] if target else None,
                          *(_round(r[k]) for k in ("cosine", "status", "magnitude_similarity", "contribution")),
-                         f"{MARKS[verdict]} {verdict}" if verdict in MARKS else ""])
+                         spec.label if spec is not None else ""])
     return rows
 
 

@@ -11,23 +11,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..common.verdicts import (
-    COMPUTED,
-    CONTRADICTED,
-    MARKS,
-    MISPLACED,
-    RULE_VERDICTS,
-    SUPPORTED,
-    UNMATCHED,
-    UNSUPPORTED,
-    VERDICT_COLOURS,
-)
 from ..numbers import MASK_TOKEN
 from ..reports.figure_rows import FigureRow, summary_line
+from ..verdicts.spec import DERIVED, MARKS, RULE_VERDICTS, SPEC, SPECS, VERDICT_COLOURS, verdict_title
 from .limits import SourcePart
 
 # The number kinds' badges in Compare: light fills whose hues stay clear of every verdict colour
-# (`common.verdicts.VERDICT_COLOURS`, the one key the verdicts use everywhere), so a fill never reads as a verdict.
+# (`verdicts.spec.VERDICT_COLOURS`, the one key the verdicts use everywhere), so a fill never reads as a verdict.
 KIND_COLOURS = {"percentage": "#fef08a", "monetary": "#c7d2fe", "quantity": "#e2e8f0", "temporal": "#fbcfe8",
                 "other": "#e5e5e5"}
 _KINDS = ("percentage", "monetary", "quantity", "temporal")
@@ -67,24 +57,6 @@ def mention_title(m: Mapping[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def verdict_title(verdict: str, reference: Mapping[str, Any] | None, derivation: str | None = None) -> str:
-    """Hover text of a verdict: "unsupported: the reference says $0.13", "computed: the reference implies it:
-    (62.4 − 50.2) / 50.2 = 24.3%"; an unsupported figure's closest derivation follows its line ("; closest
-    derivation: …")."""
-    if verdict == COMPUTED:
-        return f"computed: the reference implies it: {derivation}" if derivation else \
-            "computed: the reference implies it from its numbers"
-    closest = f"; closest derivation: {derivation}" if derivation and verdict == UNSUPPORTED else ""
-    if verdict == UNMATCHED or reference is None:
-        return f"{verdict}: no aligned number in the reference{closest}"
-    if verdict == MISPLACED:
-        return f"misplaced: the reference states this value for another period, row or subject; what the " \
-               f"prediction binds it to states {reference.get('text', '')}"
-    if verdict == CONTRADICTED:
-        return f"contradicted: the reference states {reference.get('text', '')} as a change in the other direction"
-    return f"{verdict}: the reference says {reference.get('text', '')}{closest}"
-
-
 def highlight_numbers(
     text: str,
     mentions: Sequence[Mapping[str, Any]],
@@ -95,9 +67,9 @@ def highlight_numbers(
 
     ``verdicts`` maps an index into ``mentions`` to its support verdict (``{"verdict": ..., "reference": the
     mention of the reference it was compared with, or None, "derivation": how the reference's numbers give it, or
-    None}``): an unsupported, misplaced, contradicted or unmatched figure gets a red (orange, purple, grey) outline
-    and a visible mark, a computed one a teal outline and its Σ, every verdict a ``data-verdict`` attribute and a
-    line in its tooltip (with the derivation, for a computed figure or an unsupported one's closest).
+    None}``): each verdict outlines and underlines it as its spec says (`VERDICT_LINES`, in its colour), writes its
+    mark beside it (`VerdictSpec.marked`: all but ✓), and gives it a ``data-verdict`` attribute and a line in its
+    tooltip (`verdict_title`: with the derivation, for a computed figure or an unsupported one's closest).
     """
     verdicts = verdicts or {}
     out: list[str] = []
@@ -111,13 +83,13 @@ def highlight_numbers(
         kind = m.get("kind") if m.get("kind") in _KINDS else "other"
         cls = "nash-num nash-bad" if m.get("value") is None else f"nash-num nash-{kind}"
         title, extra, flag = mention_title(m), "", ""
-        verdict = verdicts.get(k, {}).get("verdict")
-        if verdict in MARKS:
-            cls += f" nash-{verdict}"
-            title += " · " + verdict_title(verdict, verdicts[k].get("reference"), verdicts[k].get("derivation"))
-            extra = f' data-verdict="{verdict}"'
-            if verdict != SUPPORTED:  # a visible mark for all but ✓: Σ for a computed figure, too
-                flag = f'<span class="nash-flag" aria-hidden="true">{MARKS[verdict]}</span>'
+        spec = SPEC.get(verdicts.get(k, {}).get("verdict"))
+        if spec is not None:
+            cls += f" nash-{spec.name}"
+            title += " · " + verdict_title(spec.name, verdicts[k].get("reference"), verdicts[k].get("derivation"))
+            extra = f' data-verdict="{spec.name}"'
+            if spec.marked:  # a visible mark for all but ✓: Σ for a computed figure, too
+                flag = f'<span class="nash-flag" aria-hidden="true">{spec.mark}</span>'
         out.append(esc(text[pos:start]))
         out.append(
             f'<mark class="{cls}"{extra} title="{esc(title)}">{esc(text[start:end])}'
@@ -136,13 +108,15 @@ def masked_html(masked: str) -> str:
 
 def support_html(share: float | None, summary: str, mentions: Sequence[Mapping[str, Any]],
                  verdicts: Mapping[int, Mapping[str, Any]]) -> str:
-    """The numeric support line under the prediction: the summary, then each figure the reference lacks."""
+    """The numeric support line under the prediction: the summary, then each figure the reference lacks (each
+    verdict not `VerdictSpec.supporting`)."""
     flagged = []
     for k in sorted(verdicts, key=lambda k: int(mentions[k]["start"])):
-        verdict = verdicts[k].get("verdict")
-        if verdict in (MISPLACED, UNSUPPORTED, CONTRADICTED, UNMATCHED):
+        spec = SPEC.get(verdicts[k].get("verdict"))
+        if spec is not None and not spec.supporting:
+            verdict = spec.name
             flagged.append(
-                f'<span class="nash-flagged nash-{verdict}" data-verdict="{verdict}">{MARKS[verdict]} '
+                f'<span class="nash-flagged nash-{verdict}" data-verdict="{verdict}">{spec.mark} '
                 f"{esc(mentions[k]['text'])} "
                 f"({esc(verdict_title(verdict, verdicts[k].get('reference'), verdicts[k].get('derivation')))})</span>"
             )
@@ -291,8 +265,8 @@ def figure_table(rows: Sequence[FigureRow], cut: bool = False) -> list[list[str]
 def _value_cell(row: FigureRow, cut: bool = False) -> str:
     if row.found is not None:
         return row.found.describe()
-    if row.verdict == COMPUTED:
-        return f"computed: {row.derivation}" if row.derivation else "computed from the source's numbers"
+    if row.verdict in DERIVED:
+        return f"{row.verdict}: {row.derivation}" if row.derivation else f"{row.verdict} from the source's numbers"
     return NOT_IN_PART if cut else "nowhere in the source"
 
 
@@ -310,7 +284,7 @@ def colour_key_html(verdicts: Sequence[str] = RULE_VERDICTS["context"], kinds: b
     """The colour key: each verdict's mark in its colour (`VERDICT_COLOURS`, the same in every tab and the heat
     map), then the number kinds' badges, which never take a verdict's colour."""
     items = "".join(f'<span class="nash-key-verdict nash-{v}" data-verdict="{v}"><span class="nash-swatch nash-{v}">'
-                    f"</span>{MARKS[v]} {v}</span>" for v in verdicts)
+                    f"</span>{SPEC[v].label}</span>" for v in verdicts)
     badges = "".join(f'<mark class="nash-num nash-{k}" data-kind="{k}">{k}</mark> ' for k in _KINDS)
     kinds_html = f'<span class="nash-key-title">number kinds (fill):</span> {badges}' if kinds else ""
     return (f'<div class="nash-key" data-testid="colour-key"><span class="nash-key-title">verdicts (outline and '
@@ -319,7 +293,7 @@ def colour_key_html(verdicts: Sequence[str] = RULE_VERDICTS["context"], kinds: b
 
 def _decided_cell(row: FigureRow) -> str:
     parts = [row.basis, row.matched and f"{row.matched_text} · {row.matched.describe()}"]
-    if row.verdict == COMPUTED:
+    if row.verdict in DERIVED:
         parts += [f"{text} · {place.describe()}" for text, place in row.operands]
     elif row.derivation:
         parts.append(f"closest derivation: {row.derivation}")
@@ -328,16 +302,17 @@ def _decided_cell(row: FigureRow) -> str:
 
 def check_summary_html(support: float, verdicts: Sequence[Mapping[str, Any]]) -> str:
     """The Check figures tab's summary line (``data-support`` holds the share unrounded, and ``data-<verdict>``
-    each count, for tests), then each computed figure with its derivation (also its hover text)."""
+    each count, for tests), then each computed figure (`DERIVED`) with its derivation (also its hover text)."""
     counts = "".join(f' data-{v}="{sum(e["verdict"] == v for e in verdicts)}"' for v in CHECK_COLOURS)
-    computed = []
+    derived = []
     for e in sorted(verdicts, key=lambda e: int(e["start"])):
-        if e["verdict"] == COMPUTED:
-            title = esc(verdict_title(COMPUTED, e.get("reference"), e.get("derivation")))
-            computed.append(f'<span class="nash-flagged nash-computed" data-verdict="{COMPUTED}" title="{title}">'
-                            f"{MARKS[COMPUTED]} {esc(e['text'])} ({title})</span>")
+        v = e["verdict"]
+        if v in DERIVED:
+            title = esc(verdict_title(v, e.get("reference"), e.get("derivation")))
+            derived.append(f'<span class="nash-flagged nash-{v}" data-verdict="{v}" title="{title}">'
+                           f"{MARKS[v]} {esc(e['text'])} ({title})</span>")
     return (f'<div class="nash-support" data-testid="check-summary" data-support="{float(support)!r}"{counts}>'
-            f"{esc(summary_line(support, verdicts))}" + "".join(f" · {c}" for c in computed) + "</div>")
+            f"{esc(summary_line(support, verdicts))}" + "".join(f" · {c}" for c in derived) + "</div>")
 
 
 def error_html(message: str) -> str:
@@ -366,9 +341,9 @@ def tau_html(tau: float, source: str) -> str:
     return f'<div class="nash-tau" data-testid="tau" data-tau="{float(tau)!r}">{esc(tau_text(tau, source))}</div>'
 
 
-# How each verdict marks a number in Compare: (outline style or None, underline style or None), in its colour.
-VERDICT_LINES = {SUPPORTED: (None, "solid"), COMPUTED: ("solid", "dashed"), MISPLACED: ("solid", "dotted"),
-                 UNSUPPORTED: ("solid", "wavy"), CONTRADICTED: ("solid", "double"), UNMATCHED: ("dashed", None)}
+# How each verdict marks a number in Compare: (outline style or None, underline style or None), in its colour
+# (`VerdictSpec.outline`, `.underline`), in the order of `SPECS`.
+VERDICT_LINES = {s.name: (s.outline, s.underline) for s in SPECS}
 
 
 def _colour_rules() -> str:

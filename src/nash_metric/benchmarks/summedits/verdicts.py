@@ -18,11 +18,13 @@ from typing import Any
 
 import numpy as np
 
-from ...common.verdicts import COMPUTED, supports
+from ...verdicts.spec import DERIVED, RULE_VERDICTS, UNSUPPORTED, supports
 
+# The classes with a binary field, from the spec: the default rule's flagged verdicts (unsupported, the scorer's
+# plain "not supported", first), then the derived ones (`verdicts.spec.DERIVED`).
+CLASSES = tuple(dict.fromkeys([UNSUPPORTED, *(v for v in RULE_VERDICTS["context"] if not supports(v)), *DERIVED]))
 # binary field -> the verdict class that makes it 0.0 (inconsistent)
-CLASS_FIELDS = {"verdict_unsupported": "unsupported", "verdict_misplaced": "misplaced",
-                "verdict_contradicted": "contradicted", "verdict_computed": COMPUTED}
+CLASS_FIELDS = {f"verdict_{verdict}": verdict for verdict in CLASSES}
 LABELS = {1: "consistent", 0: "inconsistent"}
 
 
@@ -39,8 +41,8 @@ def entry_classes(unsupported: Sequence[Sequence[dict[str, Any]]],
                 raise ValueError(f"the scorer's unsupported_numbers[{pair}][{k}] has no verdict (a string): {entry!r}")
             classes.append(verdict)
         if figures is not None:
-            classes += [COMPUTED for entry in figures[pair] if isinstance(entry, dict)
-                        and entry.get("verdict") == COMPUTED]
+            classes += [entry["verdict"] for entry in figures[pair] if isinstance(entry, dict)
+                        and entry.get("verdict") in DERIVED]
         out.append(tuple(classes))
     return out
 

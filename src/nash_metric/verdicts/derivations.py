@@ -29,33 +29,34 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations, pairwise, permutations
-from typing import Literal
 
 import numpy as np
 
 from ..context.binding import FALL, RISE, change_sign, stem
 from ..context.words import Context
-from .alignment import SupportKeys
+from ..vocabulary.en import COMPARED_WORDS, DIFFERENCE_WORDS, SCALE_NAMES
+from .keys import SupportKeys
+from .operations import (
+    AMOUNTS,
+    IN_PROSE,
+    OPERATION,
+    OPERATIONS,
+    OVER_ITEMS,
+    OVER_PERIODS,
+    OVER_TERMS,
+    Figure,
+    OperationName,
+)
 
-Operation = Literal["difference", "sum", "average", "percent change", "share", "ratio", "points"]
-
-# The words (stems, `context.words`) that name an operation near a figure.
-_SUM = frozenset(("total", "combined", "sum", "together", "aggregate", "altogether", "overall"))
-_AVERAGE = frozenset(("average", "mean", "avg"))
-_SHARE = frozenset(("share", "percentage", "proportion", "portion", "accounted", "account", "represented",
-                    "represent", "comprised", "comprise", "made"))
-_RATIO = frozenset(("ratio", "time", "fold", "multiple"))
-_DIFFERENCE = frozenset(("difference", "gap", "spread"))
-# A difference between two items rather than a change over periods: "$5 million more than Europe".
-_COMPARED = frozenset(("more", "less", "higher", "lower", "exceed", "exceeded", "greater", "smaller"))
 _CHANGE_WORDS_SIGN = {**{stem(w): 1 for w in RISE}, **{stem(w): -1 for w in FALL}}
 _CHANGE_WORDS = frozenset(_CHANGE_WORDS_SIGN)
 MAX_LINES = 3  # rows (or columns) a subject names most strongly: the lines of a change over periods
 MAX_ITEMS = 6  # rows a subject names at all: the items of a sum, share or difference
+ITEM_SLACK = 2  # an item's line shares at most this many fewer (weighted) words with the subject than the best's
+MAX_TOTALS = 2  # lines named "total" added to the items of a sum or a share
 MAX_PROSE = 6  # numbers of running text bound to the subject
 MAX_TERMS = 5  # terms of a sum or an average
 CLOSEST = 0.5  # an unsupported figure shows its closest derivation when it is at most this share away
-_SCALE_WORDS = {1e3: "thousand", 1e6: "million", 1e9: "billion"}
 _CURRENCY_SPACE = re.compile(r"([$€£¥])\s+")  # a table's "$ 1,452.4" reads "$1,452.4" in a derivation
 
 
@@ -64,7 +65,7 @@ class Derivation:
     """How source numbers give a figure: the operation, its operands (mention-table rows, in the order the text
     reads them), its result (comparable with the figure's value) and the readable text of it."""
 
-    operation: Operation
+    operation: OperationName
     operands: tuple[int, ...]
     value: float
     text: str
@@ -89,6 +90,7 @@ class _Ask:
     family: int  # the figure's unit family code (-1: any), its money and per-unit flags: an amount's operands fit
     money: bool
     per_unit: bool
+    figure: Figure  # what the operations read of it (`operations.Figure`)
 
 
 class SourceIndex:
@@ -163,26 +165,13 @@ def _ask(keys: SupportKeys, i: int, context: Context) -> _Ask:
         sign = signs.pop() if len(signs) == 1 else None
     percent, points = bool(keys.percent[i]), bool(keys.points[i])
     amount = not percent and not points and not bool(keys.strict[i])
-    operations = set()
-    if change:  # a percent's change may be a percentage change or a difference of two percents
-        operations |= {"percent change", "difference"} if percent else {"points", "difference"} if points \
-            else {"difference"}
-    if words & _DIFFERENCE:
-        operations |= {"difference", "points"} if points else {"difference"}
-    if words & _SUM and not points:
-        operations.add("sum")
-    if words & _AVERAGE and not points:
-        operations.add("average")
-    # "percentage" names a share ("as a percentage of total revenue") unless a change is named ("the percentage
-    # change in"); the other share words name one either way.
-    if percent and words & (_SHARE if not change else _SHARE - {"percentage"}):
-        operations.add("share")
-    if words & _RATIO and amount and keys.family[i] < 0 and not keys.scaled[i] and not keys.money[i]:
-        operations.add("ratio")
+    figure = Figure(percent, points, amount, bool(keys.scaled[i]), bool(keys.money[i]), int(keys.family[i]) < 0)
+    operations = frozenset(o.name for o in OPERATIONS if o.named(words, change, figure))
+    # A difference between two items rather than a change over periods: "$5 million more than Europe".
+    items_difference = bool(words & (DIFFERENCE_WORDS | COMPARED_WORDS)) and "difference" in operations
     return _Ask(float(keys.values[i]), float(keys.rounding[i]), percent, points, amount, bool(keys.scaled[i]),
-                _decimals(keys.labels[i][0]), change, sign, frozenset(operations),
-                bool(words & (_DIFFERENCE | _COMPARED)) and "difference" in operations, int(keys.family[i]),
-                bool(keys.money[i]), bool(keys.per_unit[i]))
+                _decimals(keys.labels[i][0]), change, sign, operations, items_difference, int(keys.family[i]),
+                bool(keys.money[i]), bool(keys.per_unit[i]), figure)
 
 
 def _decimals(text: str) -> int:
@@ -201,7 +190,7 @@ def _years(context: Context) -> frozenset[int]:
 
 
 def _candidates(keys: SupportKeys, index: SourceIndex, context: Context, ask: _Ask
-                ) -> Iterator[tuple[Operation, tuple[int, ...]]]:
+                ) -> Iterator[tuple[OperationName, tuple[int, ...]]]:
     """Each operation the figure's words name, over each tuple of operands bound to what it names."""
     years = _years(context)
     subject = context.subject
@@ -215,9 +204,9 @@ def _candidates(keys: SupportKeys, index: SourceIndex, context: Context, ask: _A
             continue
         top = scored[0][0]
         strongest = [key for n, key in scored if n == top][:MAX_LINES]
-        items = [key for n, key in scored if n >= max(1, top - 2)][:MAX_ITEMS]
+        items = [key for n, key in scored if n >= max(1, top - ITEM_SLACK)][:MAX_ITEMS]
         if "sum" in ask.operations or "share" in ask.operations:
-            items += [key for key, w in words.items() if "total" in w and key not in items][:2]
+            items += [key for key, w in words.items() if "total" in w and key not in items][:MAX_TOTALS]
         for key in strongest:
             yield from _over_periods(keys, lines[key], years, ask)
         yield from _over_items(keys, lines, items, years, ask, by_row=lines is index.rows)
@@ -252,25 +241,25 @@ def _period_pairs(keys: SupportKeys, line: Sequence[int], years: frozenset[int])
 
 
 def _over_periods(keys: SupportKeys, line: Sequence[int], years: frozenset[int], ask: _Ask
-                  ) -> Iterator[tuple[Operation, tuple[int, ...]]]:
+                  ) -> Iterator[tuple[OperationName, tuple[int, ...]]]:
     for new, old in _period_pairs(keys, line, years):
-        for operation in _asked(ask, *_CHANGES, "ratio"):
+        for operation in _asked(ask, *OVER_PERIODS):
             yield operation, (new, old)
-    if ask.operations & {"sum", "average"}:
+    if ask.operations & set(OVER_TERMS):
         # Over the years named, or every year between two ("the average over 2017 to 2019").
         span = set(range(min(years), max(years) + 1)) if len(years) == 2 else years
         dated = [j for j in line if _year(keys, j) is not None and (not span or _year(keys, j) in span)]
         if len(dated) >= 2:
-            for operation in _asked(ask, "sum", "average"):
+            for operation in _asked(ask, *OVER_TERMS):
                 yield operation, tuple(dated[:MAX_TERMS])
 
 
 def _over_items(keys: SupportKeys, lines: dict[tuple[int, int], list[int]], items: list[tuple[int, int]],
-                years: frozenset[int], ask: _Ask, by_row: bool) -> Iterator[tuple[Operation, tuple[int, ...]]]:
+                years: frozenset[int], ask: _Ask, by_row: bool) -> Iterator[tuple[OperationName, tuple[int, ...]]]:
     """Operations over the named lines' cells that stand in one line of the other direction (the rows' cells of
     one column, in a period the prediction names when it names one)."""
-    wanted = [o for o in _asked(ask, "share", "ratio", "difference") if o != "difference" or ask.items_difference]
-    if len(items) < 2 or not (wanted or ask.operations & {"sum", "average"}):
+    wanted = [o for o in _asked(ask, *OVER_ITEMS) if o != "difference" or ask.items_difference]
+    if len(items) < 2 or not (wanted or ask.operations & set(OVER_TERMS)):
         return
     crossing: dict[tuple[int, int], dict[tuple[int, int], int]] = {}
     for key in items:
@@ -292,7 +281,7 @@ def _over_items(keys: SupportKeys, lines: dict[tuple[int, int], list[int]], item
 
 
 def _in_prose(keys: SupportKeys, prose: dict[str, list[int]], subject: frozenset[str], years: frozenset[int],
-              ask: _Ask) -> Iterator[tuple[Operation, tuple[int, ...]]]:
+              ask: _Ask) -> Iterator[tuple[OperationName, tuple[int, ...]]]:
     """Operations over the numbers of running text bound to the figure's subject: by their own subject, or for a
     number with none ("up from $50.2 million in 2018"), by the words of its clause's window."""
     if ask.change and len(years) == 1:  # a change in one named year is from the year before
@@ -310,21 +299,21 @@ def _in_prose(keys: SupportKeys, prose: dict[str, list[int]], subject: frozenset
         dated = ya is not None and yb is not None
         if dated and ya <= yb:  # a change runs from the earlier year to the later one
             continue
-        for operation in _asked(ask, *_CHANGES, "ratio", *(() if dated else ("share",))):
+        for operation in _asked(ask, *(o for o in IN_PROSE if not dated or o != "share")):
             yield operation, (a, b)
     yield from _subsets(chosen, ask)
 
 
-def _asked(ask: _Ask, *operations: Operation) -> list[Operation]:
+def _asked(ask: _Ask, *operations: OperationName) -> list[OperationName]:
     """Those of `operations` the figure's words name."""
     return [o for o in operations if o in ask.operations]
 
 
-def _subsets(operands: Sequence[int], ask: _Ask) -> Iterator[tuple[Operation, tuple[int, ...]]]:
+def _subsets(operands: Sequence[int], ask: _Ask) -> Iterator[tuple[OperationName, tuple[int, ...]]]:
     """Sums and averages of every 2 to `MAX_TERMS` of the operands, in text order."""
     for size in range(2, min(len(operands), MAX_TERMS) + 1):
         for terms in combinations(operands, size):
-            for operation in _asked(ask, "sum", "average"):
+            for operation in _asked(ask, *OVER_TERMS):
                 yield operation, terms
 
 
@@ -332,19 +321,13 @@ def _subsets(operands: Sequence[int], ask: _Ask) -> Iterator[tuple[Operation, tu
 
 
 def _fits(keys: SupportKeys, operation: str, operands: tuple[int, ...], ask: _Ask) -> bool:
-    """Whether the operands' family gives the figure's family under the operation."""
+    """Whether the operands' family gives the figure's family under the operation (`Operation.fits`)."""
     percents = {bool(keys.percent[j]) for j in operands}
     if len(percents) != 1 or any(bool(keys.points[j]) for j in operands):
         return False
-    percent = percents.pop()
-    if operation == "percent change":
-        return ask.percent
-    if operation in ("share", "ratio"):
-        return not percent and (ask.percent if operation == "share" else ask.amount)
-    if operation == "points":
-        return percent and ask.points
-    if percent:
-        return ask.percent or (ask.points and operation == "difference")
+    fit = OPERATION[operation].fits(percents.pop(), ask.figure)
+    if fit != AMOUNTS:
+        return bool(fit)
     if not ask.amount:
         return False
     return all((ask.family < 0 or keys.family[j] in (-1, ask.family)) and bool(keys.per_unit[j]) == ask.per_unit
@@ -362,10 +345,10 @@ def _results(keys: SupportKeys, operation: str, operands: tuple[int, ...], ask: 
     if len(scales) != 1:
         return
     scale = scales.pop()
-    result = _apply(operation, raw)
+    result = OPERATION[operation].apply(raw)
     if result is None or not np.isfinite(result):
         return
-    if operation in ("percent change", "share", "ratio"):
+    if OPERATION[operation].pure:
         yield result, 1.0
         return
     yield result * scale, scale
@@ -374,34 +357,15 @@ def _results(keys: SupportKeys, operation: str, operands: tuple[int, ...], ask: 
     if scale == 1.0 and ask.scaled and not any(keys.scaled[j] for j in operands):
         # Bare numbers at the scale the figure's own word states ("-181 thousand" from 81,731 − 81,912), as a
         # bare number may stand at a scale in step 1.
-        for stated in _SCALE_WORDS:
+        for stated in SCALE_NAMES:
             yield result * stated, stated
-
-
-def _apply(operation: str, values: np.ndarray) -> float | None:
-    if operation in ("difference", "points"):
-        return float(values[0] - values[1])
-    if operation == "sum":
-        return float(values.sum())
-    if operation == "average":
-        return float(values.mean())
-    if values[1] == 0:
-        return None
-    if operation == "percent change":
-        return float((values[0] - values[1]) / abs(values[1]) * 100)
-    if operation == "share":
-        return float(values[0] / values[1] * 100)
-    return float(values[0] / values[1])
-
-
-_CHANGES = ("percent change", "difference", "points")
 
 
 def _agrees(ask: _Ask, operation: str, value: float) -> bool:
     """Whether a result is what the figure states, at its written precision and in its direction (a change stated
     as a rise or a fall needs that sign; a figure stated as "the change" keeps its own; else a magnitude)."""
     target = ask.value
-    sign = ask.sign if operation in _CHANGES else (0 if target < 0 else None)
+    sign = ask.sign if OPERATION[operation].over_periods else (0 if target < 0 else None)
     if sign is None:
         gap = abs(abs(value) - abs(target))
     elif sign == 0:
@@ -421,22 +385,19 @@ def _shown(keys: SupportKeys, j: int) -> str:
     return f"({text})" if negative else text
 
 
-def _derivation(keys: SupportKeys, operation: Operation, operands: tuple[int, ...], value: float, scale: float,
+def _derivation(keys: SupportKeys, operation: OperationName, operands: tuple[int, ...], value: float, scale: float,
                 ask: _Ask) -> Derivation:
+    op = OPERATION[operation]
     texts = [_shown(keys, j) for j in operands]
     shown = value / scale if scale else value
-    decimals = max([ask.decimals, *(_decimals(t) for t in texts)]) if operation not in ("percent change", "share",
-                                                                                          "ratio") else ask.decimals
+    decimals = ask.decimals if op.pure else max([ask.decimals, *(_decimals(t) for t in texts)])
     result = f"{shown:,.{decimals}f}".replace("-", "−")
-    unit = {"percent change": "%", "share": "%", "ratio": "×", "points": " points"}.get(operation, "")
+    unit = op.unit
     if not unit and ask.points:
         unit = " points"
     elif not unit and ask.percent:
         unit = "%"
-    elif not unit and scale in _SCALE_WORDS:
-        unit = f" {_SCALE_WORDS[scale]}"
-    a, b = texts[0], texts[-1]
-    text = {"difference": f"{a} − {b}", "points": f"{a} − {b}", "sum": " + ".join(texts),
-            "average": f"({' + '.join(texts)}) / {len(texts)}", "share": f"{a} / {b}", "ratio": f"{a} / {b}",
-            "percent change": f"({a} − {b}) / {b if keys.values[operands[1]] >= 0 else f'|{b}|'}"}[operation]
+    elif not unit and scale in SCALE_NAMES:
+        unit = f" {SCALE_NAMES[scale]}"
+    text = op.render(texts, float(keys.values[operands[-1]]))
     return Derivation(operation, operands, value, f"{text} = {result}{unit}")

@@ -1,0 +1,375 @@
+"""Numeric support: a verdict for every figure of the prediction, and the share its reference supports.
+
+NASH's number channel grades how close two figures are, which is right for ranking near-paraphrases but hides
+a wrong figure: $0.13 against $0.15 scores 0.98. A user asking "did the model state figures its reference (a
+summary, or the whole source) does not support?" needs a verdict per figure. `decide` takes its steps in order:
+
+1. **Value** (`verdicts.value`). The figure's places are the reference numbers that agree with it at the precision
+   it was written with, in a fitting family (`numbers.precision`, `pipeline.alignment.value_support`: rounding,
+   hedges, percent vs points, currencies and units, calendar periods). A bare reference number may stand at a
+   scale its text states elsewhere: a table's caption ("in millions") gives its cells that scale, and a figure
+   written with a scale word ("$1.2 billion") agrees with a reference number written without one ("1,234";
+   `value.SCALES`), unless that number counts things ("2,477 hospitals"), which is never an amount of money. No
+   place: **unsupported**.
+2. **Binding** (`verdicts.placement`, over `context.binding`; docs: "Figures against a source"). The value's
+   places are read for what they are bound to: a cell's row label and column headers, a clause's period and the
+   noun its figure quantifies, the direction of a change. Word overlap and vector cosine decide nothing here:
+   they were too noisy to overrule a value the source states verbatim. The figure is
+   * **contradicted** when it states a change ("fell 7.5%") and every place states the opposite direction;
+   * **misplaced** when every place is bound to something the prediction contradicts (another year than the
+     one the prediction names, or a subject the prediction binds to another figure, or another row or column
+     of a table), *and* a commensurable number of another value is bound to what the prediction states (its
+     year and its subject). Commensurable (`value.rivals`): the same family, both per unit or both totals, at
+     most `VerdictRule.ratio` apart, never the other bound of a place's range. A calendar period is never
+     misplaced;
+   * **supported** otherwise.
+3. **Derivation** (`verdicts.derivations`). A figure stated nowhere (or stated only in a row or column other than
+   the ones it names) is **computed** when a derivation of the reference numbers bound to what it names gives it:
+   a change, a percentage change, a sum, a share, a ratio, an average, a change in points, at its written
+   precision and in the direction it states ("(62.4 − 50.2) / 50.2 = 24.3%"). It counts as supported.
+   Otherwise it stays **unsupported**, with the closest such derivation, if any, for the reader.
+
+All steps read the pair alone, so a reference summary and a long source are judged alike, with no mode switch,
+and the verdict does not depend on the batch. tau does not gate it. A stated condition (comparison-aware mode)
+does not make a figure supported: the verdict is about values. Every rule was chosen leave-one-domain-out on dev
+data (`perf/verdict_ablation.py`; the switches: `verdicts.rules`).
+
+The rule of earlier versions, where only the argmax-aligned number decides (`verdict="argmax"`), is
+`verdicts.argmax`. The verdicts' names, marks and colours are `verdicts.spec`'s.
+
+``numeric_support`` is the share of the prediction's figures that are supported or computed, 1.0 when it states
+none; ``figure_verdicts`` lists every figure with its verdict, ``unsupported_numbers`` the ones neither.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any, NamedTuple, TypedDict
+
+import numpy as np
+
+from ..pipeline.alignment import MentionTable
+from . import value
+from .derivations import Derivation, SourceIndex, derive
+from .keys import Label, SupportKeys
+from .placement import Basis, Tables, bound_strength, contradiction
+from .reference import Reference, closeness
+from .rules import RULE, VerdictRule
+from .spec import RULE_VERDICTS, SUPPORTING
+
+VERDICTS = RULE_VERDICTS["context"]  # the verdicts of the default rule, in code order
+
+
+class Code(IntEnum):
+    """A figure's verdict under the default rule as `pair_verdicts` stores it (an int8 array of codes);
+    `VERDICTS[code]` (or `code.verdict`) is its name (`verdicts.spec`)."""
+
+    SUPPORTED = 0
+    MISPLACED = 1
+    UNSUPPORTED = 2
+    CONTRADICTED = 3
+    COMPUTED = 4
+
+    @property
+    def verdict(self) -> str:
+        return VERDICTS[self]
+
+
+class CellRef(TypedDict):
+    """A table cell's labels as its table writes them ("" where there is none)."""
+
+    section: str
+    row: str
+    column: str
+
+
+class NumberRef(TypedDict):
+    """A number of the reference: its text, span and value, and its table cell when it stands in one (None in
+    running text): where a report shows it, without reading the reference's tables again."""
+
+    text: str
+    start: int
+    end: int
+    value: float
+    cell: CellRef | None
+
+
+class FigureVerdict(TypedDict):
+    """One figure of the prediction and its verdict (an entry of `figure_verdicts` and `unsupported_numbers`).
+
+    Docs: "Figures against a source".
+
+    Attributes:
+        text: the figure as the prediction writes it.
+        start: where it starts in the prediction (a character offset).
+        end: where it ends.
+        value: its value as read.
+        verdict: its verdict (`verdicts.spec`: supported, computed, misplaced, unsupported, contradicted; with
+            `verdict="argmax"`: supported, unsupported, unmatched).
+        found: where its value is stated (supported, misplaced, contradicted; None when unsupported or computed).
+        reference: the reference number it is compared with: its value's place when supported or contradicted,
+            the number of another value bound to what the prediction states when misplaced, the closest in context
+            when unsupported (None when the reference states no number).
+        cosine: the backbone cosine of the figure and `reference`.
+        basis: what decided a misplaced or contradicted figure ("period: 2022, not 2023"; None otherwise).
+        derivation: for a computed figure, how its bound source numbers give its value ("(62.4 − 50.2) / 50.2 =
+            24.3%"); for an unsupported one, the closest derivation of its bound numbers, if any (its result then
+            differs from the figure's value); None otherwise.
+        operands: the source numbers of `derivation`, in its order.
+    """
+
+    text: str
+    start: int
+    end: int
+    value: float
+    verdict: str
+    found: NumberRef | None
+    reference: NumberRef | None
+    cosine: float | None
+    basis: str | None
+    derivation: str | None
+    operands: list[NumberRef] | None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One figure's verdict: its code, the reference number (a column of its pair's matrices) where its value is
+    stated (-1: none) and the one it is compared with, and what decided a misplaced or contradicted figure."""
+
+    code: Code
+    found: int
+    compared: int
+    basis: Basis | None = None
+
+
+@dataclass(frozen=True)
+class Figure:
+    """What one figure's decision reads: its place `k` among its pair's figures `ia` (mention-table rows), the
+    reference's rows `ib`, its rows of the value agreement, rivals and closeness against them, whether it is a
+    quantity (not a calendar period), the number a report compares it with by default, and the reference's
+    tables."""
+
+    keys: SupportKeys
+    k: int
+    ia: np.ndarray
+    ib: np.ndarray
+    agree: np.ndarray
+    rival: np.ndarray
+    closeness: np.ndarray
+    quantity: bool
+    compared: int
+    tables: Tables
+
+    @property
+    def row(self) -> int:
+        return int(self.ia[self.k])
+
+
+def decide(figure: Figure, rule: VerdictRule = RULE) -> Decision:
+    """Steps 1 and 2 for one figure, in order: the places of its value (none: unsupported); what contradicts each
+    place's binding; a change stated in the other direction at every place (contradicted); a place nothing
+    contradicts (supported); else a number of another value bound to what it states (misplaced), or supported."""
+    places = np.flatnonzero(figure.agree)
+    if not len(places):
+        return Decision(Code.UNSUPPORTED, -1, figure.compared)
+    others = _others(figure)
+    why = _contradictions(figure, places, others, rule)
+    free = [p for p, w in zip(places, why) if w is None]
+    best = int(max(free or places, key=lambda p: figure.closeness[p]))
+    direction = _opposite_direction(figure, places, rule)
+    if direction is not None:
+        return Decision(Code.CONTRADICTED, best, best, direction)
+    if free:
+        return Decision(Code.SUPPORTED, best, best)
+    bound = _bound_rival(figure, places, others, rule)
+    if bound is None:
+        return Decision(Code.SUPPORTED, best, best)
+    return Decision(Code.MISPLACED, best, bound, why[0])
+
+
+def _others(figure: Figure) -> list[frozenset[str]]:
+    """The subjects of the pair's other figures of another value (its range's other bound aside)."""
+    keys, i = figure.keys, figure.row
+    return [keys.contexts[int(g)].subject for g in figure.ia
+            if g != i and g != keys.partner[i] and keys.values[g] != keys.values[i]]
+
+
+def _contradictions(figure: Figure, places: np.ndarray, others: list[frozenset[str]], rule: VerdictRule
+                    ) -> list[Basis | None]:
+    """What contradicts each place's binding (None: nothing). A calendar period is where the other figures stand:
+    nothing contradicts it, and its first place is the one it is compared with."""
+    if not figure.quantity:
+        return [None]
+    return [contradiction(figure.keys, figure.row, int(figure.ib[p]), others, figure.tables, rule) for p in places]
+
+
+def _opposite_direction(figure: Figure, places: np.ndarray, rule: VerdictRule) -> Basis | None:
+    """A change stated in the other direction at every place of the value ("fell 7.5%" against "rose 7.5%")."""
+    direction = int(figure.keys.direction[figure.row])
+    if rule.direction and direction and all(int(figure.keys.direction[figure.ib[p]]) == -direction for p in places):
+        return Basis("direction", f"the source states a {'fall' if direction > 0 else 'rise'}")
+    return None
+
+
+def _bound_rival(figure: Figure, places: np.ndarray, others: list[frozenset[str]], rule: VerdictRule) -> int | None:
+    """The rival (a commensurable number of another value) most strongly bound to what the figure states, that
+    nothing contradicts and that is not the other bound of a place's range; None when none is bound."""
+    keys, ib = figure.keys, figure.ib
+    partners = {int(keys.partner[ib[p]]) for p in places}
+    strength = [(bound_strength(keys, figure.row, int(ib[j]), ib[places]), figure.closeness[j], j)
+                for j in np.flatnonzero(figure.rival) if int(ib[j]) not in partners
+                and contradiction(keys, figure.row, int(ib[j]), others, figure.tables, rule) is None]
+    bound = max((s for s in strength if s[0] > 0), default=None)
+    return None if bound is None else int(bound[2])
+
+
+def _derived(keys: SupportKeys, row: int, decision: Decision, index: SourceIndex, before: frozenset[str]
+             ) -> tuple[Decision, Derivation | None]:
+    """Step 3 for one figure stated nowhere, or stated only in a row or column other than the ones it names
+    ("combined services and product revenue" against the total's row): computed when a derivation of the numbers
+    bound to what it names gives it. With it, its derivation, or an unsupported figure's closest one."""
+    match, closest = derive(keys, row, index, before)
+    if match is not None:
+        return Decision(Code.COMPUTED, -1, decision.compared), match
+    return decision, closest if decision.code == Code.UNSUPPORTED else None
+
+
+def _derives(decision: Decision, quantity: bool) -> bool:
+    """Whether step 3 looks for a derivation of this figure."""
+    stated_elsewhere = decision.code == Code.MISPLACED and decision.basis is not None and decision.basis.by_line
+    return quantity and (decision.code == Code.UNSUPPORTED or stated_elsewhere)
+
+
+def _subject_before(keys: SupportKeys, ia: np.ndarray, k: int, quantity: np.ndarray) -> frozenset[str]:
+    """A figure in a clause of its own ("..., or 24.3%") takes the subject of the quantity before it."""
+    return next((keys.contexts[int(g)].subject for g in ia[:k][::-1]
+                 if quantity[g - ia[0]] and keys.contexts[int(g)].subject), frozenset())
+
+
+class PairVerdicts(NamedTuple):
+    """The verdicts of one pair's figures, per figure: the `Code` (int8; `VERDICTS[code]`), the reference row where its
+    value was found (-1: none), the reference row it is compared with, their cosine, the basis of a misplaced or
+    contradicted verdict, and the derivation of a computed figure (or the closest one of an unsupported one)."""
+
+    code: np.ndarray
+    found: np.ndarray
+    compared: np.ndarray
+    cosine: np.ndarray
+    basis: list[Basis | None]
+    derivation: list[Derivation | None]
+
+
+def pair_verdicts(mentions: MentionTable, a: slice, b: slice, rule: VerdictRule = RULE,
+                  index: SourceIndex | None = None, reference: Reference | None = None,
+                  values: tuple[np.ndarray, np.ndarray] | None = None) -> PairVerdicts:
+    """The verdicts of one pair's figures (table rows `a`) against its reference (rows `b`); `index`: the
+    reference's `derivations.SourceIndex`, and `reference` its `Reference`, when the caller keeps them for a
+    reference many pairs share; `values`: the pair's value agreement and rivals when computed with other pairs'
+    (`value.small_pair_values`). Figures are judged in blocks of at most `value.VERDICT_CELLS` cells: a verdict
+    reads its figure's own row."""
+    ia, ib = np.arange(a.start, a.stop), np.arange(b.start, b.stop)
+    m = len(ia)
+    if len(ib) == 0:
+        return PairVerdicts(np.full(m, Code.UNSUPPORTED, np.int8), np.full(m, -1), np.full(m, -1), np.full(m, np.nan),
+                            [None] * m, [None] * m)
+    keys = mentions.support
+    reference = reference or Reference(mentions, b)
+    # A calendar period is where the other figures stand, not a quantity stated for something.
+    quantity = mentions.calendar.level[ia] < 0 if mentions.calendar is not None else np.ones(m, bool)
+    decisions: list[Decision] = []
+    cosines = np.zeros(m, mentions.vectors.dtype)
+    step = max(1, value.VERDICT_CELLS // len(ib))
+    for first in range(0, m, step):
+        block = ia[first : first + step]
+        cosine = mentions.vectors[block] @ mentions.vectors[b].T
+        if values is not None:  # a small pair: one block
+            agree, rival = values
+        else:
+            agree = value.value_agreement(mentions, block, ib, rule)
+            rival = value.rivals(mentions, block, ib, rule) & ~agree
+        close = closeness(keys, block, ib, cosine, reference)
+        fits = rival | agree
+        # The number a report shows beside a figure: the closest that fits it, else the closest by cosine.
+        compared = np.where(fits.any(axis=1), np.where(fits, close, -np.inf).argmax(axis=1), cosine.argmax(axis=1))
+        decisions += [decide(Figure(keys, first + row, ia, ib, agree[row], rival[row], close[row],
+                                    bool(quantity[first + row]), int(compared[row]), reference.tables), rule)
+                      for row in range(len(block))]
+        chosen = [d.compared for d in decisions[first:]]
+        cosines[first : first + len(block)] = cosine[np.arange(len(block)), chosen]
+    derived: list[Derivation | None] = [None] * m
+    for k, decision in enumerate(decisions):
+        if rule.computed and _derives(decision, bool(quantity[k])):
+            index = index or source_index(mentions, ib)
+            before = _subject_before(keys, ia, k, quantity)
+            decisions[k], derived[k] = _derived(keys, int(ia[k]), decision, index, before)
+    found = np.array([d.found for d in decisions], np.int64)
+    return PairVerdicts(np.array([d.code for d in decisions], np.int8), np.where(found >= 0, found + b.start, -1),
+                        np.array([d.compared for d in decisions], np.int64) + b.start, cosines,
+                        [d.basis for d in decisions], derived)
+
+
+def source_index(mentions: MentionTable, ib: np.ndarray) -> SourceIndex:
+    """The reference numbers (rows `ib`) a derivation may use: quantities, no calendar period."""
+    quantity = mentions.calendar.level[ib] < 0 if mentions.calendar is not None else np.ones(len(ib), bool)
+    return SourceIndex(mentions.support, ib, quantity)
+
+
+# -- the verdicts ----------------------------------------------------------------------------------------------
+
+
+def context_verdicts(mentions: MentionTable, pairs: Sequence[tuple[int, int]], rule: VerdictRule = RULE
+                     ) -> list[list[FigureVerdict]]:
+    """Per aligned pair (the text ids `pairs[k]` of prediction and reference), every figure with its verdict."""
+    out: list[list[FigureVerdict]] = []
+    indexes: dict[int, SourceIndex] = {}  # a reference many pairs share (claims against one source) is read once
+    references: dict[int, Reference] = {}
+    spans = [(mentions.of(text_a), mentions.of(text_b)) for text_a, text_b in pairs]
+    small = value.small_pair_values(mentions, spans, rule)
+    for k, ((_, text_b), (a, b)) in enumerate(zip(pairs, spans)):
+        if rule.computed and text_b not in indexes:
+            indexes[text_b] = source_index(mentions, np.arange(b.start, b.stop))
+        if text_b not in references and b.stop > b.start and a.stop > a.start:
+            references[text_b] = Reference(mentions, b)
+        v = pair_verdicts(mentions, a, b, rule, indexes.get(text_b), references.get(text_b), small.get(k))
+        judged = mentions.support.judged[a]
+        labels = mentions.support.labels
+        out.append([figure_entry(labels, a.start + i, VERDICTS[v.code[i]], (v.found[i], v.compared[i]), v.cosine[i],
+                                 None if v.basis[i] is None else str(v.basis[i]), v.derivation[i])
+                    for i in range(len(v.code)) if judged[i]])
+    return out
+
+
+def figure_entry(labels: Sequence[Label], row: int, verdict: str, places: tuple[int, int], cosine: float,
+                 basis: str | None = None, derivation: Derivation | None = None) -> FigureVerdict:
+    """The `FigureVerdict` of the figure at table row `row`; `places`: the rows where its value was found and of
+    the number it is compared with (-1: none)."""
+    text, start, end, number, _ = labels[row]
+    found, compared = places
+    return FigureVerdict(text=text, start=start, end=end, value=number, verdict=verdict,
+                         found=_ref(labels, found), reference=_ref(labels, compared),
+                         cosine=None if compared < 0 else float(cosine), basis=basis,
+                         derivation=None if derivation is None else derivation.text,
+                         operands=None if derivation is None else [_ref(labels, j) for j in derivation.operands])
+
+
+def _ref(labels: Sequence[Label], row: int) -> NumberRef | None:
+    if row < 0:
+        return None
+    text, start, end, number, cell = labels[int(row)]
+    return NumberRef(text=text, start=start, end=end, value=number,
+                     cell=None if cell is None else CellRef(section=cell.section, row=cell.row, column=cell.column))
+
+
+# -- the fields ------------------------------------------------------------------------------------------------
+
+
+def support_fields(verdicts: list[list[FigureVerdict]], pair_index: np.ndarray) -> dict[str, Any]:
+    """`numeric_support`, `figure_verdicts` and `unsupported_numbers` of each input pair (row `pair_index[k]`
+    of the per-pair `verdicts`)."""
+    share = np.array([sum(e["verdict"] in SUPPORTING for e in v) / len(v) if v else 1.0 for v in verdicts])
+    chosen = [verdicts[row] for row in pair_index.tolist()]
+    return {"numeric_support": share[pair_index] if len(share) else np.zeros(len(pair_index)),
+            "figure_verdicts": chosen,
+            "unsupported_numbers": [[e for e in v if e["verdict"] not in SUPPORTING] for v in chosen]}

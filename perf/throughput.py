@@ -55,7 +55,7 @@ STEPS = {
     "mention vectors": ("_mentions_of", "_mention_vectors", "mention_table"),
     "text channel": ("_text_similarity",),
     "alignment": ("align_numbers",),
-    "support verdicts": ("read_keys", "support_keys", "context_verdicts", "argmax_verdicts", "support_fields"),
+    "support verdicts": ("read_keys", "context_verdicts", "argmax_verdicts", "support_fields"),
     "alpha": ("pair_alphas",),
 }
 # A step's functions that run inside another step's: `mention_table` builds the verdict's keys (`read_keys`).

@@ -3,7 +3,7 @@ how the source's numbers give a computed figure's value (its derivation, and whe
 its mark (`verdicts.spec.MARKS`), and the one-line summary of a text. `nash check` prints them, the
 Space's "Check figures" tab shows them, so both say the same.
 
-Reads `NASHOutput.figure_verdicts` entries (`pipeline.support.FigureVerdict`: `found` is where the value is
+Reads `NASHOutput.figure_verdicts` entries (`verdicts.decide.FigureVerdict`: `found` is where the value is
 stated, `reference` the number it is compared with, `basis` what decided a misplaced or contradicted figure,
 `derivation` and `operands` how the source's numbers give a computed figure's value, or the closest derivation of an
 unsupported one's).

@@ -271,10 +271,11 @@ def pair_verdicts(mentions: MentionTable, a: slice, b: slice, rule: VerdictRule 
     reads its figure's own row."""
     ia, ib = np.arange(a.start, a.stop), np.arange(b.start, b.stop)
     m = len(ia)
-    if len(ib) == 0:
-        return PairVerdicts(np.full(m, Code.UNSUPPORTED, np.int8), np.full(m, -1), np.full(m, -1), np.full(m, np.nan),
-                            [None] * m, [None] * m)
     keys = mentions.support
+    if len(ib) == 0:  # a reference without numbers: no place, no number to compare with, no derivation
+        none, tables = np.zeros(0), Tables(())
+        decisions = [decide(Figure(keys, k, ia, ib, none, none, none, True, -1, tables), rule) for k in range(m)]
+        return _pair_verdicts(decisions, np.full(m, np.nan), [None] * m, b.start)
     reference = reference or Reference(mentions, b)
     # A calendar period is where the other figures stand, not a quantity stated for something.
     quantity = mentions.calendar.level[ia] < 0 if mentions.calendar is not None else np.ones(m, bool)
@@ -304,10 +305,15 @@ def pair_verdicts(mentions: MentionTable, a: slice, b: slice, rule: VerdictRule 
             index = index or source_index(mentions, ib)
             before = _subject_before(keys, ia, k, quantity)
             decisions[k], derived[k] = _derived(keys, int(ia[k]), decision, index, before)
-    found = np.array([d.found for d in decisions], np.int64)
-    return PairVerdicts(np.array([d.code for d in decisions], np.int8), np.where(found >= 0, found + b.start, -1),
-                        np.array([d.compared for d in decisions], np.int64) + b.start, cosines,
-                        [d.basis for d in decisions], derived)
+    return _pair_verdicts(decisions, cosines, derived, b.start)
+
+
+def _pair_verdicts(decisions: Sequence[Decision], cosines: np.ndarray, derived: list[Derivation | None], first: int
+                   ) -> PairVerdicts:
+    """The decisions as arrays, their reference columns as table rows (the reference's first row `first`)."""
+    found, compared = (np.array([getattr(d, side) for d in decisions], np.int64) for side in ("found", "compared"))
+    return PairVerdicts(np.array([d.code for d in decisions], np.int8), np.where(found >= 0, found + first, -1),
+                        np.where(compared >= 0, compared + first, -1), cosines, [d.basis for d in decisions], derived)
 
 
 def source_index(mentions: MentionTable, ib: np.ndarray) -> SourceIndex:

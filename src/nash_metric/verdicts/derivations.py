@@ -57,6 +57,10 @@ MAX_TOTALS = 2  # lines named "total" added to the items of a sum or a share
 MAX_PROSE = 6  # numbers of running text bound to the subject
 MAX_TERMS = 5  # terms of a sum or an average
 CLOSEST = 0.5  # an unsupported figure shows its closest derivation when it is at most this share away
+# Float error allowed when a result meets a tolerance: relative to the tolerance (a rounding half-unit computed in
+# floats) and to the value (a scaled result).
+TOLERANCE_SLACK = 1e-9
+VALUE_SLACK = 1e-12
 _CURRENCY_SPACE = re.compile(r"([$€£¥])\s+")  # a table's "$ 1,452.4" reads "$1,452.4" in a derivation
 
 
@@ -372,7 +376,7 @@ def _agrees(ask: _Ask, operation: str, value: float) -> bool:
         gap = abs(value - target)
     else:
         gap = abs(value - sign * abs(target))
-    return gap <= ask.tolerance * (1 + 1e-9) + 1e-12 * abs(target)
+    return gap <= ask.tolerance * (1 + TOLERANCE_SLACK) + VALUE_SLACK * abs(target)
 
 
 # -- the derivation as text ------------------------------------------------------------------------------------

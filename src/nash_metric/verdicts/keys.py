@@ -21,6 +21,7 @@ from ..numbers.precision import PERCENT, POINTS, TIME, written_precision
 # The families that fit only themselves: percent, percentage points, time of day.
 STRICT_FAMILIES = (PERCENT, POINTS, TIME)
 SMALL_COUNT = 12  # written in words up to "twelve": a count (`_a_count`)
+SCALED = 1e-9  # a value further than this share from its digits' is scaled by its own words (`_states_a_scale`)
 
 # (text, start, end, value, its table cell's labels or None) of a mention, for reports
 Label = tuple[str, int, int, float, CellLabel | None]
@@ -131,6 +132,6 @@ def _states_a_scale(mention: NumericMention) -> bool:
         return False
     digits = "".join(ch for ch in mention.text if ch.isdigit() or ch == ".")
     try:
-        return abs(float(digits.strip(".") or "nan") - abs(float(mention.value))) > 1e-9 * abs(float(mention.value))
+        return abs(float(digits.strip(".") or "nan") - abs(float(mention.value))) > SCALED * abs(float(mention.value))
     except ValueError:
         return False

@@ -91,9 +91,10 @@ Returns:
         states gives its value, and it counts as supported; 'misplaced': its value is stated only for another
         period, row or subject; 'unsupported': stated nowhere; 'contradicted': stated as a change in the other
         direction), found (where its value is stated, with its table cell's labels, or None), reference (the
-        number it is compared with, or None), cosine, basis (what decided a misplaced or contradicted figure, or None), derivation (how the
-        reference numbers give a computed figure's value, "(62.4 − 50.2) / 50.2 = 24.3%", or an unsupported
-        one's closest derivation; else None) and operands (the reference numbers of derivation, or None).
+        number it is compared with, or None), cosine, basis (what decided a misplaced or contradicted figure, or
+        None), derivation (how the reference numbers give a computed figure's value, "(62.4 − 50.2) / 50.2 =
+        24.3%", or an unsupported one's closest derivation; else None) and operands (the reference numbers of
+        derivation, or None).
     unsupported_numbers (list of list of dict): per prediction, the figure_verdicts entries neither supported
         nor computed.
     alpha (list of float): text weight alpha = W_text / (W_text + W_num); 1.0 when there are no numbers.

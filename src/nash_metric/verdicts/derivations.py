@@ -82,19 +82,14 @@ class _Ask:
 
     value: float
     tolerance: float
-    percent: bool
-    points: bool
-    amount: bool
-    scaled: bool
+    figure: Figure  # its kind (percent, points, amount, scaled, money), as the operations read it
     decimals: int
     change: bool
     sign: int | None
     operations: frozenset[str]  # over periods (a change) and over items (a sum, share, ratio, average)
     items_difference: bool  # a difference of two items ("the difference between A and B", "$5 million more")
-    family: int  # the figure's unit family code (-1: any), its money and per-unit flags: an amount's operands fit
-    money: bool
+    family: int  # the figure's unit family code (-1: any) and per-unit flag: an amount's operands fit them
     per_unit: bool
-    figure: Figure  # what the operations read of it (`operations.Figure`)
 
 
 class SourceIndex:
@@ -173,9 +168,8 @@ def _ask(keys: SupportKeys, i: int, context: Context) -> _Ask:
     operations = frozenset(o.name for o in OPERATIONS if o.named(words, change, figure))
     # A difference between two items rather than a change over periods: "$5 million more than Europe".
     items_difference = bool(words & (DIFFERENCE_WORDS | COMPARED_WORDS)) and "difference" in operations
-    return _Ask(float(keys.values[i]), float(keys.rounding[i]), percent, points, amount, bool(keys.scaled[i]),
-                _decimals(keys.labels[i][0]), change, sign, operations, items_difference, int(keys.family[i]),
-                bool(keys.money[i]), bool(keys.per_unit[i]), figure)
+    return _Ask(float(keys.values[i]), float(keys.rounding[i]), figure, _decimals(keys.labels[i][0]), change, sign,
+                operations, items_difference, int(keys.family[i]), bool(keys.per_unit[i]))
 
 
 def _decimals(text: str) -> int:
@@ -332,10 +326,10 @@ def _fits(keys: SupportKeys, operation: str, operands: tuple[int, ...], ask: _As
     fit = OPERATION[operation].fits(percents.pop(), ask.figure)
     if fit != AMOUNTS:
         return bool(fit)
-    if not ask.amount:
+    if not ask.figure.amount:
         return False
     return all((ask.family < 0 or keys.family[j] in (-1, ask.family)) and bool(keys.per_unit[j]) == ask.per_unit
-               and not (ask.money and keys.counted[j]) for j in operands)
+               and not (ask.figure.money and keys.counted[j]) for j in operands)
 
 
 def _results(keys: SupportKeys, operation: str, operands: tuple[int, ...], ask: _Ask
@@ -356,9 +350,9 @@ def _results(keys: SupportKeys, operation: str, operands: tuple[int, ...], ask: 
         yield result, 1.0
         return
     yield result * scale, scale
-    if scale != 1.0 and not ask.scaled:
+    if scale != 1.0 and not ask.figure.scaled:
         yield result, 1.0
-    if scale == 1.0 and ask.scaled and not any(keys.scaled[j] for j in operands):
+    if scale == 1.0 and ask.figure.scaled and not any(keys.scaled[j] for j in operands):
         # Bare numbers at the scale the figure's own word states ("-181 thousand" from 81,731 − 81,912), as a
         # bare number may stand at a scale in step 1.
         for stated in SCALE_NAMES:
@@ -397,9 +391,9 @@ def _derivation(keys: SupportKeys, operation: OperationName, operands: tuple[int
     decimals = ask.decimals if op.pure else max([ask.decimals, *(_decimals(t) for t in texts)])
     result = f"{shown:,.{decimals}f}".replace("-", "−")
     unit = op.unit
-    if not unit and ask.points:
+    if not unit and ask.figure.points:
         unit = " points"
-    elif not unit and ask.percent:
+    elif not unit and ask.figure.percent:
         unit = "%"
     elif not unit and scale in SCALE_NAMES:
         unit = f" {SCALE_NAMES[scale]}"

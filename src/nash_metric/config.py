@@ -21,6 +21,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Literal, get_args
 
 from .common.defaults import AUTO_CALIBRATION_TEXTS, DEFAULT_MODEL, DEFAULT_TAU, MIN_CALIBRATION_SENTENCES
+from .common.glossary import check_glossary
 
 # The closed option sets, as types (for checkers and IDEs) and as the tuples that validate and list them.
 Backend = Literal["auto", "token", "sentence"]
@@ -208,6 +209,14 @@ class NASHConfig:
         scores=True,
         cli={"metavar": "BASELINE_JSON"},
     )
+    glossary: Mapping[str, str] | str | os.PathLike[str] | None = option(
+        None,
+        "Words for the keys and headers of a data source or table, beyond the built-in abbreviations ('pct', "
+        "'reb', 'qtr'): a {key: words} mapping or the path of a file of 'key: words' lines or a JSON object "
+        "(a file is read when the scorer is made).",
+        scores=True,
+        cli={"metavar": "GLOSSARY"},
+    )
 
     def __post_init__(self) -> None:
         if isinstance(self.model, os.PathLike):
@@ -237,6 +246,12 @@ class NASHConfig:
         for name in ("comparisons", "baseline", "bertscore_idf", "rescale_with_baseline"):
             if not isinstance(getattr(self, name), bool):
                 raise OptionTypeError(_Name(name), f" must be True or False, got {getattr(self, name)!r}")
+        try:
+            object.__setattr__(self, "glossary", check_glossary(self.glossary))
+        except TypeError as error:
+            raise OptionTypeError(_Name("glossary"), f": {error}") from None
+        except ValueError as error:
+            raise OptionError(_Name("glossary"), f": {error}") from None
         if isinstance(self.baseline_path, os.PathLike):
             object.__setattr__(self, "baseline_path", os.fspath(self.baseline_path))
         if self.baseline_path is not None:

@@ -87,6 +87,7 @@ class NASH:
             bertscore_idf: bool = False,
             rescale_with_baseline: bool = False,
             baseline_path: str | None = None,
+            glossary: Mapping[str, str] | str | os.PathLike[str] | None = None,
         ) -> None: ...
 
     else:  # **options: NASH(config, batch_size=8) overrides batch_size alone, and a misspelt option gets a hint

@@ -282,6 +282,7 @@ OWN_CSV = {
     "corpus/records.py": "the one record reader",
     "corpus/rows.py": "reads back the rows files RowWriter wrote, in the writer's own dialect",
     "context/table_delimited.py": "one line of a CSV table inside a source text, not a record file",
+    "cli/check.py": "`nash check --source-format csv`: a source text's row widths checked, not a record file",
 }
 
 

@@ -33,7 +33,8 @@ def test_importing_the_registry_loads_no_benchmark_code():
 
 # What building the CLI parser may import of the benchmarks: the registry and the light modules of the defaults and
 # choices its flags share with the benchmark code.
-LIGHT_MODULES = ["nash_metric.benchmarks.embednum", "nash_metric.benchmarks.embednum.configs",
+LIGHT_MODULES = ["nash_metric.benchmarks.data_to_text", "nash_metric.benchmarks.data_to_text.defaults",
+                 "nash_metric.benchmarks.embednum", "nash_metric.benchmarks.embednum.configs",
                  "nash_metric.benchmarks.filing_claims", "nash_metric.benchmarks.filing_claims.defaults",
                  "nash_metric.benchmarks.nquad", "nash_metric.benchmarks.nquad.defaults",
                  "nash_metric.benchmarks.numfine", "nash_metric.benchmarks.numfine.defaults",
@@ -55,14 +56,16 @@ def test_the_light_modules_import_nothing_heavy():
 
 
 def test_unknown_name_lists_the_known_ones():
-    known = "numfine, embednum1k, nquad, stsb, summedits, claims, filing-claims"
+    known = "numfine, embednum1k, nquad, stsb, summedits, claims, filing-claims, rotowire, quintd, tabfact"
     with pytest.raises(UnknownBenchmarkError, match=f"known benchmarks: {known}") as info:
         registry["numfin"]
     assert isinstance(info.value, KeyError) and str(info.value).startswith("unknown benchmark 'numfin'")
-    assert list(registry) == ["numfine", "embednum1k", "nquad", "stsb", "summedits", "claims", "filing-claims"]
+    assert list(registry) == ["numfine", "embednum1k", "nquad", "stsb", "summedits", "claims", "filing-claims",
+                              "rotowire", "quintd", "tabfact"]
 
 
-@pytest.mark.parametrize("name", ["numfine", "embednum1k", "nquad", "stsb", "summedits", "claims", "filing-claims"])
+@pytest.mark.parametrize("name", ["numfine", "embednum1k", "nquad", "stsb", "summedits", "claims", "filing-claims",
+                                  "rotowire", "quintd", "tabfact"])
 def test_every_entry_point_resolves(name):
     bench = registry[name]
     assert isinstance(bench, Benchmark) and bench.summary and "\n" not in bench.summary
@@ -72,7 +75,7 @@ def test_every_entry_point_resolves(name):
         assert (entry is None) == (ref is None), role
         assert entry is None or callable(entry), role
     assert callable(bench.evaluate) and callable(bench.markdown)
-    assert (bench.build is None) == (name in ("stsb", "summedits", "claims"))
+    assert (bench.build is None) == (name in ("stsb", "summedits", "claims", "rotowire", "quintd", "tabfact"))
 
 
 def _flag(*command: str, dest: str):

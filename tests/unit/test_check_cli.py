@@ -310,3 +310,152 @@ def test_text_from_stdin_and_a_missing_file_named_by_its_flag(tmp_path, monkeypa
         read_checks(argparse.Namespace(jsonl=None, source=str(source), text=inline, encoding=None))
     with pytest.raises(UsageError, match="cannot both read stdin"):
         read_checks(argparse.Namespace(jsonl=None, source="-", text="-", encoding=None))
+
+
+# -- a source that is data: --source-format, and the key path a figure is bound to ------------------------------
+
+WEATHER = ('{"list": [\n'
+           '  {"main": {"temp": 3.5, "humidity": 81}, "dt_txt": "2024-01-04 02:00:00"},\n'
+           '  {"main": {"temp": 2.9, "humidity": 85}, "dt_txt": "2024-01-04 05:00:00"}\n'
+           ']}\n')
+
+
+@pytest.mark.parametrize("name,content,source_format,message", [
+    ("bad.json", '{\n  "a": 1\n  "b": 2\n}\n', "json",
+     "not JSON (--source-format json): Expecting ',' delimiter at line 3, column 3"),
+    ("repr.json", "{'a': 1, 'b': None}\n", "json",
+     "not JSON (--source-format json): Expecting property name enclosed in double quotes at line 1, column 2 "
+     "(a Python literal? --source-format python)"),
+    ("prose.json", "Revenue was $5 million.\n", "json", "not JSON (--source-format json): Expecting value at line 1, "
+     "column 1"),
+    ("bad.jsonl", '{"a": 1}\n{"b": 2\n', "jsonl",
+     "not JSON Lines (--source-format jsonl): Expecting ',' delimiter at line 2, column 8"),
+    ("list.jsonl", '{"a": 1}\n[1, 2]\n', "jsonl",
+     "not JSON Lines (--source-format jsonl): each line of JSON Lines must be one object at line 2, column 7"),
+    ("bad.py", "{'a': (1, 2,\n 'b': 3}\n", "python",
+     "not a Python literal (--source-format python): ',' or ')' was expected at line 2, column 5"),
+    ("trailing.py", "{'a': 1} and then prose\n", "python",
+     "not a Python literal (--source-format python): text after the data at line 1, column 10"),
+    ("bad.csv", "city,population,area\nLyon,522000,47.9\nNice,342000\n", "csv",
+     "not CSV (--source-format csv): 2 fields where the first row has 3, at line 3, column 12"),
+    ("one.csv", "just a line of prose\nand another\n", "csv",
+     "not CSV (--source-format csv): no field delimiter (, ; tab |) in its first row, at line 1, column 1"),
+])
+def test_a_source_not_in_its_named_format_fails_before_the_model_loads(files, capsys, name, content, source_format,
+                                                                        message):
+    path = files / name
+    path.write_text(content, encoding="utf-8")
+    assert _error(capsys, ["--source", str(path), "--text", str(files / "text.txt"), "--source-format",
+                           source_format]) == f"nash: error: {path}: {message}"
+
+
+def test_a_jsonl_lines_source_is_checked_in_its_named_format(files, capsys):
+    path = files / "checks.jsonl"
+    path.write_text(json.dumps({"source": '{"a": 1}', "text": "a 1"}) + "\n"
+                    + json.dumps({"source": '{"a": 1', "text": "a 1"}) + "\n", encoding="utf-8")
+    assert _error(capsys, ["--jsonl", str(path), "--source-format", "json"]) == (
+        f"nash: error: {path}:2: the source is not JSON (--source-format json): Expecting ',' delimiter at line 1, "
+        "column 8")
+
+
+@pytest.mark.parametrize("source_format,content", [
+    ("json", WEATHER), ("python", "{'a': (1, 2), 'b': None, 'c': True}"), ("python", WEATHER),
+    ("jsonl", '{"a": 1}\n\n{"a": 2}\n'), ("csv", "city;population\nLyon;522000\n"),
+    ("csv", 'city,note\nLyon,"big, old"\n'),
+    ("text", "{'a': 1"), ("auto", "{'a': 1"),  # no check: read as it comes
+])
+def test_a_source_in_its_named_format_is_read(tmp_path, source_format, content):
+    from nash_metric.cli.check import read_checks
+
+    source, text = tmp_path / "source", tmp_path / "text.txt"
+    source.write_text(content, encoding="utf-8")
+    text.write_text("It was 3.5 degrees.", encoding="utf-8")
+    [check] = read_checks(argparse.Namespace(jsonl=None, source=str(source), text=str(text), encoding=None,
+                                             source_format=source_format))
+    assert check.source == content
+
+
+def test_source_format_is_a_flag_of_check():
+    from nash_metric.cli import build_parser
+    from nash_metric.cli.check import SOURCE_FORMATS
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command").choices["check"]
+    [flag] = [a for a in sub._actions if a.dest == "source_format"]
+    assert flag.option_strings == ["--source-format"] and flag.default == "auto"
+    assert tuple(flag.choices) == SOURCE_FORMATS == ("auto", "text", "json", "jsonl", "python", "csv")
+    with pytest.raises(SystemExit):
+        sub.parse_args(["--source", "a", "--text", "b", "--source-format", "yaml"])
+
+
+def _data_entry(source: str, text: str, figure: str, verdict: str, found: str | None, reference: str,
+                cells: dict[str, dict[str, str]]) -> dict:
+    def ref(needle: str | None) -> dict | None:
+        if needle is None:
+            return None
+        start = source.index(needle)
+        return {"text": needle, "start": start, "end": start + len(needle), "value": float(needle),
+                "cell": cells[needle]}
+
+    start = text.index(figure)
+    return {"text": figure, "start": start, "end": start + len(figure), "value": 0.0, "verdict": verdict,
+            "found": ref(found), "reference": ref(reference), "cosine": 0.5}
+
+
+# The found line of a data cell is as for a table written as text: its line, its labels, a snippet.
+FOUND_35 = ('line 2 (list · 2024-01-04 02:00:00 · main.temp): {"main": {"temp": [3.5], "humidity": 81}, "dt_txt": '
+            '"2024-01-04 02:00:00…')
+
+
+def test_a_figure_in_data_says_the_key_path_and_record_it_is_bound_to():
+    from nash_metric.cli.check import Check, check_report, data_place
+
+    text = "At 2 am it was 3.5 degrees; at 5 am it was 3.5 degrees again, and 4.0 later."
+    cells = {"3.5": {"section": "list", "row": "2024-01-04 02:00:00", "column": "main.temp",
+                     "path": "list[0].main.temp"},
+             "2.9": {"section": "list", "row": "2024-01-04 05:00:00", "column": "main.temp",
+                     "path": "list[1].main.temp"}}
+    entries = [_data_entry(WEATHER, text, "3.5 degrees", "supported", "3.5", "3.5", cells),
+               {**_data_entry(WEATHER, text, "3.5 degrees", "misplaced", "3.5", "2.9", cells),
+                "start": text.rindex("3.5 degrees"), "end": text.rindex("3.5 degrees") + 11,
+                "basis": "row: 2024-01-04 02:00:00, not the one named"},
+               _data_entry(WEATHER, text, "4.0", "unsupported", None, "2.9", cells)]
+    report = check_report(Check(WEATHER, text, "weather"), entries, 1 / 3, marks=False).splitlines()
+    assert report == [
+        "weather: 3 figures",
+        "  supported    3.5 degrees",
+        f"      found    {FOUND_35}",
+        "      bound to list[0].main.temp (2024-01-04 02:00:00)",
+        "  misplaced    3.5 degrees",
+        f"      found    {FOUND_35}",
+        "      because  row: 2024-01-04 02:00:00, not the one named",
+        "      bound to list[1].main.temp (2024-01-04 05:00:00): 2.9",
+        "  unsupported  4.0",
+        "      found    nowhere in the source",
+        "      closest  list[1].main.temp (2024-01-04 05:00:00): 2.9",
+        "numeric support 0.33: 1 supported, 1 misplaced, 1 unsupported, 0 contradicted, 0 computed (3 figures)",
+    ]
+    assert data_place({"cell": {"section": "", "row": "", "column": "ram_gb", "path": "ram_gb"}}) == "ram_gb"
+    assert data_place({"cell": {"section": "", "row": "Consumer", "column": "2019", "path": ""}}) is None
+    assert data_place({"cell": {"section": "", "row": "Consumer", "column": "2019"}}) is None  # from before paths
+    assert data_place(None) is None and data_place({"cell": None}) is None
+
+
+def test_check_of_a_json_source_prints_the_key_paths(files, tiny_model_dir, capsys):
+    source = files / "phone.json"
+    source.write_text('{"model": "Aero", "ram_gb": 16, "storage_gb": 256, "battery_mah": 5000}\n', encoding="utf-8")
+    text = files / "phone.txt"
+    text.write_text("The phone has 256 GB of storage and a 5000 mAh battery; it costs $799.\n", encoding="utf-8")
+    code = main(["check", "--source", str(source), "--text", str(text), "--source-format", "json",
+                 *_tiny(tiny_model_dir)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    lines = out.splitlines()
+    figures = [line.split()[1] for line in lines if line.startswith("  ") and not line.startswith("      ")]
+    assert figures == ["256", "5000", "$799"]
+    bound = [line.strip() for line in lines if line.startswith("      bound to") or line.startswith("      closest")]
+    # 256 and 5000 are found under their keys (whatever the verdict: the found cell is the value's); $799 nowhere
+    assert any(line.startswith("bound to storage_gb") for line in bound), out
+    assert any(line.startswith("bound to battery_mah") for line in bound), out
+    assert "      found    nowhere in the source" in lines
+    assert any(line.startswith("      found    line 1 (storage_gb): ") for line in lines), out

@@ -19,9 +19,10 @@ from nash_metric.pipeline.echo import PROVENANCE, RESOLVERS, hashcode, score_det
 
 VERSIONS = {"nash_metric", "transformers"}
 A = ["Revenue increased by 4% in 2019.", "No numbers here.", "Costs fell 1.2 million.", "Shares above 200 rose.",
-     "Two friends met."]  # a count in words: judged only by verdict="argmax"
+     "Two friends met.",  # a count in words: judged only by verdict="argmax"
+     "It has 256 GB of storage."]  # against data whose keys only a glossary reads
 B = ["Revenue increased by 40% in 2019.", "Nothing numeric.", "Costs fell.", "Shares of ABC at 180 rose.",
-     "Friends met."]
+     "Friends met.", '{"a1": 16, "b2": 256}']
 
 
 def _perturbed_copy(source: Path, target: Path) -> Path:
@@ -67,6 +68,8 @@ def changes(tiny_model_dir, tiny_scorer, tmp_path_factory) -> dict[str, tuple[di
         "bertscore_idf": ({}, {"bertscore_idf": True}),
         "rescale_with_baseline": ({}, rescaled),
         "baseline_path": (rescaled, {**rescaled, "baseline_path": paths[1]}),
+        # "b2" read as "memory", "a1" as "storage": the 256 is then bound to another key (misplaced)
+        "glossary": ({}, {"glossary": {"a1": "storage", "b2": "memory"}}),
     }
 
 

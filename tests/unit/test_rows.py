@@ -92,9 +92,9 @@ def test_the_summary_spells_the_outputs_baseline_fields():
 # derivation, an unmatched one.
 REF = {"text": "3.56%", "start": 21, "end": 26, "value": 3.56, "cell": None}
 OPERANDS = [{"text": "62.4", "start": 40, "end": 44, "value": 62.4,
-             "cell": {"section": "", "row": "Revenue", "column": "2019"}},
+             "cell": {"section": "", "row": "Revenue", "column": "2019", "path": ""}},
             {"text": "50.2", "start": 47, "end": 51, "value": 50.2,
-             "cell": {"section": "Net sales:", "row": "Revenue", "column": "2018 é"}}]
+             "cell": {"section": "Net sales:", "row": "Revenue", "column": "2018 é", "path": ""}}]
 GROWTH = "(62.4 − 50.2) / 50.2 = 24.3%"
 ENTRIES = [
     [{"text": "4%", "start": 21, "end": 23, "value": 4.0, "verdict": "misplaced", "found": REF, "reference": REF,

@@ -184,6 +184,26 @@ registry = BenchmarkRegistry([
         evaluate_ref="filing_claims.evaluation:evaluate",
         markdown_ref="filing_claims.evaluation:markdown",
     ),
+    Benchmark(
+        name="rotowire",
+        summary="Rotowire accuracy shared task: the figure verdict on human-marked NUMBER errors in basketball "
+        "summaries (BA per figure and text, recall / precision)",
+        evaluate_ref="data_to_text.evaluation:evaluate_rotowire",
+        markdown_ref="data_to_text.report:rotowire_markdown",
+    ),
+    Benchmark(
+        name="quintd",
+        summary="quintd-1: the figure verdict on crowd-marked Incorrect spans in LLM descriptions of records, per "
+        "domain (BA per figure and output)",
+        evaluate_ref="data_to_text.evaluation:evaluate_quintd",
+        markdown_ref="data_to_text.report:quintd_markdown",
+    ),
+    Benchmark(
+        name="tabfact",
+        summary="TabFact: entailed statements vs their refuted number rewrites against the table (BA per claim)",
+        evaluate_ref="data_to_text.evaluation:evaluate_tabfact",
+        markdown_ref="data_to_text.report:tabfact_markdown",
+    ),
 ])
 
 

@@ -6,6 +6,10 @@ A check, not a test: it exits 0 whatever the verdicts. The inputs are read and c
 loads, so a missing file, an empty source, a source over --max-source-chars or a malformed JSONL line costs no
 model load. A long source (`LONG_SOURCE` characters or more) is encoded with a progress bar on stderr, in windows of
 the model's length; --quiet leaves it out.
+
+A source is read as it comes (`--source-format auto`): data in it (JSON, Python repr, JSON Lines, in a fenced block or
+not) is found by its shape. A named data format (`json`, `jsonl`, `python`, `csv`) is checked first, and a source that
+is not written in it fails before the model loads, with the place where reading stopped.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ if TYPE_CHECKING:
     from ..pipeline.output import NASHOutput
 
 FIELDS = ("source", "text")  # of a JSONL line
+SOURCE_FORMATS = ("auto", "text", "json", "jsonl", "python", "csv")  # --source-format
+FORMAT_NAMES = {"json": "JSON", "jsonl": "JSON Lines", "python": "a Python literal", "csv": "CSV"}
 STDIN = "-"  # --source/--text: read the text from stdin
 SUPPORT_COLUMNS = (UNSUPPORTED_COUNT, "unsupported_numbers", "figure_verdicts", "unscored")
 WORDS_WIDTH = len(UNSUPPORTED)  # the verdict column's width (a longer name, as contradicted, runs past it)
@@ -52,6 +58,11 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
                         "a file, or - to read it from stdin")
     inputs.add_argument("--jsonl", default=None, metavar="FILE", help='one {"source": ..., "text": ...} object a '
                         "line, each text checked against its own source")
+    inputs.add_argument("--source-format", choices=SOURCE_FORMATS, default="auto", help="how the source is written "
+                        "(default: auto, data found by its shape: JSON, Python repr or JSON Lines, whole or in a ``` "
+                        "block, else prose and tables). json, jsonl, python or csv: the source is checked to be that "
+                        "and fails, naming its line and column, before the model loads. text: no check; data in the "
+                        "source is still read as data")
     inputs.add_argument("--encoding", default=None, help="input encoding (default: UTF-8, Latin-1 fallback with a "
                         "warning)")
     parser.add_argument("--output", default=None, metavar="FILE", help="per-text rows as `nash score` writes them, "
@@ -128,6 +139,9 @@ def read_checks(args: argparse.Namespace) -> list[Check]:
         checks = read_jsonl(args.jsonl, args.encoding)
         for check in checks:
             _within_limit(check.source, getattr(args, "max_source_chars", None), f"{check.label}: source")
+            path, _, line = check.label.rpartition(":")
+            check_source_format(check.source, getattr(args, "source_format", "auto"), path, int(line),
+                                "the source is ")
         return checks
     if args.source is None or args.text is None:
         raise UsageError("give --source FILE and --text FILE (or --jsonl FILE with one {\"source\": ..., "
@@ -139,10 +153,93 @@ def read_checks(args: argparse.Namespace) -> list[Check]:
     if not source.strip():
         raise InputFileError(args.source, None, "empty source: nothing to check the figures against")
     _within_limit(source, getattr(args, "max_source_chars", None), "--source")
+    check_source_format(source, getattr(args, "source_format", "auto"),
+                        "stdin" if args.source == STDIN else args.source)
     if not text.strip():
         raise InputFileError(args.text, None, "empty text: no figures to check")
     named = {STDIN: "stdin"}
     return [Check(source, text, f"{named.get(args.text, args.text)} against {named.get(args.source, args.source)}")]
+
+
+def check_source_format(source: str, source_format: str, path: str, line: int | None = None, what: str = "") -> None:
+    """Raise `InputFileError` (naming `path`, the JSONL `line` if any, and the line and column in the source where
+    reading stopped) unless `source` is written in `source_format`; "auto" and "text" check nothing. `what` begins
+    the message ("the source is " for a JSONL line's)."""
+    from ..common.io import InputFileError
+
+    if source_format in ("auto", "text"):
+        return
+    problem = _format_problem(source, source_format)
+    if problem is not None:
+        raise InputFileError(path, line, f"{what}not {FORMAT_NAMES[source_format]} (--source-format "
+                             f"{source_format}): {problem}")
+
+
+def _format_problem(source: str, source_format: str) -> str | None:
+    """Why `source` is not written in `source_format` ("... at line 3, column 7"), or None when it is."""
+    import json
+
+    from ..context.data_parse import DataError
+    from ..context.table_data import read_data
+
+    if source_format == "csv":
+        return _csv_problem(source)
+    # JSON Lines a line at a time, so that a line left open is named, not the next one.
+    lines = [(k, line) for k, line in enumerate(source.split("\n")) if line.strip()] \
+        if source_format == "jsonl" else [(0, source)]
+    for before, line in lines if source_format != "python" else ():
+        try:
+            json.loads(line)
+        except json.JSONDecodeError as error:
+            # The data reader takes Python repr too ('single quotes', None, tuples): JSON is held to JSON.
+            return f"{error.msg} at line {before + error.lineno}, column {error.colno}" + (
+                " (a Python literal? --source-format python)" if "'" in line else "")
+    try:
+        read_data(source, "jsonl" if source_format == "jsonl" else "python")
+    except DataError as error:
+        return str(error)
+    return None
+
+
+def _csv_problem(source: str) -> str | None:
+    """Why `source` is not CSV: a quoting error, no delimiter, or a row whose width is not the first row's."""
+    import csv
+    import io
+
+    lines = [line for line in source.splitlines() if line.strip()]
+    try:
+        dialect: Any = csv.Sniffer().sniff("\n".join(lines[:20]), delimiters=",;\t|")
+    except csv.Error:
+        dialect = csv.excel
+    reader = csv.reader(io.StringIO(source), dialect, strict=True)
+    width = None
+    try:
+        for row in reader:
+            if not any(field.strip() for field in row):
+                continue
+            if width is None:
+                width = len(row)
+                if width < 2:
+                    return f"no field delimiter (, ; tab |) in its first row, at line {reader.line_num}, column 1"
+            elif len(row) != width:
+                return (f"{len(row)} fields where the first row has {width}, at line {reader.line_num}, column "
+                        f"{_column_of(source, reader.line_num, dialect.delimiter, min(len(row), width))}")
+    except csv.Error as error:
+        return f"{error}, at line {reader.line_num}"
+    return None if width is not None else "no rows"
+
+
+def _column_of(source: str, line: int, delimiter: str, field: int) -> int:
+    """The 1-based column where field number `field` (0-based) of `line` starts: where a short or long row goes
+    wrong."""
+    text = source.splitlines()[line - 1] if line <= len(source.splitlines()) else ""
+    at = 0
+    for _ in range(field):
+        found = text.find(delimiter, at)
+        if found < 0:
+            return len(text) + 1
+        at = found + 1
+    return at + 1
 
 
 class SourceTooLong(ValueError):
@@ -234,12 +331,17 @@ def check_report(check: Check, verdicts: Sequence[Mapping[str, Any]], support: f
     Under each figure, one line a thing: where its value is ``found``; ``because`` what decided; ``bound to`` (or
     ``closest``) the number it is compared with (`VerdictSpec.bound`); for a computed figure (`VerdictSpec.derived`)
     the derivation that gives its value (``computed``) and ``from`` where each of its numbers stands; for an
-    unsupported one the closest derivation of its bound numbers, when there is one (``closest  derivation: …``)."""
+    unsupported one the closest derivation of its bound numbers, when there is one (``closest  derivation: …``).
+
+    A figure whose number stands in data (a JSON, Python-repr or JSON Lines source: its cell has a key `path`) says
+    which value it is bound to by its key path and its record's identifying fields: ``bound to
+    list[0].main.temp (2024-01-04 02:00:00)``, its value's own for a figure the source supports, the number it is
+    compared with for a misplaced or contradicted one (``closest`` for an unsupported one)."""
     from ..reports.figure_rows import Source, figure_rows, summary_line
 
     lines = [f"{check.label}: {len(verdicts)} figure{'s' if len(verdicts) != 1 else ''}"]
     several_lines = "\n" in check.text.strip()
-    for row in figure_rows(Source.read(check.source), verdicts):
+    for entry, row in zip(verdicts, figure_rows(Source.read(check.source), verdicts)):
         spec = SPEC.get(row.verdict)
         derived, bound = spec is not None and spec.derived, spec is not None and spec.bound
         verdict = f"{MARKS.get(row.verdict, '?')} {row.verdict}" if marks else row.verdict
@@ -254,11 +356,25 @@ def check_report(check: Check, verdicts: Sequence[Mapping[str, Any]], support: f
             lines += [f"      from     {text}, {place.describe()}" for text, place in row.operands]
         if row.matched is not None:
             label = "bound to" if bound else "closest "
-            lines.append(f"      {label} {row.matched_text}, {row.matched.describe()}")
+            data = data_place(entry.get("reference"))
+            lines.append(f"      {label} {data}: {row.matched_text}" if data else
+                         f"      {label} {row.matched_text}, {row.matched.describe()}")
+        elif not derived and data_place(entry.get("found")):
+            lines.append(f"      bound to {data_place(entry.get('found'))}")
         if row.derivation is not None and not derived:
             lines.append(f"      closest  derivation: {row.derivation}")
     lines.append(summary_line(support, verdicts))
     return "\n".join(lines)
+
+
+def data_place(number: Mapping[str, Any] | None) -> str | None:
+    """A number's place in data, "list[0].main.temp (2024-01-04 02:00:00)": its key path and its record's
+    identifying fields (`CellLabel.describe`); None for a number in running text or in a table written as text."""
+    cell = (number or {}).get("cell") or {}
+    path, row = cell.get("path") or "", cell.get("row") or ""
+    if not path:
+        return None
+    return f"{path} ({row})" if row else path
 
 
 def check_rows(out: NASHOutput, start: int) -> dict[str, Any]:

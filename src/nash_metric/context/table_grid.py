@@ -14,7 +14,7 @@ from typing import Literal, NamedTuple
 from ..numbers.calendar import HEADER_CELL_YEARS, year_pattern
 from ..vocabulary.en import CELL_SCALES
 
-Format = Literal["markdown", "html", "delimited", "columns"]
+Format = Literal["markdown", "html", "delimited", "columns", "json", "jsonl"]
 
 
 class RawCell(NamedTuple):

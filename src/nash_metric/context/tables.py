@@ -4,7 +4,9 @@ and the table's scale ("in thousands") from its caption or headers.
 Four readers find the blocks (`table_markup`: markdown pipes and HTML; `table_delimited`: TSV/CSV;
 `table_columns`: whitespace-aligned plain text). This module decides what the cells mean, the same way for
 all four: which leading rows are headers, which columns are only `$`/`%` gaps, where a spanning header
-applies, which rows are section labels. Linear in the text; no model.
+applies, which rows are section labels. Data (JSON, Python repr, JSON Lines; `table_data`) is read first and
+gives the same cells: a record is a row, its identifying fields the row label, a key path the column header.
+Linear in the text; no model.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 
 from ..vocabulary.en import SCALE_NAMES
 from .table_columns import read_columns
+from .table_data import DataBlock, data_cells, find_data
 from .table_delimited import read_delimited
 from .table_grid import (
     Format,
@@ -46,7 +49,8 @@ class Cell:
     column: int  # column index in the table's logical grid (`$` / `%` gap columns removed)
     row_label: str  # the row's label cells joined ("" if none)
     headers: tuple[str, ...]  # the column's header lines, top to bottom
-    section: str  # the nearest label-only row above ("Revenue:"), "" if none
+    section: str  # the nearest label-only row above ("Revenue:"), "" if none; in data, the record's list path
+    path: str = ""  # in data, the value's key path ("forecast[2].main.temp"); "" in a table written as text
 
 
 @dataclass(frozen=True)
@@ -198,7 +202,7 @@ def _caption(text: str, lines: Sequence[tuple[int, int]], taken: Sequence[bool],
         else:
             blanks += 1
         k -= 1
-    caption = norm(re.sub(r"<[^>]*>|[#*_|]", " ", " ".join(picked)))
+    caption = norm(re.sub(r"<[^>]*>|[#*_|`]", " ", " ".join(picked)))
     return caption if len(caption) <= _CAPTION_CHARS else caption[-_CAPTION_CHARS:].partition(" ")[2]
 
 
@@ -220,7 +224,15 @@ def _table(text: str, grid: Grid, lines: Sequence[tuple[int, int]], taken: Seque
                  _cells(body, first, headers))
 
 
-def _taken(lines: Sequence[tuple[int, int]], grids: Sequence[Grid], taken: bytearray) -> bytearray:
+def _data_table(text: str, block: DataBlock, lines: Sequence[tuple[int, int]], taken: Sequence[bool]) -> Table:
+    """A data block as a table: a record a row, a key path below it a column (numbered in order of appearance)."""
+    columns: dict[tuple[str, str], int] = {}
+    cells = tuple(Cell(c.start, c.end, c.record, columns.setdefault((c.section, c.column), len(columns)), c.label,
+                       (c.column,) if c.column else (), c.section, c.path) for c in data_cells(block))
+    return Table(block.start, block.end, block.format, _caption(text, lines, taken, block.start), None, cells)
+
+
+def _taken(lines: Sequence[tuple[int, int]], grids: Sequence[Grid | DataBlock], taken: bytearray) -> bytearray:
     marks = bytearray(taken)
     for grid in grids:
         a, b = line_index(lines, grid.start), line_index(lines, grid.end)
@@ -236,14 +248,17 @@ def find_tables(text: str) -> tuple[Table, ...]:
     if not isinstance(text, str):
         raise TypeError(f"find_tables expects the source text as a str, got {type(text).__name__}")
     lines = line_spans(text)
-    grids = read_html(text)
-    taken = _taken(lines, grids, bytearray(len(lines)))
+    data = find_data(text)
+    taken = _taken(lines, data, bytearray(len(lines)))
+    data_tables = [_data_table(text, block, lines, [bool(t) for t in taken]) for block in data]
+    grids = [g for g in read_html(text) if not any(b.start <= g.start < b.end for b in data)]
+    taken = _taken(lines, grids, taken)
     for reader in (read_markdown, read_delimited, read_columns):
         found = reader(text, lines, [not t for t in taken])
         grids.extend(found)
         taken = _taken(lines, found, taken)
     marks = [bool(t) for t in taken]
-    return tuple(_table(text, grid, lines, marks) for grid in sorted(grids, key=lambda g: g.start))
+    return tuple(sorted([*data_tables, *(_table(text, grid, lines, marks) for grid in grids)], key=lambda t: t.start))
 
 
 def cell_at(tables: Sequence[Table], start: int, end: int) -> tuple[Table, Cell] | None:

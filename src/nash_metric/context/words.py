@@ -24,6 +24,7 @@ from ..numbers.calendar import LABEL_YEARS, year_pattern
 from ..numbers.mention import NumericMention
 from ..vocabulary.en import STOP_WORDS, SUBJECT_STOP_WORDS
 from .binding import SENTENCE_END, WINDOW, WORD, cell_direction, prose_bindings, stem, subject_words
+from .keys import NO_GLOSSARY, Glossary, key_words
 from .tables import Cell, Table, cell_at, find_tables, row_text
 
 __all__ = ["WINDOW", "Context", "context_words", "mention_contexts"]
@@ -50,9 +51,13 @@ class CellLabel:
     section: str
     row: str
     column: str
+    path: str = ""  # a data value's key path ("forecast[2].main.temp"); "" in a table written as text
 
     def describe(self) -> str:
-        """"Revenue: · Fixed Price · 2019"; "" for a cell with no label."""
+        """"Revenue: · Fixed Price · 2019"; a data value's "forecast[2].main.temp (2024-03-01 18:00)"; "" for a
+        cell with no label."""
+        if self.path:
+            return f"{self.path} ({self.row})" if self.row else self.path
         return " · ".join(part for part in (self.section, self.row, self.column) if part)
 
 
@@ -81,6 +86,13 @@ class Context:
     # operation is named ("The percentage change in the total balance of goodwill of ... was 49.92%").
     sentence: frozenset[str] = frozenset()
     label: CellLabel | None = None  # a cell's labels as written (what a report shows), None in running text
+    # Running text, for a table's cells to be named by (`verdicts.placement.Tables.named`): the noun words right
+    # after the figure ("38 points", "12-rebound"), and the content words of its sentence before it, nearest last
+    # (the player, team or city it is stated for: "Dwight Howard ... tallied 17 points, 17 rebounds").
+    attribute: frozenset[str] = frozenset()
+    before: tuple[str, ...] = ()
+    # A cell's column headers as content words, units kept ("Points", "FG%": what an `attribute` names).
+    header_words: frozenset[str] = frozenset()
 
 
 def context_words(text: str) -> frozenset[str]:
@@ -88,8 +100,10 @@ def context_words(text: str) -> frozenset[str]:
     return frozenset(w for w in (stem(m.group()) for m in WORD.finditer(text)) if w not in STOP_WORDS and len(w) > 1)
 
 
-def mention_contexts(text: str, mentions: Sequence[NumericMention]) -> list[Context]:
-    """The `Context` of each of `mentions` (found in `text`), in order."""
+def mention_contexts(text: str, mentions: Sequence[NumericMention], glossary: Glossary = NO_GLOSSARY
+                     ) -> list[Context]:
+    """The `Context` of each of `mentions` (found in `text`), in order; `glossary` adds to the words keys and headers
+    are read as (`keys.key_words`)."""
     tables = find_tables(text) if _may_hold_a_table(text) else ()
     sentences = [0, *(m.end() for m in _SENTENCE_END.finditer(text)), len(text)]
     words = [(m.start(), m.end(), stem(m.group())) for m in WORD.finditer(text)]
@@ -101,7 +115,7 @@ def mention_contexts(text: str, mentions: Sequence[NumericMention]) -> list[Cont
     for mention, bound in zip(mentions, bindings):
         found = cell_at(tables, mention.start, mention.end) if tables else None
         if found is not None:
-            out.append(shared.context(_cell_context(text, mention, *found)))
+            out.append(shared.context(_cell_context(text, mention, *found, glossary)))
             continue
         low, high = _sentence_of(sentences, mention.start)
         if (low, high) not in sentence_words:
@@ -109,7 +123,9 @@ def mention_contexts(text: str, mentions: Sequence[NumericMention]) -> list[Cont
         out.append(Context(
             shared.words(_window(words, starts, mention, low, high)), bound.year, cell=False, scale=None,
             subject=shared.words(bound.subject), direction=bound.direction, counted=bound.counted,
-            per_unit=bound.per_unit, years=bound.years, sentence=sentence_words[low, high]))
+            per_unit=bound.per_unit, years=bound.years, sentence=sentence_words[low, high],
+            attribute=_attribute(text, mention.end, high),
+            before=_before(words, starts, mention.start, low)))
     return out
 
 
@@ -118,7 +134,7 @@ class _Shared:
     repeat their row's label, their column's headers and their sentence's words. A word is one string already
     (`binding.stem` returns its cached one)."""
 
-    _SETS = ("words", "subject", "row_words", "column_words", "sentence")
+    _SETS = ("words", "subject", "row_words", "column_words", "sentence", "attribute", "header_words")
 
     def __init__(self) -> None:
         self.sets: dict[frozenset[str], frozenset[str]] = {}
@@ -130,21 +146,25 @@ class _Shared:
         return self.sets.setdefault(words, words)
 
 
-def _cell_context(text: str, mention: NumericMention, table: Table, cell: Cell) -> Context:
+def _cell_context(text: str, mention: NumericMention, table: Table, cell: Cell, glossary: Glossary) -> Context:
     header_years = [y for h in cell.headers for y in _years_in(h)]
     label_years = _years_in(cell.row_label)
     year = header_years[-1] if header_years else (label_years[-1] if label_years else None)
+    # Keys and headers as words ("FG_PCT": "field goals percent"); a header as written keeps its "%".
+    section, headers = key_words(cell.section, glossary), [key_words(h, glossary) for h in cell.headers]
     named = row_text(cell)
     percent = _PERCENT_AFTER.match(text, mention.end) is not None or bool(
-        _PERCENT.search(_EXCEPT.sub(" ", " ".join((named, table.caption)))))
-    row = subject_words(_YEAR.sub(" ", f"{cell.section} {cell.row_label}"), SUBJECT_STOP_WORDS)
-    column = subject_words(_YEAR.sub(" ", " ".join(cell.headers)), SUBJECT_STOP_WORDS)
-    return Context(context_words(named), year, cell=True, scale=table.scale, percent=percent, subject=row | column,
+        _PERCENT.search(_EXCEPT.sub(" ", " ".join((named, *headers, table.caption)))))
+    row = subject_words(_YEAR.sub(" ", f"{section} {key_words(cell.row_label, glossary)}"), SUBJECT_STOP_WORDS)
+    column = subject_words(_YEAR.sub(" ", " ".join(headers)), SUBJECT_STOP_WORDS)
+    return Context(context_words(f"{named} {' '.join(headers)}"), year, cell=True, scale=table.scale,
+                   percent=percent, subject=row | column,
                    direction=cell_direction(text, mention), per_unit="per" in named.lower().split(),
                    place=(table.start, cell.row, cell.column), row_words=row, column_words=column,
                    column_year=header_years[-1] if header_years else None,
                    years=frozenset(() if year is None else (year,)),
-                   label=CellLabel(cell.section, cell.row_label, " ".join(cell.headers)))
+                   label=CellLabel(cell.section, cell.row_label, " ".join(cell.headers), cell.path),
+                   header_words=context_words(_YEAR.sub(" ", " ".join(headers))))
 
 
 def _years_in(text: str) -> list[int]:
@@ -161,6 +181,28 @@ def _window(words: list[tuple[int, int, str]], starts: list[int], mention: Numer
     before = [w for s, e, w in words[max(0, here - 3 * WINDOW):here] if s >= low][-WINDOW:]
     after = [w for s, e, w in words[here:here + 3 * WINDOW] if s >= mention.end and e <= high][:WINDOW]
     return frozenset(w for w in (*before, *after) if w not in STOP_WORDS and len(w) > 1)
+
+
+ATTRIBUTE_WORDS = 2  # content words after a figure that name what it measures ("38 points", "three-point attempts")
+ATTRIBUTE_CHARS = 40
+BEFORE_WORDS = 24  # content words of its sentence before a figure that may name its row
+_ATTRIBUTE_END = re.compile(r"[,;:.()!?]|\b(?:and|while|but|on|in|with|for|to|at|as|than)\b")
+
+
+def _attribute(text: str, end: int, high: int) -> frozenset[str]:
+    """The first content words after a figure, up to a clause break ("17 points and ...": {point})."""
+    after = text[end:min(high, end + ATTRIBUTE_CHARS)]
+    cut = _ATTRIBUTE_END.search(after)
+    found = [stem(m.group()) for m in WORD.finditer(after[:cut.start()] if cut else after)]
+    return frozenset([w for w in found if w not in STOP_WORDS and len(w) > 1][:ATTRIBUTE_WORDS])
+
+
+def _before(words: list[tuple[int, int, str]], starts: list[int], position: int, low: int) -> tuple[str, ...]:
+    from bisect import bisect_left
+
+    here = bisect_left(starts, position)
+    found = [w for s, e, w in words[max(0, here - 3 * BEFORE_WORDS):here] if s >= low]
+    return tuple(w for w in found if w not in STOP_WORDS and len(w) > 1)[-BEFORE_WORDS:]
 
 
 SENTENCE_WORDS = 64  # a sentence's content words a context keeps: a run-on "sentence" stays bounded
@@ -182,4 +224,5 @@ def _sentence_of(bounds: list[int], position: int) -> tuple[int, int]:
 
 
 def _may_hold_a_table(text: str) -> bool:
-    return "|" in text or "<t" in text.lower() or "\t" in text or "  " in text or ("," in text and "\n" in text)
+    return ("|" in text or "{" in text or "[" in text or "<t" in text.lower() or "\t" in text or "  " in text
+            or ("," in text and "\n" in text))

@@ -43,7 +43,7 @@ def figure_list_type() -> pa.DataType:
     import pyarrow as pa
 
     span = [("text", pa.string()), ("start", pa.int64()), ("end", pa.int64()), ("value", pa.float64())]
-    cell = pa.struct([("section", pa.string()), ("row", pa.string()), ("column", pa.string())])
+    cell = pa.struct([("section", pa.string()), ("row", pa.string()), ("column", pa.string()), ("path", pa.string())])
     number = pa.struct([*span, ("cell", cell)])
     return pa.list_(pa.struct([*span, ("verdict", pa.string()), ("found", number), ("reference", number),
                                ("cosine", pa.float64()), ("basis", pa.string()), ("derivation", pa.string()),

@@ -83,6 +83,8 @@ RESOLVERS: dict[str, Resolver] = {
     "text_channel": Resolver("text_channel", lambda f: "one-pass" if f.config.one_pass else "two-pass"),
     # The shipped rule's switches are part of what it is: a change echoes, and so hashes, differently.
     "verdict": Resolver("verdict", lambda f: f.config.verdict if f.config.verdict == "argmax" else RULE.describe()),
+    "glossary": Resolver("glossary", lambda f: None if f.config.glossary is None else dict(sorted(
+        f.config.glossary.items()))),
     "baseline_path": Resolver("rescale_baseline", lambda f: f.rescale.digest if f.rescale else None,
                               lambda f: f.rescale.source if f.rescale else None),
 }

@@ -120,7 +120,7 @@ def mention_vectors(fitted: Fitted, texts: Sequence[str], show_progress: bool = 
     (the number-blind one with `text_channel="one-pass"`), so that tau is calibrated on the vectors it gates."""
     reader = fitted.config.numbers
     texts = read_texts(check_texts(texts, "texts"), reader)
-    pool = TextPool.build(texts, reader, one_pass=fitted.config.one_pass)
+    pool = TextPool.build(texts, reader, one_pass=fitted.config.one_pass, glossary=fitted.config.glossary)
     distinct = sorted(set(texts))
     left_out = [pool.left_out[t] for t in distinct] if pool.one_pass else None
     encodings = fitted.encoder.encode(distinct, [pool.vector_spans(t) for t in distinct], show_progress=show_progress,
@@ -182,7 +182,7 @@ class _CorpusPass:
 
 def bertscore_document_frequencies(fitted: Fitted, references: Sequence[str]) -> tuple[BertScoreIDF, BertScoreIDF]:
     """bert-score's IDF over references, for the originals and for the text channel."""
-    pool = TextPool.build(references, fitted.config.numbers)
+    pool = TextPool.build(references, fitted.config.numbers, glossary=fitted.config.glossary)
     encoder = fitted.encoder
     affixes = encoder.prefix + encoder.suffix
     return (BertScoreIDF.fit(encoder.tokenize(r).ids.tolist() + affixes for r in references),

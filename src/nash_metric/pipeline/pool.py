@@ -30,7 +30,9 @@ from typing import Any
 import numpy as np
 
 from ..backbone.encoders import Encoding, Span
+from ..common.glossary import Glossary
 from ..common.validation import check_pairs, check_reference_lists
+from ..context.table_data import in_keys
 from ..context.table_delimited import fields_apart
 from ..numbers import NumericMention, extract_numbers
 from ..numbers.extract import range_connectors, reader_text
@@ -59,9 +61,11 @@ class TextPool:
     channel: dict[str, str]  # original text -> what the text channel encodes
     left_out: dict[str, list[Span]]  # original text -> the spans the text channel leaves out (numbers, connectors)
     one_pass: bool = False  # the text channel is read from the originals' pass: no text-channel form is pooled
+    glossary: Glossary | None = None  # a user's words for data keys and table headers (`context.keys`)
 
     @classmethod
-    def build(cls, originals: Sequence[str], reader: str = "full", one_pass: bool = False) -> TextPool:
+    def build(cls, originals: Sequence[str], reader: str = "full", one_pass: bool = False,
+              glossary: Glossary | None = None) -> TextPool:
         """Find and mask the numbers of each distinct text; mentions without a value are never masked.
 
         ``originals`` are already in the reader's view (``read_texts``), so the encoder sees what was read. With
@@ -71,7 +75,9 @@ class TextPool:
         distinct = sorted(set(originals))
         # A CSV block's field commas are not thousands separators ("North,812,790"): the full reader reads its
         # fields apart (same spans); the paper reader reads as the toolkit does.
-        mentions = {t: extract_numbers(fields_apart(t) if reader == "full" else t, reader) for t in distinct}
+        # Data's keys and identifiers state no figure ("FG3_PCT", "id": 802); the paper's reader reads as written.
+        mentions = {t: _figures(t, extract_numbers(fields_apart(t), reader)) if reader == "full"
+                    else extract_numbers(t, reader) for t in distinct}
         scorable = {t: valued(ms) for t, ms in mentions.items()}
         masked, channel, left_out = {}, {}, {}
         for t in distinct:
@@ -85,7 +91,8 @@ class TextPool:
             channel[t] = _without(t, ms, joins)
             left_out[t] = sorted([(m.start, m.end) for m in ms] + list(joins))
         texts = sorted(set(distinct) if one_pass else set(distinct) | set(channel.values()))
-        return cls(texts, {t: i for i, t in enumerate(texts)}, mentions, scorable, masked, channel, left_out, one_pass)
+        return cls(texts, {t: i for i, t in enumerate(texts)}, mentions, scorable, masked, channel, left_out, one_pass,
+                   glossary)
 
     def original_ids(self, texts: Sequence[str]) -> np.ndarray:
         return np.array([self.ids[t] for t in texts], np.int64)
@@ -167,7 +174,7 @@ class TextPool:
         """What the verdict compares of the `size` rows of a mention table whose text t starts at row
         `offsets[t]` (`verdicts.keys`)."""
         return read_keys(((text, [self.mentions[text][i] for i in self.scorable[text]], int(offsets[self.ids[text]]))
-                          for text in self.mentions), size)
+                          for text in self.mentions), size, self.glossary)
 
     def unscored(self, predictions: Sequence[str], references: Sequence[str]) -> list[dict[str, Any]]:
         """Every mention left out of the number channel, with the pair index, side and reason."""
@@ -249,6 +256,12 @@ def read_flat_pairs(predictions: Sequence[str], references: Sequence[str], reade
     """One reference per prediction, checked (index-precise errors) and in the reader's view."""
     preds, refs = check_pairs(predictions, references)
     return read_texts(preds, reader), read_texts(refs, reader)
+
+
+def _figures(text: str, mentions: list[NumericMention]) -> list[NumericMention]:
+    """The mentions that are figures of the text: in data, a digit in a key or an identifier is none."""
+    keys = in_keys(text, [(m.start, m.end) for m in mentions]) if mentions else []
+    return [m for m, key in zip(mentions, keys) if not key] if any(keys) else mentions
 
 
 def valued(mentions: Sequence[NumericMention]) -> list[int]:

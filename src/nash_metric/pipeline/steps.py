@@ -86,7 +86,8 @@ def score_chunk(
     # 1-3. Modal separation, one forward pass per distinct text, the context vector of every number.
     # One pass (the default): the words of each text cannot attend to its numbers, so the text channel is read from
     # the same pass as the numbers' vectors (encoders: `_number_blind`).
-    pool = TextPool.build([*preds, *refs], config.numbers, one_pass=config.one_pass)
+    pool = TextPool.build([*preds, *refs], config.numbers, one_pass=config.one_pass,
+                          glossary=config.glossary)
     encodings = fitted.encoder.encode(pool.texts, pool.spans(), show_progress=show_progress,
                                       left_out=pool.left_out_spans(), on_batch=on_batch)
     mentions = pool.mention_table(encodings)

@@ -52,9 +52,10 @@ import numpy as np
 
 from ..pipeline.alignment import MentionTable
 from . import value
+from .aggregates import aggregate
 from .derivations import Derivation, SourceIndex, derive
 from .keys import Label, SupportKeys
-from .placement import Basis, Tables, bound_strength, contradiction
+from .placement import Basis, Tables, bound_cells, bound_strength, contradiction
 from .reference import Reference, closeness
 from .rules import RULE, VerdictRule
 from .spec import RULE_VERDICTS, SUPPORTING
@@ -78,11 +79,14 @@ class Code(IntEnum):
 
 
 class CellRef(TypedDict):
-    """A table cell's labels as its table writes them ("" where there is none)."""
+    """A table cell's labels as its table writes them ("" where there is none); in data, `row` is its record's
+    identifying fields, `column` its key path below the record and `path` its whole key path ("" in a table
+    written as text)."""
 
     section: str
     row: str
     column: str
+    path: str
 
 
 class NumberRef(TypedDict):
@@ -185,6 +189,10 @@ def decide(figure: Figure, rule: VerdictRule = RULE) -> Decision:
         return Decision(Code.SUPPORTED, best, best)
     bound = _bound_rival(figure, places, others, rule)
     if bound is None:
+        # In a table: the cell the figure names by its row and column states another value.
+        cells = bound_cells(figure.keys, figure.row, figure.tables, figure.ib, places) if rule.tables else []
+        bound = max(cells, key=lambda j: figure.closeness[j]) if cells else None
+    if bound is None:
         return Decision(Code.SUPPORTED, best, best)
     return Decision(Code.MISPLACED, best, bound, why[0])
 
@@ -225,12 +233,15 @@ def _bound_rival(figure: Figure, places: np.ndarray, others: list[frozenset[str]
     return None if bound is None else int(bound[2])
 
 
-def _derived(keys: SupportKeys, row: int, decision: Decision, index: SourceIndex, before: frozenset[str]
-             ) -> tuple[Decision, Derivation | None]:
+def _derived(keys: SupportKeys, row: int, decision: Decision, index: SourceIndex, before: frozenset[str],
+             tables: Tables | None = None, ib: np.ndarray | None = None) -> tuple[Decision, Derivation | None]:
     """Step 3 for one figure stated nowhere, or stated only in a row or column other than the ones it names
     ("combined services and product revenue" against the total's row): computed when a derivation of the numbers
     bound to what it names gives it. With it, its derivation, or an unsupported figure's closest one."""
     match, closest = derive(keys, row, index, before)
+    if match is None and tables is not None and ib is not None:
+        found = aggregate(keys, row, tables, ib)  # the highest, lowest, average or total of a column it names
+        match = None if found is None else Derivation(*found)
     if match is not None:
         return Decision(Code.COMPUTED, -1, decision.compared), match
     return decision, closest if decision.code == Code.UNSUPPORTED else None
@@ -304,7 +315,7 @@ def pair_verdicts(mentions: MentionTable, a: slice, b: slice, rule: VerdictRule 
         if rule.computed and _derives(decision, bool(quantity[k])):
             index = index or source_index(mentions, ib)
             before = _subject_before(keys, ia, k, quantity)
-            decisions[k], derived[k] = _derived(keys, int(ia[k]), decision, index, before)
+            decisions[k], derived[k] = _derived(keys, int(ia[k]), decision, index, before, reference.tables, ib)
     return _pair_verdicts(decisions, cosines, derived, b.start)
 
 
@@ -339,12 +350,23 @@ def context_verdicts(mentions: MentionTable, pairs: Sequence[tuple[int, int]], r
         if text_b not in references and b.stop > b.start and a.stop > a.start:
             references[text_b] = Reference(mentions, b)
         v = pair_verdicts(mentions, a, b, rule, indexes.get(text_b), references.get(text_b), small.get(k))
-        judged = mentions.support.judged[a]
+        judged = _judged(mentions.support, a, references.get(text_b))
         labels = mentions.support.labels
         out.append([figure_entry(labels, a.start + i, VERDICTS[v.code[i]], (v.found[i], v.compared[i]), v.cosine[i],
                                  None if v.basis[i] is None else str(v.basis[i]), v.derivation[i])
                     for i in range(len(v.code)) if judged[i]])
     return out
+
+
+def _judged(keys: SupportKeys, a: slice, reference: Reference | None) -> np.ndarray:
+    """Which of a pair's figures get a verdict: all but a small count written in words ("six assists", which a
+    summary of prose infers more often than it copies), unless it names a column of the reference's tables: data
+    states its counts."""
+    judged = keys.judged[a]
+    if reference is None or judged.all() or not reference.tables.headers:
+        return judged
+    headers = frozenset().union(*(w for table in reference.tables.headers.values() for w in table.values()))
+    return judged | np.array([bool(keys.contexts[i].attribute & headers) for i in range(a.start, a.stop)], bool)
 
 
 def figure_entry(labels: Sequence[Label], row: int, verdict: str, places: tuple[int, int], cosine: float,
@@ -365,7 +387,8 @@ def _ref(labels: Sequence[Label], row: int) -> NumberRef | None:
         return None
     text, start, end, number, cell = labels[int(row)]
     return NumberRef(text=text, start=start, end=end, value=number,
-                     cell=None if cell is None else CellRef(section=cell.section, row=cell.row, column=cell.column))
+                     cell=None if cell is None else CellRef(section=cell.section, row=cell.row, column=cell.column,
+                                                          path=cell.path))
 
 
 # -- the fields ------------------------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ import numpy as np
 from ..context.binding import FALL, RISE, change_sign, stem
 from ..context.words import Context
 from ..vocabulary.en import COMPARED_WORDS, DIFFERENCE_WORDS, SCALE_NAMES
+from .aggregates import AggregateName
 from .keys import SupportKeys
 from .operations import (
     AMOUNTS,
@@ -69,7 +70,7 @@ class Derivation:
     """How source numbers give a figure: the operation, its operands (mention-table rows, in the order the text
     reads them), its result (comparable with the figure's value) and the readable text of it."""
 
-    operation: OperationName
+    operation: OperationName | AggregateName
     operands: tuple[int, ...]
     value: float
     text: str

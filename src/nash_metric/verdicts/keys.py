@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..common.glossary import Glossary
 from ..context.binding import DURATIONS
+from ..context.keys import NO_GLOSSARY
 from ..context.words import CellLabel, Context, mention_contexts
 from ..numbers.extract import range_connectors
 from ..numbers.mention import NumericMention
@@ -64,8 +66,10 @@ class SupportKeys:
     timed: np.ndarray
 
 
-def read_keys(texts: Iterable[tuple[str, Sequence[NumericMention], int]], size: int) -> SupportKeys:
-    """The keys of `size` table rows: each (text, its scorable mentions in order, the table row of the first)."""
+def read_keys(texts: Iterable[tuple[str, Sequence[NumericMention], int]], size: int,
+              glossary: Glossary | None = None) -> SupportKeys:
+    """The keys of `size` table rows: each (text, its scorable mentions in order, the table row of the first);
+    `glossary`: a user's words for data keys and table headers."""
     values, tolerance, rounding = np.zeros(size), np.zeros(size), np.zeros(size)
     families: list[str | None] = [None] * size
     labels: list[Label] = [("", 0, 0, 0.0, None)] * size
@@ -73,7 +77,8 @@ def read_keys(texts: Iterable[tuple[str, Sequence[NumericMention], int]], size: 
     scaled, judged, money = np.zeros(size, bool), np.ones(size, bool), np.zeros(size, bool)
     partner = np.full(size, -1, np.int64)
     for text, scorable, start in texts:
-        for row, (mention, context) in enumerate(zip(scorable, mention_contexts(text, scorable)), start=start):
+        contexts_here = mention_contexts(text, scorable, glossary or NO_GLOSSARY)
+        for row, (mention, context) in enumerate(zip(scorable, contexts_here), start=start):
             written = written_precision(text, mention)
             values[row], tolerance[row], families[row] = written.value, written.tolerance, written.family
             rounding[row] = written.rounding

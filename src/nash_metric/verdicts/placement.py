@@ -9,7 +9,7 @@ figures (docs: "Figures against a source"). Word overlap and vector cosine decid
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
@@ -49,18 +49,65 @@ class Tables:
         self.rows: dict[int, dict[int, frozenset[str]]] = {}
         self.columns: dict[int, dict[int, frozenset[str]]] = {}
         self.years: dict[int, set[int]] = {}
-        for c in contexts:
+        # Per table, a cell's (row, column) -> its numbers, as positions in `contexts`.
+        self.cells: dict[int, dict[tuple[int, int], list[int]]] = {}
+        self.headers: dict[int, dict[int, frozenset[str]]] = {}  # a column's headers as words, units kept
+        for j, c in enumerate(contexts):
             if c.place is not None:
                 table, row, column = c.place
+                self.cells.setdefault(table, {}).setdefault((row, column), []).append(j)
                 self.rows.setdefault(table, {})[row] = c.row_words
                 self.columns.setdefault(table, {})[column] = c.column_words
+                self.headers.setdefault(table, {})[column] = c.header_words
                 if c.column_year is not None:
                     self.years.setdefault(table, set()).add(c.column_year)
 
-    def named(self, table: int, subject: frozenset[str]) -> tuple[set[int], set[int]]:
-        """The rows and the columns of `table` the prediction's subject names: those sharing the most words
-        with it ("Property, Plant and Equipment, Gross" over "..., Net"), none when it shares none."""
-        return _most(self.rows.get(table, {}), subject), _most(self.columns.get(table, {}), subject)
+    def named(self, table: int, figure: Context) -> tuple[set[int], set[int]]:
+        """The rows and the columns of `table` a prediction's figure names: those sharing the most words with its
+        subject ("Property, Plant and Equipment, Gross" over "..., Net"). A row its subject does not name may be
+        named by its sentence before it: the rows of the nearest word that labels one ("Dwight Howard ...
+        tallied 17 points, 17 rebounds"). A column is first named by the noun after the figure ("17 rebounds").
+        None when nothing names one."""
+        rows, columns = self.rows.get(table, {}), self.columns.get(table, {})
+        named_columns = (_closest(self.headers.get(table, {}), figure.attribute) if figure.attribute
+                         else _most(columns, figure.subject))
+        return _most(rows, figure.subject) or _nearest(rows, figure.before), named_columns
+
+
+def naming(keys: SupportKeys, i: int) -> Context:
+    """Figure i's context as it names a table's row and column. One of a pair ("113 - 107", "(17 - 36)") is stated
+    for one of the two entities its sentence names, not for the nearest: its row is named by its subject alone."""
+    context = keys.contexts[i]
+    return replace(context, before=()) if keys.partner[i] >= 0 and context.before else context
+
+
+def bound_cells(keys: SupportKeys, i: int, tables: Tables, ib: np.ndarray, places: np.ndarray) -> list[int]:
+    """The reference numbers (positions in `ib`) in the cells a figure names by row and column, in the tables of
+    its value's places (`places`: positions in `ib`) and not among them: what the text states the figure for,
+    when the source states another value there ("16 GB of storage" where storage holds 256)."""
+    figure, out = naming(keys, i), []
+    for table in dict.fromkeys(keys.contexts[int(ib[p])].place[0] for p in places if keys.contexts[int(ib[p])].cell):
+        rows, columns = tables.named(table, figure)
+        out += [j for r in rows for c in columns for j in tables.cells[table].get((r, c), ())]
+    taken = {int(p) for p in places}
+    return [j for j in dict.fromkeys(out) if j not in taken]
+
+
+def _nearest(labels: dict[int, frozenset[str]], before: Sequence[str]) -> set[int]:
+    """The rows labelled by the last of `before` that labels any, those sharing most of `before` among them."""
+    for word in reversed(before):
+        rows = {k: words for k, words in labels.items() if word in words}
+        if rows:
+            return _most(rows, frozenset(before))
+    return set()
+
+
+def _closest(labels: dict[int, frozenset[str]], words: frozenset[str]) -> set[int]:
+    """The labels sharing the most of `words`, and among them those with the fewest other words ("Points" over
+    "1st quarter points" for "17 points")."""
+    most = _most(labels, words)
+    fewest = min((len(labels[k] - words) for k in most), default=0)
+    return {k for k in most if len(labels[k] - words) == fewest}
 
 
 def _most(labels: dict[int, frozenset[str]], subject: frozenset[str]) -> set[int]:
@@ -92,15 +139,15 @@ def contradiction(keys: SupportKeys, i: int, j: int, others: Sequence[frozenset[
     if rule.nouns and not context.cell and figure.counted and context.counted not in (None, figure.counted):
         return Basis("counts", f"{context.counted}, not {figure.counted}")
     sa, sb = figure.subject, context.subject
-    if not sa:
-        return None
     if context.cell:
         table, row, column = context.place
-        rows, columns = tables.named(table, sa)
+        rows, columns = tables.named(table, naming(keys, i))
         if rows and row not in rows:
             return Basis("row", f"{_words(context.row_words, '(unlabelled)')}, not the one named")
         if columns and column not in columns:
             return Basis("column", f"{_words(context.column_words, '(unlabelled)')}, not the one named")
+        return None
+    if not sa:
         return None
     # Only a word the prediction itself binds to another of its figures: a paraphrase ("earnings per share" for
     # "EPS") or an unshared word ("adjusted") says nothing by itself.

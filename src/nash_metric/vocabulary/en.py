@@ -220,3 +220,38 @@ RATIO_WORDS = frozenset(("ratio", "time", "fold", "multiple"))
 DIFFERENCE_WORDS = frozenset(("difference", "gap", "spread"))
 # A difference between two items rather than a change over periods: "$5 million more than Europe".
 COMPARED_WORDS = frozenset(("more", "less", "higher", "lower", "exceed", "exceeded", "greater", "smaller"))
+
+# ------------------------------------------------------------------------------------------ data keys
+# A record's fields that name what it is about (`context.table_data`): its row label. Keys as `_`-joined lower-case
+# parts ("dt_txt", "team_name", "player_name").
+IDENTIFYING_KEYS = _words("name title label category type date time datetime dt_txt day year month period season "
+                          "country city team team_name team_city player player_name first_name second_name "
+                          "last_name entity location region state place station subject")
+# A field that identifies something and states no figure ("id": 802, "icon": "03n", "img": a URL).
+IDENTIFIER_KEYS = _words("id uuid guid icon img image url href link code key hash sku isbn")
+# Abbreviations in keys and headers, each as the words a text writes (`context.keys`): "FG_PCT" is "field goal
+# percent", "wind_deg" the wind's "direction". One entry a word part; a user's glossary adds to it (`--glossary`).
+KEY_WORDS = {
+    "pct": "percent", "perc": "percent", "pc": "percent", "pts": "points", "pt": "points", "reb": "rebounds",
+    "oreb": "offensive rebounds", "dreb": "defensive rebounds", "ast": "assists", "stl": "steals",
+    "blk": "blocks", "tov": "turnovers", "pf": "personal fouls", "fg": "field goals",
+    "fgm": "field goals made", "fga": "field goals attempted", "ft": "free throws", "ftm": "free throws made",
+    "fta": "free throws attempted", "fg3": "three point", "fg3m": "three point made",
+    "fg3a": "three point attempted", "3p": "three point", "pointers": "point", "pointer": "point",
+    "qtr": "quarter", "qtr1": "first quarter",
+    "qtr2": "second quarter", "qtr3": "third quarter", "qtr4": "fourth quarter", "min": "minimum",
+    "max": "maximum", "avg": "average", "temp": "temperature", "hum": "humidity", "deg": "direction degrees",
+    "dt": "date", "txt": "", "qty": "quantity", "amt": "amount", "yr": "year", "yrs": "years", "pop": "population",
+    "gdp": "gdp", "mah": "mah battery", "gb": "gb", "mb": "mb", "hz": "hz", "mp": "megapixel", "ram": "ram memory",
+    "rom": "storage", "num": "number", "no": "number", "cnt": "count", "tot": "total", "pres": "pressure",
+    "vis": "visitor", "gp": "games played", "wins": "wins", "ppg": "points per game",
+    "mins": "minutes", "sec": "seconds", "secs": "seconds", "hr": "hours", "hrs": "hours", "km": "km",
+    "kmh": "km per hour", "mph": "miles per hour", "ms": "metres per second",
+}
+
+# ------------------------------------------------------------------------------------------ aggregates
+# The words (stems) that name an aggregate over a column or a list of records (`verdicts.aggregates`): "peaked at
+# 9.1°C", "the lowest humidity", "an average of 71%", "a total of 5 goals".
+MAXIMUM_WORDS = frozenset(("highest", "peak", "peaked", "peaking", "maximum", "max", "most", "top", "high", "best",
+                           "largest", "biggest", "up"))
+MINIMUM_WORDS = frozenset(("lowest", "minimum", "min", "fewest", "least", "low", "smallest", "worst", "bottom"))

@@ -1,12 +1,15 @@
 """How the figure verdict was chosen: every rule measured leave-one-domain-out on dev data, beside value-anywhere.
 
     python perf/verdict_ablation.py --claims CLAIMS.jsonl [--summedits ../shared/data/summedits]
-                                    [--cache DIR] [--output docs/verdict_ablation]
+                                    [--data-to-text ../shared/data] [--cache DIR] [--output docs/verdict_ablation]
 
 Dev sets, never a held-out one: SummEdits' five dev domains (figure edits vs consistent edits, each summary
-against its document) and FilingClaims' tune half (`nash build-data filing-claims`; claims about TAT-QA tables,
-every form and group): six sets. Each (text, reference) pair is encoded once per set with the default model;
-every variant then recomputes the verdicts from the same mentions (`verdicts.rules.VerdictRule`):
+against its document), FilingClaims' tune half (`nash build-data filing-claims`; claims about TAT-QA tables,
+every form and group), and real errors in data-to-text (`--data-to-text`): Rotowire's summaries against their box
+scores (per figure: a figure overlapping a NUMBER error is wrong), quintd's three domains against their prompts (per
+output: one with a wrong figure is wrong) and TabFact's statement pairs (per claim). Each (text, reference) pair
+is encoded once per set with the default model; every variant then recomputes the verdicts from the same mentions
+(`verdicts.rules.VerdictRule`):
 
   value only         step 1 alone: a figure is supported when its value is stated anywhere at its precision;
   + counts           a number that counts things never supports money, nor stands at a scale;
@@ -16,9 +19,11 @@ every variant then recomputes the verdicts from the same mentions (`verdicts.rul
   + nouns            misplaced on the noun a count counts ("ten jobs" for "10 machines");
   ratio R            rivals at most R times apart;
   computed           a figure stated nowhere that a derivation of the numbers bound to what it names gives
-                     (`verdicts.derivations`; "all but computed" is the shipped rule without it).
+                     (`verdicts.derivations`; "all but computed" is the shipped rule without it);
+  all but X          the shipped rule without one of the rules of data (entities, attributes, cells, extremes,
+                     words, aggregates; `verdicts.rules`), and "no data rules" without all six.
 
-Leave-one-domain-out: for each set left out, the variant with the best mean balanced accuracy on the other five
+Leave-one-domain-out: for each set left out, the variant with the best mean balanced accuracy on the other sets
 is chosen, and reported on the one left out, beside the value step alone and the value-anywhere check (V). The
 shipped rule must lose nothing to the value step alone on any left-out set (or gain where the error it targets
 is and lose at most 0.005 elsewhere), nor to itself without its last switch (computed); the script says whether
@@ -54,6 +59,7 @@ from nash_metric.verdicts.rules import RULE, VALUE_ONLY, VerdictRule
 from nash_metric.verdicts.spec import COMPUTED, SUPPORTING
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "summedits"
+DATA_RULES = ("entities", "days", "attributes", "cells", "extremes", "words", "aggregates")
 VARIANTS: dict[str, VerdictRule] = {
     "value only": VALUE_ONLY,
     "+ counts": replace(VALUE_ONLY, counts=True),
@@ -69,6 +75,10 @@ VARIANTS: dict[str, VerdictRule] = {
     "all, ratio 10 in prose and tables": replace(RULE, ratio_in_tables=True),
     "all, any ratio": replace(RULE, ratio=float("inf")),
     "all but computed": replace(RULE, computed=False),
+    # Each rule of data flipped from the shipped rule: "all but X" when it ships on, "all and X" when off.
+    **{f"all {'but' if getattr(RULE, name) else 'and'} {name}": replace(RULE, **{name: not getattr(RULE, name)})
+       for name in DATA_RULES},
+    "no data rules": replace(RULE, **dict.fromkeys(DATA_RULES, False)),
 }
 SHIPPED = next(name for name, rule in VARIANTS.items() if rule == RULE)
 BASE = "value only"
@@ -83,6 +93,10 @@ class DevSet:
     predictions: list[str]
     references: list[str]
     labels: np.ndarray  # 1 supported / consistent, 0 not
+    # Per pair, the spans a person marked wrong, when the set is judged per figure (Rotowire) or per output from
+    # its figures (quintd); None: per text, by `labels`.
+    wrong: list[tuple[tuple[int, int], ...]] | None = None
+    unit: str = "text"  # "figure": each figure a case (a figure overlapping a wrong span is wrong)
 
 
 def summedits_sets(folder: str, mode: str) -> list[DevSet]:
@@ -101,6 +115,45 @@ def claims_set(path: str, split: str) -> DevSet:
     rows = [r for r in rows if r.get("split", split) == split]
     return DevSet(f"FilingClaims {split}", [r["claim"] for r in rows], [r["source"] for r in rows],
                   np.array([int(r["label"]) for r in rows]))
+
+
+def data_to_text_sets(folder: str, tabfact_pairs: int) -> list[DevSet]:
+    from nash_metric.benchmarks.data_to_text.quintd import quintd_texts, read_quintd
+    from nash_metric.benchmarks.data_to_text.rotowire import read_rotowire, rotowire_texts
+    from nash_metric.benchmarks.data_to_text.tabfact import read_tabfact, tabfact_texts
+
+    root = Path(folder)
+    games = rotowire_texts(read_rotowire(root / "rotowire")[1])[0]
+    out = [DevSet("Rotowire", [t.prediction for t in games], [t.source for t in games], np.ones(len(games), int),
+                  [t.wrong for t in games], "figure")]
+    outputs = read_quintd(root / "quintd")[1]
+    for domain in sorted({o.domain for o in outputs}):
+        texts = [t for o, t in zip(outputs, quintd_texts(outputs)) if o.domain == domain]
+        out.append(DevSet(f"quintd {domain}", [t.prediction for t in texts], [t.source for t in texts],
+                          np.ones(len(texts), int), [t.wrong for t in texts], "output"))
+    claims = tabfact_texts(read_tabfact(root / "tabfact", limit=tabfact_pairs)[1])
+    out.append(DevSet("TabFact", [t.prediction for t in claims], [t.source for t in claims],
+                      np.array([t.label for t in claims])))
+    return out
+
+
+def _overlaps(entry: dict, spans: tuple[tuple[int, int], ...]) -> bool:
+    return any(a < entry["end"] and entry["start"] < b for a, b in spans)
+
+
+def by_figure(dev: DevSet, verdicts: list) -> tuple[np.ndarray, np.ndarray]:
+    """(labels, support share) per figure (Rotowire) or per output with a figure (quintd) of a set judged so."""
+    y, share = [], []
+    for entries, spans in zip(verdicts, dev.wrong or []):
+        wrong = [_overlaps(e, spans) for e in entries]
+        supported = [e["verdict"] in SUPPORTING for e in entries]
+        if dev.unit == "figure":
+            y += [not w for w in wrong]
+            share += [float(s) for s in supported]
+        elif entries:
+            y.append(not any(wrong))
+            share.append(float(all(supported)))
+    return np.array(y, int), np.array(share)
 
 
 def encoded(dev: DevSet, scorer: NASH, cache: Path | None, tag: str) -> tuple:
@@ -129,28 +182,47 @@ def evaluate(dev: DevSet, scorer: NASH, cache: Path | None, tag: str) -> dict[st
     mentions = replace(mentions, support=pool.support_keys(mentions.offsets, len(mentions.values)))
     index = np.arange(len(pairs))
     anywhere = np.array([value_anywhere_share(p, r) for p, r in zip(dev.predictions, dev.references)])
-    out = {"V (value anywhere)": measure(dev.labels, anywhere)}
+    out = {} if dev.wrong is not None else {"V (value anywhere)": measure(dev.labels, anywhere)}
     for name, rule in VARIANTS.items():
         verdicts = context_verdicts(mentions, pairs, rule)
-        out[name] = {**measure(dev.labels, support_fields(verdicts, index)["numeric_support"]),
+        if dev.wrong is not None:
+            y, share = by_figure(dev, verdicts)
+            if name == BASE:  # V at the same unit: a figure's (an output's) digit strings stated nowhere
+                out["V (value anywhere)"] = measure(y, _value_anywhere(dev, verdicts))
+        else:
+            y, share = dev.labels, support_fields(verdicts, index)["numeric_support"]
+        out[name] = {**measure(y, share),
                      "flagged": sum(e["verdict"] not in SUPPORTING for v in verdicts for e in v),
                      "computed": sum(e["verdict"] == COMPUTED for v in verdicts for e in v)}
     return out
 
 
+def _value_anywhere(dev: DevSet, verdicts: list) -> np.ndarray:
+    """The value-anywhere check at the unit of a set judged per figure or per output (`by_figure`'s rows)."""
+    share = []
+    for entries, prediction, source in zip(verdicts, dev.predictions, dev.references):
+        found = [value_anywhere_share(prediction[e["start"]:e["end"]], source) == 1.0 for e in entries]
+        if dev.unit == "figure":
+            share += [float(f) for f in found]
+        elif entries:
+            share.append(float(all(found)))
+    return np.array(share)
+
+
 def leave_one_out(results: dict[str, dict[str, dict[str, float]]]) -> tuple[list[list], bool]:
-    """Per left-out set: the variant chosen on the other five, its cells there, the value step's and V's, and
+    """Per left-out set: the variant chosen on the other sets, its cells there, the value step's and V's, and
     whether the shipped rule holds there (no loss to the value step beyond `TOLERANCE`)."""
     rows, holds = [], True
     for left in results:
         rest = [name for name in results if name != left]
         chosen = max(VARIANTS, key=lambda v: (np.mean([results[s][v]["ba"] for s in rest]), v == SHIPPED))
         cell = results[left]
-        loss = max(cell[other]["ba"] for other in (BASE, WITHOUT_LAST)) - cell[SHIPPED]["ba"]
+        loss = max(cell[other]["ba"] for other in (BASE, WITHOUT_LAST, "no data rules")) - cell[SHIPPED]["ba"]
         ok = loss <= TOLERANCE
         holds &= ok
         rows.append([left, chosen, *(f"{cell[v]['auc']:.3f} / {cell[v]['ba']:.3f} / {cell[v]['false alarms']:.3f}"
-                                     for v in (chosen, SHIPPED, WITHOUT_LAST, BASE, "V (value anywhere)")),
+                                     for v in (chosen, SHIPPED, WITHOUT_LAST, "no data rules", BASE,
+                                               "V (value anywhere)")),
                      "yes" if ok else "NO"])
     return rows, holds
 
@@ -167,17 +239,22 @@ def main() -> int:
     parser.add_argument("--summedits", default=str(DATA))
     parser.add_argument("--claims", required=True, help="FilingClaims JSONL (nash build-data filing-claims)")
     parser.add_argument("--split", default="tune", help="the claims' split used as a dev set (default: tune)")
+    parser.add_argument("--data-to-text", default=None, metavar="DIR",
+                        help="the folder holding rotowire/, quintd/ and tabfact/ (../shared/data)")
+    parser.add_argument("--tabfact-pairs", type=int, default=500, help="TabFact pairs used (default: 500)")
     parser.add_argument("--cache", default=None, help="a folder to keep the encoded sets in between runs")
     parser.add_argument("--output", default=None, help="write OUTPUT.json and OUTPUT.md")
     args = parser.parse_args()
     scorer = NASH()
     cache = Path(args.cache) if args.cache else None
-    dev = [*summedits_sets(args.summedits, "doc"), claims_set(args.claims, args.split)]
+    dev = [*summedits_sets(args.summedits, "doc"), claims_set(args.claims, args.split),
+           *(data_to_text_sets(args.data_to_text, args.tabfact_pairs) if args.data_to_text else [])]
     results = {d.name: evaluate(d, scorer, cache, "doc") for d in dev}
     summary = {d.name: evaluate(d, scorer, cache, "original") for d in summedits_sets(args.summedits, "original")}
     rows, holds = leave_one_out(results)
-    header = ["left-out set", "chosen on the other five", "chosen: AUC / BA / false alarms",
-              f"shipped ({SHIPPED})", WITHOUT_LAST, BASE, "V (value anywhere)", "shipped loses nothing"]
+    header = ["left-out set", "chosen on the other sets", "chosen: AUC / BA / false alarms",
+              f"shipped ({SHIPPED})", WITHOUT_LAST, "no data rules", BASE, "V (value anywhere)",
+              "shipped loses nothing"]
     text = (f"# How the figure verdict was chosen\n\n`python perf/verdict_ablation.py --claims FC.jsonl --output "
             f"docs/verdict_ablation` (FilingClaims from `nash build-data filing-claims`, seed 0): "
             f"{scorer.echo['model']}, verdict rule `{RULE.describe()}`, {os.cpu_count()} CPU cores "

@@ -295,3 +295,56 @@ def test_minilm_reports_the_examples_misplaced_figure_as_misplaced():
     # what decided, and the number bound to what the text states: Consumer's 2019 cell
     assert table[2][3] == ("period: 2018, not 2019 · 812.7 · line 10 (Consumer · 2019): | Consumer | [812.7] | "
                            "790.3 |")
+
+
+def test_a_data_source_shows_its_records_as_a_table_with_the_bound_cells_outlined(monkeypatch):
+    """A JSON source's records under the summary: a record a row, a key path a column, each value as written and
+    escaped (a key or value with markup stays text), a value a verdict points at outlined in its colour, and a
+    note of the records and columns left out past the limits."""
+    import json
+
+    from nash_metric.space import render
+    from nash_metric.space.render import CSS, data_view_html
+    from nash_metric.verdicts.spec import VERDICT_COLOURS
+
+    records = [{"dt": i, "main": {"temp": 3.5 + i, "<script>k": f"{i} <script>alert(1)</script>"}} for i in range(3)]
+    source = "Forecast:\n" + json.dumps({"city": "Oslo", "list": records})
+    text = "It will be 4.5 degrees."
+    figure = _figure(text, "4.5", "misplaced")
+    at = source.index("4.5")
+    figure["found"] = {"text": "4.5", "start": at, "end": at + 3, "value": 4.5, "cell": None}
+    view = data_view_html(source, [figure])
+    assert view.startswith('<details class="nash-data-view" data-testid="data-view" data-records="3"><summary>'
+                           "Data: 3 records</summary>")
+    heads = re.findall(r'<th scope="col">(.*?)</th>', view)
+    assert heads == ["record", "dt", "main.temp", "main.&lt;script&gt;k"]
+    rows = re.findall(r'<tr><th scope="row">(.*?)</th>(.*?)</tr>', view)
+    assert [label for label, _ in rows] == ["Oslo (list[0])", "Oslo (list[1])", "Oslo (list[2])"]
+    assert re.findall(r"<td[^>]*>(.*?)</td>", rows[0][1]) == ["0", "3.5", "0 &lt;script&gt;alert(1)&lt;/script&gt;"]
+    assert "<script" not in view and 'data-testid="data-cut"' not in view
+    bound = re.findall(r'<td [^>]*data-verdict="([a-z]+)"[^>]*>(.*?)</td>', view)
+    assert bound == [("misplaced", "4.5")]  # the one cell the verdict's `found` points at
+    assert 'class="nash-data-cell nash-misplaced"' in view
+    assert f".nash-data-cell.nash-misplaced {{ outline: 2px solid {VERDICT_COLOURS['misplaced']};" in CSS
+    assert data_view_html("Revenue was 4.5 million.", [figure]) == ""  # no data: no view
+
+    monkeypatch.setattr(render, "MAX_DATA_RECORDS", 2)
+    monkeypatch.setattr(render, "MAX_DATA_COLUMNS", 1)
+    cut = data_view_html(source, [figure])
+    assert "Data: 3 records" in cut and len(re.findall(r'<th scope="row">', cut)) == 2
+    assert re.findall(r'<th scope="col">(.*?)</th>', cut) == ["record", "dt"]
+    assert re.search(r'data-testid="data-cut">Left out: 1 record and 2 columns \(', cut)
+
+
+def test_the_check_tab_shows_a_data_source_under_its_summary(tiny_model_dir):
+    """`check` of a JSON source: the summary ends with its records (`data_view_html`), the figure's value outlined;
+    a source written as text gets no data view."""
+    model = str(tiny_model_dir)
+    h = _handlers(model)
+    source = '{"city": "Oslo", "list": [{"dt": "Mon", "temp": 3.5}, {"dt": "Tue", "temp": 4.5}]}'
+    summary, *_ = h.check(source, "On Tue the temperature is 4.5.", model, "token", False, 0.5)
+    assert "nash-error" not in summary and 'data-testid="data-view"' in summary, summary
+    assert re.search(r'<td data-path="list\[1\]\.temp" class="nash-data-cell nash-[a-z]+" data-verdict=', summary)
+    summary, *_ = h.check("The temperature on Tue is 4.5.", "On Tue the temperature is 4.5.", model, "token", False,
+                          0.5)
+    assert "nash-error" not in summary and 'data-testid="data-view"' not in summary

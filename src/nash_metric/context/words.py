@@ -24,6 +24,7 @@ from ..numbers.calendar import LABEL_YEARS, year_pattern
 from ..numbers.mention import NumericMention
 from ..vocabulary.en import STOP_WORDS, SUBJECT_STOP_WORDS
 from .binding import SENTENCE_END, WINDOW, WORD, cell_direction, prose_bindings, stem, subject_words
+from .days import named_day, row_days
 from .keys import NO_GLOSSARY, Glossary, key_words
 from .tables import Cell, Table, cell_at, find_tables, row_text
 
@@ -93,6 +94,10 @@ class Context:
     before: tuple[str, ...] = ()
     # A cell's column headers as content words, units kept ("Points", "FG%": what an `attribute` names).
     header_words: frozenset[str] = frozenset()
+    # The day it is stated for (`days.named_day`: "01-06", "thu"; running text), or the days a cell's row label
+    # names (a forecast's record).
+    day: str | None = None
+    days: frozenset[str] = frozenset()
 
 
 def context_words(text: str) -> frozenset[str]:
@@ -125,7 +130,8 @@ def mention_contexts(text: str, mentions: Sequence[NumericMention], glossary: Gl
             subject=shared.words(bound.subject), direction=bound.direction, counted=bound.counted,
             per_unit=bound.per_unit, years=bound.years, sentence=sentence_words[low, high],
             attribute=_attribute(text, mention.end, high),
-            before=_before(words, starts, mention.start, low)))
+            before=_before(words, starts, mention.start, low),
+            day=named_day(text, _sentence_of(sentences, max(0, low - 1))[0], mention.start)))
     return out
 
 
@@ -164,7 +170,7 @@ def _cell_context(text: str, mention: NumericMention, table: Table, cell: Cell, 
                    column_year=header_years[-1] if header_years else None,
                    years=frozenset(() if year is None else (year,)),
                    label=CellLabel(cell.section, cell.row_label, " ".join(cell.headers), cell.path),
-                   header_words=context_words(_YEAR.sub(" ", " ".join(headers))))
+                   header_words=context_words(_YEAR.sub(" ", " ".join(headers))), days=row_days(cell.row_label))
 
 
 def _years_in(text: str) -> list[int]:
@@ -184,9 +190,9 @@ def _window(words: list[tuple[int, int, str]], starts: list[int], mention: Numer
 
 
 ATTRIBUTE_WORDS = 2  # content words after a figure that name what it measures ("38 points", "three-point attempts")
-ATTRIBUTE_CHARS = 40
+ATTRIBUTE_CHARS = 40  # up to a clause break or another number ("1,350 units from 15 stores": {unit})
 BEFORE_WORDS = 24  # content words of its sentence before a figure that may name its row
-_ATTRIBUTE_END = re.compile(r"[,;:.()!?]|\b(?:and|while|but|on|in|with|for|to|at|as|than)\b")
+_ATTRIBUTE_END = re.compile(r"[,;:.()!?]|\d|\b(?:and|while|but|on|in|with|for|to|at|as|than)\b")
 
 
 def _attribute(text: str, end: int, high: int) -> frozenset[str]:

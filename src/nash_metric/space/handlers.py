@@ -34,6 +34,7 @@ from .render import (
     TAU_SOURCES,
     check_summary_html,
     colour_key_html,
+    data_view_html,
     error_html,
     figure_table,
     info_html,
@@ -263,7 +264,8 @@ class SpaceHandlers:
     @_safe(n_outputs=4, rest=lambda: [None, None, gr.update(visible=False)])
     def check(self, source: str, text: str, model: str, backend: str, use_model_tau: bool, tau: float,
               first: int | None = 1, progress=gr.Progress()):
-        """Judge each figure of a generated text against a source: a summary, the text with each figure
+        """Judge each figure of a generated text against a source: a summary (and, for a source that holds data,
+        its records as a table, the values the figures point at outlined: `data_view_html`), the text with each figure
         highlighted by its verdict, a table of where each value stands in the source, and the "Check the next
         part" button's update (shown while the source goes on past the part checked).
 
@@ -286,7 +288,8 @@ class SpaceHandlers:
         self.source_speed.record(model, len(part.text), time.monotonic() - started)
         verdicts, support = out.figure_verdicts[0], float(out.numeric_support[0])
         rows = _later(figure_rows(part.text, verdicts), part.lines_before)
-        return source_cut_html(part) + check_summary_html(support, verdicts), verdict_segments(text, verdicts), \
+        summary = source_cut_html(part) + check_summary_html(support, verdicts) + data_view_html(part.text, verdicts)
+        return summary, verdict_segments(text, verdicts), \
             figure_table(rows, cut=part.cut), gr.update(visible=part.next_first is not None)
 
     def _kept(self, handler: Callable[..., tuple], *inputs: Any) -> tuple:

@@ -19,6 +19,9 @@ MAX_SOURCE_INPUT = 5_000_000  # characters of a source the tab takes at all (a 5
 MAX_ROWS = 500  # pairs per uploaded file
 MAX_CANDIDATES = 20  # Rank tab
 MAX_MODEL_CHARS = 200  # the Model box
+MAX_DATA_RECORDS = 200  # records of a data source (JSON, JSON Lines) shown in the Check figures tab's data view
+MAX_DATA_COLUMNS = 40  # key paths (columns) shown per data table there
+MAX_DATA_CELL_CHARS = 80  # characters of one value, row label or key path shown there (longer: cut, with …)
 
 # SpaceLimits field -> environment variable (Space variables on the Hub).
 ENV_NAMES = {

@@ -11,10 +11,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..context.table_data import find_data
+from ..context.tables import Cell, Table, find_tables
 from ..numbers import MASK_TOKEN
 from ..reports.figure_rows import FigureRow, summary_line
 from ..verdicts.spec import DERIVED, MARKS, RULE_VERDICTS, SPEC, SPECS, VERDICT_COLOURS, verdict_title
-from .limits import SourcePart
+from .limits import MAX_DATA_CELL_CHARS, MAX_DATA_COLUMNS, MAX_DATA_RECORDS, SourcePart
 
 # The number kinds' badges in Compare: light fills whose hues stay clear of every verdict colour
 # (`verdicts.spec.VERDICT_COLOURS`, the one key the verdicts use everywhere), so a fill never reads as a verdict.
@@ -280,6 +282,112 @@ def source_cut_html(part: SourcePart) -> str:
             f'data-last="{part.end}" data-total="{part.total}">{notice}</div>')
 
 
+_DATA_FORMATS = ("json", "jsonl")
+
+
+def _short(text: str, limit: int = MAX_DATA_CELL_CHARS) -> str:
+    """`text` escaped, cut to `limit` characters (with …) so that one long value cannot swell the page."""
+    return esc(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def _bound_cells(verdicts: Sequence[Mapping[str, Any]]) -> dict[tuple[int, int], list[tuple[str, str]]]:
+    """Each source span a figure verdict's `found` or `reference` points at -> [(verdict, hover line)], in the
+    figures' text order; a verdict that is not one of the spec's is left out."""
+    out: dict[tuple[int, int], list[tuple[str, str]]] = {}
+    for e in sorted(verdicts, key=lambda e: int(e.get("start", 0))):
+        spec = SPEC.get(e.get("verdict"))
+        if spec is None:
+            continue
+        for key, role in (("found", "states its value"),
+                          ("reference", "is bound to it" if spec.bound else "is compared with it")):
+            ref = e.get(key)
+            if isinstance(ref, Mapping) and ref.get("start") is not None and ref.get("end") is not None:
+                line = f"{spec.label}: “{e.get('text', '')}” ({role})"
+                spans = out.setdefault((int(ref["start"]), int(ref["end"])), [])
+                if (spec.name, line) not in spans:
+                    spans.append((spec.name, line))
+    return out
+
+
+def _record_label(cell: Cell) -> str:
+    """A record's label: its identifying fields (which an outer record's may share), then its own path (the value's
+    path less its column): "Oslo (list[0])"."""
+    column = cell.headers[0] if cell.headers else ""
+    path = cell.path[: len(cell.path) - len(column) - 1] if column and cell.path.endswith("." + column) else \
+        cell.path
+    path = path or f"record {cell.row + 1}"
+    return f"{cell.row_label} ({path})" if cell.row_label else path
+
+
+def _data_table_html(source: str, table: Table, records: list[int], bound: Mapping[tuple[int, int], Any]) -> str:
+    """One data table: a record a row (its label first), a key path a column (at most `MAX_DATA_COLUMNS`), each
+    value as written; a value a figure verdict points at outlined in the verdict's colour."""
+    names: dict[int, tuple[str, str]] = {}  # column -> (its records' list path, its key path below the record)
+    for c in table.cells:
+        names.setdefault(c.column, (c.section, c.headers[0] if c.headers else ""))
+    sections = {section for section, _ in names.values()}
+    shown = sorted(names)[:MAX_DATA_COLUMNS]
+
+    def header(column: int) -> str:
+        section, path = names[column]
+        text = path or "(value)"
+        return f"{section} · {text}" if len(sections) > 1 and section else text
+
+    rows: dict[int, dict[int, Cell]] = {r: {} for r in records}
+    labels: dict[int, str] = {}
+    for c in table.cells:
+        if c.row in rows:
+            rows[c.row].setdefault(c.column, c)
+            labels.setdefault(c.row, _record_label(c))
+    head = "".join(f'<th scope="col">{_short(header(k))}</th>' for k in shown)
+    body = []
+    for r in records:
+        tds = []
+        for k in shown:
+            c = rows[r].get(k)
+            if c is None:
+                tds.append("<td></td>")
+                continue
+            marks = bound.get((c.start, c.end), [])
+            attrs = f' data-path="{esc(c.path)}"'
+            if marks:
+                attrs += f' class="nash-data-cell nash-{marks[0][0]}" data-verdict="{marks[0][0]}" ' \
+                         f'title="{esc(" · ".join(line for _, line in marks))}"'
+            tds.append(f"<td{attrs}>{_short(source[c.start:c.end])}</td>")
+        body.append(f'<tr><th scope="row">{_short(labels[r])}</th>{"".join(tds)}</tr>')
+    return (f'<table class="nash-data" data-format="{esc(table.format)}" data-columns="{len(names)}">'
+            f'<thead><tr><th scope="col">record</th>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
+
+
+def data_view_html(source: str, verdicts: Sequence[Mapping[str, Any]] = ()) -> str:
+    """The Check figures tab's view of a source that holds data (JSON, JSON Lines, a fenced JSON block): each
+    data table (`find_tables`) as an HTML table of its records, the values the figure verdicts' `found` and
+    `reference` point at outlined in the verdict's colour, in a collapsed ``<details>``; at most
+    `MAX_DATA_RECORDS` records in all and `MAX_DATA_COLUMNS` columns a table, with a note of how many were left
+    out. `verdicts`' spans are offsets into `source`. "" for a source without data."""
+    if not find_data(source):  # cheap first: a source written as text reads no further
+        return ""
+    tables = [t for t in find_tables(source) if t.format in _DATA_FORMATS and t.cells]
+    if not tables:
+        return ""
+    bound = _bound_cells(verdicts)
+    total = shown_in_all = columns_out = 0
+    parts = []
+    for table in tables:
+        records = list(dict.fromkeys(c.row for c in table.cells))
+        shown = records[: max(0, MAX_DATA_RECORDS - shown_in_all)]
+        total, shown_in_all = total + len(records), shown_in_all + len(shown)
+        columns_out += max(0, len({c.column for c in table.cells}) - MAX_DATA_COLUMNS)
+        if shown:
+            parts.append(_data_table_html(source, table, shown, bound))
+    left = total - shown_in_all
+    cut = [f"{n:,} {what}{'s' if n != 1 else ''}" for n, what in ((left, "record"), (columns_out, "column")) if n]
+    note = (f'<div class="nash-notice" data-testid="data-cut">Left out: {" and ".join(cut)} (this Space shows at most '
+            f"{MAX_DATA_RECORDS:,} records and {MAX_DATA_COLUMNS} columns a table).</div>") if cut else ""
+    return (f'<details class="nash-data-view" data-testid="data-view" data-records="{total}"><summary>Data: '
+            f'{total:,} record{"s" if total != 1 else ""}</summary>{note}{"".join(parts)}</details>')
+
+
 def colour_key_html(verdicts: Sequence[str] = RULE_VERDICTS["context"], kinds: bool = True) -> str:
     """The colour key: each verdict's mark in its colour (`VERDICT_COLOURS`, the same in every tab and the heat
     map), then the number kinds' badges, which never take a verdict's colour."""
@@ -357,7 +465,8 @@ def _colour_rules() -> str:
         rules += [f".nash-num.nash-{verdict} {{ {lines}}}",
                   f".nash-{verdict} .nash-flag, .nash-flagged.nash-{verdict}, .nash-key-verdict.nash-{verdict} "
                   f"{{ color: {colour}; }}",
-                  f".nash-swatch.nash-{verdict} {{ background: {colour}; }}"]
+                  f".nash-swatch.nash-{verdict} {{ background: {colour}; }}",
+                  f".nash-data-cell.nash-{verdict} {{ outline: 2px solid {colour}; outline-offset: -2px; }}"]
     return "\n".join(rules)
 
 
@@ -375,6 +484,10 @@ th[role="columnheader"] .header { word-break: normal; overflow-wrap: normal; hyp
 .nash-notice { padding: 8px; margin: 4px 0; border-radius: 6px; background: #fef9c3; color: #422006;
   border: 1px solid #facc15; }
 .nash-support { margin: 4px 0 6px; font-size: 0.9em; }
+.nash-data-view { margin: 4px 0 8px; } .nash-data-view summary { cursor: pointer; font-weight: 600; }
+.nash-data { border-collapse: collapse; font-size: 0.85em; margin: 6px 0; display: block; overflow-x: auto; }
+.nash-data th, .nash-data td { border: 1px solid var(--border-color-primary, #ddd); padding: 2px 6px;
+  text-align: left; white-space: nowrap; }
 .nash-flagged { font-weight: 600; }
 .nash-mask { font-family: monospace; background: #eee; color: #333; border-radius: 3px; padding: 0 2px; }
 .nash-panel { border: 1px solid var(--border-color-primary, #ddd); border-radius: 8px; padding: 10px;

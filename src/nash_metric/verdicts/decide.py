@@ -22,7 +22,12 @@ summary, or the whole source) does not support?" needs a verdict per figure. `de
      year and its subject). Commensurable (`value.rivals`): the same family, both per unit or both totals, at
      most `VerdictRule.ratio` apart, never the other bound of a place's range. A calendar period is never
      misplaced;
-   * **supported** otherwise.
+   * **supported** otherwise, unless it is a range's bound or called the highest or lowest and is not the minimum
+     or maximum of the table column it names over the rows it names (`aggregates.extreme`): then **misplaced**.
+
+   In a table (text or data: `context.table_data`), a figure names a column by the noun after it, else by its
+   subject, and a row by its subject, else by the nearest row label before it (`placement.Tables.named`); the cell
+   so named holding another value makes it misplaced (`placement.bound_cells`).
 3. **Derivation** (`verdicts.derivations`). A figure stated nowhere (or stated only in a row or column other than
    the ones it names) is **computed** when a derivation of the reference numbers bound to what it names gives it:
    a change, a percentage change, a sum, a share, a ratio, an average, a change in points, at its written
@@ -52,7 +57,7 @@ import numpy as np
 
 from ..pipeline.alignment import MentionTable
 from . import value
-from .aggregates import aggregate
+from .aggregates import aggregate, extreme
 from .derivations import Derivation, SourceIndex, derive
 from .keys import Label, SupportKeys
 from .placement import Basis, Tables, bound_cells, bound_strength, contradiction
@@ -186,15 +191,25 @@ def decide(figure: Figure, rule: VerdictRule = RULE) -> Decision:
     if direction is not None:
         return Decision(Code.CONTRADICTED, best, best, direction)
     if free:
-        return Decision(Code.SUPPORTED, best, best)
+        return _unless_extreme(figure, places, rule, Decision(Code.SUPPORTED, best, best))
     bound = _bound_rival(figure, places, others, rule)
     if bound is None:
         # In a table: the cell the figure names by its row and column states another value.
-        cells = bound_cells(figure.keys, figure.row, figure.tables, figure.ib, places) if rule.tables else []
+        cells = (bound_cells(figure.keys, figure.row, figure.tables, figure.ib, places, rule)
+                 if rule.tables and rule.cells else [])
         bound = max(cells, key=lambda j: figure.closeness[j]) if cells else None
     if bound is None:
-        return Decision(Code.SUPPORTED, best, best)
+        return _unless_extreme(figure, places, rule, Decision(Code.SUPPORTED, best, best))
     return Decision(Code.MISPLACED, best, bound, why[0])
+
+
+def _unless_extreme(figure: Figure, places: np.ndarray, rule: VerdictRule, supported: Decision) -> Decision:
+    """A supported figure that is a range's bound or called the highest or lowest, and is not that of the column
+    it names: misplaced, compared with the cell that is (`aggregates.extreme`)."""
+    if not (rule.extremes and figure.quantity):
+        return supported
+    found = extreme(figure.keys, figure.row, figure.tables, figure.ib, places, rule)
+    return supported if found is None else Decision(Code.MISPLACED, supported.found, found[1], found[0])
 
 
 def _others(figure: Figure) -> list[frozenset[str]]:
@@ -234,13 +249,14 @@ def _bound_rival(figure: Figure, places: np.ndarray, others: list[frozenset[str]
 
 
 def _derived(keys: SupportKeys, row: int, decision: Decision, index: SourceIndex, before: frozenset[str],
-             tables: Tables | None = None, ib: np.ndarray | None = None) -> tuple[Decision, Derivation | None]:
+             rule: VerdictRule, tables: Tables | None = None, ib: np.ndarray | None = None
+             ) -> tuple[Decision, Derivation | None]:
     """Step 3 for one figure stated nowhere, or stated only in a row or column other than the ones it names
     ("combined services and product revenue" against the total's row): computed when a derivation of the numbers
     bound to what it names gives it. With it, its derivation, or an unsupported figure's closest one."""
     match, closest = derive(keys, row, index, before)
-    if match is None and tables is not None and ib is not None:
-        found = aggregate(keys, row, tables, ib)  # the highest, lowest, average or total of a column it names
+    if match is None and tables is not None and ib is not None and rule.aggregates:
+        found = aggregate(keys, row, tables, ib, rule)  # the highest, lowest, average or total of a column it names
         match = None if found is None else Derivation(*found)
     if match is not None:
         return Decision(Code.COMPUTED, -1, decision.compared), match
@@ -315,7 +331,7 @@ def pair_verdicts(mentions: MentionTable, a: slice, b: slice, rule: VerdictRule 
         if rule.computed and _derives(decision, bool(quantity[k])):
             index = index or source_index(mentions, ib)
             before = _subject_before(keys, ia, k, quantity)
-            decisions[k], derived[k] = _derived(keys, int(ia[k]), decision, index, before, reference.tables, ib)
+            decisions[k], derived[k] = _derived(keys, int(ia[k]), decision, index, before, rule, reference.tables, ib)
     return _pair_verdicts(decisions, cosines, derived, b.start)
 
 
@@ -350,7 +366,7 @@ def context_verdicts(mentions: MentionTable, pairs: Sequence[tuple[int, int]], r
         if text_b not in references and b.stop > b.start and a.stop > a.start:
             references[text_b] = Reference(mentions, b)
         v = pair_verdicts(mentions, a, b, rule, indexes.get(text_b), references.get(text_b), small.get(k))
-        judged = _judged(mentions.support, a, references.get(text_b))
+        judged = _judged(mentions.support, a, references.get(text_b), rule)
         labels = mentions.support.labels
         out.append([figure_entry(labels, a.start + i, VERDICTS[v.code[i]], (v.found[i], v.compared[i]), v.cosine[i],
                                  None if v.basis[i] is None else str(v.basis[i]), v.derivation[i])
@@ -358,12 +374,12 @@ def context_verdicts(mentions: MentionTable, pairs: Sequence[tuple[int, int]], r
     return out
 
 
-def _judged(keys: SupportKeys, a: slice, reference: Reference | None) -> np.ndarray:
+def _judged(keys: SupportKeys, a: slice, reference: Reference | None, rule: VerdictRule) -> np.ndarray:
     """Which of a pair's figures get a verdict: all but a small count written in words ("six assists", which a
     summary of prose infers more often than it copies), unless it names a column of the reference's tables: data
     states its counts."""
     judged = keys.judged[a]
-    if reference is None or judged.all() or not reference.tables.headers:
+    if reference is None or judged.all() or not reference.tables.headers or not rule.words:
         return judged
     headers = frozenset().union(*(w for table in reference.tables.headers.values() for w in table.values()))
     return judged | np.array([bool(keys.contexts[i].attribute & headers) for i in range(a.start, a.stop)], bool)

@@ -18,7 +18,7 @@ from ..context.words import Context
 from .keys import SupportKeys
 from .rules import VerdictRule
 
-BasisKind = Literal["period", "column", "row", "counts", "subject", "direction"]
+BasisKind = Literal["period", "column", "row", "counts", "subject", "direction", "aggregate"]
 _SEPARATOR: dict[BasisKind, str] = {"counts": " "}  # "counts jobs, not machines"; the others "row: …"
 _LINES: tuple[BasisKind, ...] = ("row", "column")  # a table line other than the one named
 
@@ -52,6 +52,7 @@ class Tables:
         # Per table, a cell's (row, column) -> its numbers, as positions in `contexts`.
         self.cells: dict[int, dict[tuple[int, int], list[int]]] = {}
         self.headers: dict[int, dict[int, frozenset[str]]] = {}  # a column's headers as words, units kept
+        self.days: dict[int, dict[int, frozenset[str]]] = {}  # the days a row's label names
         for j, c in enumerate(contexts):
             if c.place is not None:
                 table, row, column = c.place
@@ -59,6 +60,8 @@ class Tables:
                 self.rows.setdefault(table, {})[row] = c.row_words
                 self.columns.setdefault(table, {})[column] = c.column_words
                 self.headers.setdefault(table, {})[column] = c.header_words
+                if c.days:
+                    self.days.setdefault(table, {})[row] = c.days
                 if c.column_year is not None:
                     self.years.setdefault(table, set()).add(c.column_year)
 
@@ -71,21 +74,31 @@ class Tables:
         rows, columns = self.rows.get(table, {}), self.columns.get(table, {})
         named_columns = (_closest(self.headers.get(table, {}), figure.attribute) if figure.attribute
                          else _most(columns, figure.subject))
-        return _most(rows, figure.subject) or _nearest(rows, figure.before), named_columns
+        named_rows = _most(rows, figure.subject) or _nearest(rows, figure.before)
+        on_day = {r for r, days in self.days.get(table, {}).items() if figure.day in days} if figure.day else set()
+        return (named_rows & on_day or on_day) if on_day else named_rows, named_columns
 
 
-def naming(keys: SupportKeys, i: int) -> Context:
-    """Figure i's context as it names a table's row and column. One of a pair ("113 - 107", "(17 - 36)") is stated
-    for one of the two entities its sentence names, not for the nearest: its row is named by its subject alone."""
+def naming(keys: SupportKeys, i: int, rule: VerdictRule) -> Context:
+    """Figure i's context as it names a table's row and column, as far as `rule` reads it (`entities`: the row
+    label before it; `days`: the day it names; `attributes`: the noun after it). One of a pair ("113 - 107",
+    "(17 - 36)") is stated for one of the two entities its sentence names, not for the nearest: its row is named
+    by its subject and day alone."""
     context = keys.contexts[i]
-    return replace(context, before=()) if keys.partner[i] >= 0 and context.before else context
+    before = () if keys.partner[i] >= 0 or not rule.entities else context.before
+    day = context.day if rule.days else None
+    attribute = context.attribute if rule.attributes else frozenset()
+    if (before, day, attribute) == (context.before, context.day, context.attribute):
+        return context
+    return replace(context, before=before, day=day, attribute=attribute)
 
 
-def bound_cells(keys: SupportKeys, i: int, tables: Tables, ib: np.ndarray, places: np.ndarray) -> list[int]:
+def bound_cells(keys: SupportKeys, i: int, tables: Tables, ib: np.ndarray, places: np.ndarray, rule: VerdictRule
+                ) -> list[int]:
     """The reference numbers (positions in `ib`) in the cells a figure names by row and column, in the tables of
     its value's places (`places`: positions in `ib`) and not among them: what the text states the figure for,
     when the source states another value there ("16 GB of storage" where storage holds 256)."""
-    figure, out = naming(keys, i), []
+    figure, out = naming(keys, i, rule), []
     for table in dict.fromkeys(keys.contexts[int(ib[p])].place[0] for p in places if keys.contexts[int(ib[p])].cell):
         rows, columns = tables.named(table, figure)
         out += [j for r in rows for c in columns for j in tables.cells[table].get((r, c), ())]
@@ -141,9 +154,12 @@ def contradiction(keys: SupportKeys, i: int, j: int, others: Sequence[frozenset[
     sa, sb = figure.subject, context.subject
     if context.cell:
         table, row, column = context.place
-        rows, columns = tables.named(table, naming(keys, i))
+        rows, columns = tables.named(table, naming(keys, i, rule))
         if rows and row not in rows:
-            return Basis("row", f"{_words(context.row_words, '(unlabelled)')}, not the one named")
+            # A data record reads as its identifying fields as written ("2024-03-01 15:00:00", "Rangers").
+            shown = context.label.row if context.label and context.label.path and context.label.row else \
+                _words(context.row_words, "(unlabelled)")
+            return Basis("row", f"{shown}, not the one named")
         if columns and column not in columns:
             return Basis("column", f"{_words(context.column_words, '(unlabelled)')}, not the one named")
         return None

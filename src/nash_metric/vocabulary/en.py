@@ -255,3 +255,10 @@ KEY_WORDS = {
 MAXIMUM_WORDS = frozenset(("highest", "peak", "peaked", "peaking", "maximum", "max", "most", "top", "high", "best",
                            "largest", "biggest", "up"))
 MINIMUM_WORDS = frozenset(("lowest", "minimum", "min", "fewest", "least", "low", "smallest", "worst", "bottom"))
+DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+# A range stated over a column ("temperatures ranging from 2.8°C to 13.5°C", "between 1.3 and 2.7 m/s"): its
+# bounds are the column's lowest and highest (`verdicts.aggregates.extreme`).
+RANGE_WORDS = frozenset(("range", "ranging", "ranged", "between", "vary", "varying", "varied", "from"))
+# A figure called the highest or lowest: only words that say so of a list ("a season-high 30" is no maximum here).
+HIGHEST_WORDS = frozenset(("highest", "peak", "peaked", "peaking", "maximum", "max", "largest", "biggest"))
+LOWEST_WORDS = frozenset(("lowest", "minimum", "min", "smallest"))

@@ -139,17 +139,23 @@ def _verdicts(entries: Any, pair: int) -> tuple[str, ...]:
     return tuple(str(e.get("verdict", "unknown")) for e in entries)
 
 
+def by_source(pairs: Iterable[tuple[str, str]]) -> tuple[list[tuple[str, str]], dict[tuple[str, str], int], int]:
+    """The distinct (text, source) pairs, grouped by source in order of first appearance (a chunk then encodes a
+    source once), each pair's place in that order, and the number of sources."""
+    seen: dict[tuple[str, str], int] = {}
+    first_seen: dict[str, int] = {}
+    for text, source in pairs:
+        first_seen.setdefault(source, len(first_seen))
+        seen.setdefault((text, source), len(seen))
+    order = sorted(seen, key=lambda pair: (first_seen[pair[1]], seen[pair]))
+    return order, {pair: k for k, pair in enumerate(order)}, len(first_seen)
+
+
 def score_claims(scorer: Any, claims: Sequence[Claim], show_progress: bool = True) -> tuple[ClaimScores, dict]:
     """Every claim scored: each distinct (claim, source) pair once, the pairs grouped by source."""
-    pairs: dict[tuple[str, str], int] = {}
-    first_seen: dict[str, int] = {}
-    for c in claims:
-        first_seen.setdefault(c.source, len(first_seen))
-        pairs.setdefault((c.claim, c.source), len(pairs))
-    order = sorted(pairs, key=lambda pair: (first_seen[pair[1]], pairs[pair]))
-    position = {pair: k for k, pair in enumerate(order)}
+    order, position, sources = by_source((c.claim, c.source) for c in claims)
     if show_progress:
-        print(f"  {len(claims)} claims, {len(order)} distinct (claim, source) pairs, {len(first_seen)} sources; "
+        print(f"  {len(claims)} claims, {len(order)} distinct (claim, source) pairs, {sources} sources; "
               f"model {scorer.echo['model']} ({scorer.echo['backend']})", file=sys.stderr)
     out = scorer.score([p for p, _ in order], [s for _, s in order], show_progress=show_progress)
     for name in ("numeric_support", "unsupported_numbers"):
@@ -173,7 +179,7 @@ def score_claims(scorer: Any, claims: Sequence[Claim], show_progress: bool = Tru
         flagged=tuple(flagged[k] for k in index),
         verdicts=None if verdicts is None else tuple(verdicts[k] for k in index),
     )
-    info = {"claims": len(claims), "distinct_pairs": len(order), "sources": len(first_seen),
+    info = {"claims": len(claims), "distinct_pairs": len(order), "sources": sources,
             "threshold": out.config.get("threshold")}
     return scores, info
 

@@ -16,8 +16,9 @@ verdict: they only choose which number a report shows beside an unsupported figu
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from ..numbers.calendar import LABEL_YEARS, year_pattern
@@ -114,13 +115,15 @@ def mention_contexts(text: str, mentions: Sequence[NumericMention], glossary: Gl
     words = [(m.start(), m.end(), stem(m.group())) for m in WORD.finditer(text)]
     starts = [w[0] for w in words]
     bindings = prose_bindings(text, mentions, SUBJECT_STOP_WORDS)
+    # A data table repeats its sections, key paths and record labels in every cell: each is read as words once.
+    read_key = functools.lru_cache(maxsize=None)(functools.partial(key_words, glossary=glossary))
     out = []
     shared = _Shared()
     sentence_words: dict[tuple[int, int], frozenset[str]] = {}  # a sentence's figures share its words
     for mention, bound in zip(mentions, bindings):
         found = cell_at(tables, mention.start, mention.end) if tables else None
         if found is not None:
-            out.append(shared.context(_cell_context(text, mention, *found, glossary)))
+            out.append(shared.context(_cell_context(text, mention, *found, read_key)))
             continue
         low, high = _sentence_of(sentences, mention.start)
         if (low, high) not in sentence_words:
@@ -152,16 +155,17 @@ class _Shared:
         return self.sets.setdefault(words, words)
 
 
-def _cell_context(text: str, mention: NumericMention, table: Table, cell: Cell, glossary: Glossary) -> Context:
+def _cell_context(text: str, mention: NumericMention, table: Table, cell: Cell, read_key: Callable[[str], str]
+                  ) -> Context:
     header_years = [y for h in cell.headers for y in _years_in(h)]
     label_years = _years_in(cell.row_label)
     year = header_years[-1] if header_years else (label_years[-1] if label_years else None)
     # Keys and headers as words ("FG_PCT": "field goals percent"); a header as written keeps its "%".
-    section, headers = key_words(cell.section, glossary), [key_words(h, glossary) for h in cell.headers]
+    section, headers = read_key(cell.section), [read_key(h) for h in cell.headers]
     named = row_text(cell)
     percent = _PERCENT_AFTER.match(text, mention.end) is not None or bool(
         _PERCENT.search(_EXCEPT.sub(" ", " ".join((named, *headers, table.caption)))))
-    row = subject_words(_YEAR.sub(" ", f"{section} {key_words(cell.row_label, glossary)}"), SUBJECT_STOP_WORDS)
+    row = subject_words(_YEAR.sub(" ", f"{section} {read_key(cell.row_label)}"), SUBJECT_STOP_WORDS)
     column = subject_words(_YEAR.sub(" ", " ".join(headers)), SUBJECT_STOP_WORDS)
     return Context(context_words(f"{named} {' '.join(headers)}"), year, cell=True, scale=table.scale,
                    percent=percent, subject=row | column,

@@ -379,9 +379,9 @@ def _judged(keys: SupportKeys, a: slice, reference: Reference | None, rule: Verd
     summary of prose infers more often than it copies), unless it names a column of the reference's tables: data
     states its counts."""
     judged = keys.judged[a]
-    if reference is None or judged.all() or not reference.tables.headers or not rule.words:
+    if reference is None or judged.all() or not reference.tables.header_words or not rule.words:
         return judged
-    headers = frozenset().union(*(w for table in reference.tables.headers.values() for w in table.values()))
+    headers = reference.tables.header_words
     return judged | np.array([bool(keys.contexts[i].attribute & headers) for i in range(a.start, a.stop)], bool)
 
 

@@ -64,6 +64,8 @@ class Tables:
                     self.days.setdefault(table, {})[row] = c.days
                 if c.column_year is not None:
                     self.years.setdefault(table, set()).add(c.column_year)
+        # Every column's header words, of every table: what a small count in words must name to be judged.
+        self.header_words = frozenset().union(*(w for columns in self.headers.values() for w in columns.values()))
 
     def named(self, table: int, figure: Context) -> tuple[set[int], set[int]]:
         """The rows and the columns of `table` a prediction's figure names: those sharing the most words with its

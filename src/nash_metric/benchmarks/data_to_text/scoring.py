@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from ...verdicts.spec import SPECS, supports
+from ..claims import by_source
 from ..summedits.metrics import balanced_accuracy
 from ..value_anywhere import blank_list_labels, digit_values, value_anywhere
 from .spans import Span, overlaps, overlaps_any
@@ -107,21 +108,15 @@ def _figures(k: int, text: Text, entries: list[dict[str, Any]]) -> list[Figure]:
 def score_texts(scorer: Any, texts: Sequence[Text], show_progress: bool = True) -> Scored:
     """Every text scored against its source in one call (each distinct pair once, ordered by source so that a
     chunk encodes a source once), its figures labelled and checked."""
-    pairs: dict[tuple[str, str], int] = {}
-    first_seen: dict[str, int] = {}
-    for t in texts:
-        first_seen.setdefault(t.source, len(first_seen))
-        pairs.setdefault((t.prediction, t.source), len(pairs))
-    order = sorted(pairs, key=lambda pair: (first_seen[pair[1]], pairs[pair]))
-    position = {pair: k for k, pair in enumerate(order)}
+    order, position, sources = by_source((t.prediction, t.source) for t in texts)
     if show_progress:
-        print(f"  {len(texts)} texts, {len(order)} distinct (text, source) pairs, {len(first_seen)} sources; "
+        print(f"  {len(texts)} texts, {len(order)} distinct (text, source) pairs, {sources} sources; "
               f"model {scorer.echo['model']} ({scorer.echo['backend']})", file=sys.stderr)
     out = scorer.score([p for p, _ in order], [s for _, s in order], show_progress=show_progress)
     every = _figure_verdicts(out, len(order)) if order else []
     figures = [f for k, t in enumerate(texts) for f in _figures(k, t, every[position[(t.prediction, t.source)]])]
     value_flagged = np.array([not value_anywhere(t.prediction, t.source) for t in texts], bool)
-    info = {"texts": len(texts), "distinct_pairs": len(order), "sources": len(first_seen),
+    info = {"texts": len(texts), "distinct_pairs": len(order), "sources": sources,
             "figures": len(figures), "threshold": getattr(out, "config", {}).get("threshold")}
     return Scored(tuple(texts), tuple(figures), value_flagged, info)
 

@@ -59,7 +59,8 @@ from nash_metric.verdicts.rules import RULE, VALUE_ONLY, VerdictRule
 from nash_metric.verdicts.spec import COMPUTED, SUPPORTING
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "summedits"
-DATA_RULES = ("entities", "days", "attributes", "cells", "extremes", "words", "aggregates")
+DATA_RULES = ("entities", "days", "attributes", "cells", "extremes", "words", "aggregates", "pairs", "any_table",
+              "operand_columns")
 VARIANTS: dict[str, VerdictRule] = {
     "value only": VALUE_ONLY,
     "+ counts": replace(VALUE_ONLY, counts=True),

@@ -71,7 +71,9 @@ Args:
     bert-score's arguments, so that this module drops in for evaluate.load("bertscore"): lang (None, or
         'en': the default model; another language needs model_type=), idf=True/False (bert-score's IDF
         weighting: bertscore_idf), nthreads and use_fast_tokenizer (accepted and ignored, with a warning),
-        all_layers (only False).
+        all_layers (only False). A call with any of them and no backend scores with the token backend, as
+        bert-score does (precision, recall and f1 are then BERTScore-style P, R and F), still on the default
+        model unless model_type names another; idf=True with backend='sentence' is a ValueError.
 
 Returns:
     nash (list of float): NASH score per prediction, in [-1, 1].

@@ -186,3 +186,51 @@ def test_a_reader_that_leaves_early_stops_the_command_quietly(tiny_model_dir):
     reader.stdout.close()  # the reader is gone before the table is printed
     _, stderr = reader.communicate(timeout=120)
     assert reader.returncode == 141 and b"error" not in stderr, stderr.decode()
+
+
+# An image, a program, UTF-16 without a byte-order mark and a folder, where a command reads text (issue 56)
+PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10\x00\x00\x00\x10\x08\x06\x00\x00\x00\x1f\xf3\xffa"
+       b"\x00\x00\x00\x1aIDATx\x9cc\xfc\xff\x9f\x81\x04\xc0\x02\x8c\x0c\x0c\x0c\x8c\x1a0j\xc0\xa8\x01\x00\x9e\xa3\x05"
+       b"\x0e\x00\x00\x00\x00IEND\xaeB`\x82")
+ELF = b"\x7fELF\x02\x01\x01\x00" + bytes(8) + b"\x02\x00>\x00\x01\x00\x00\x00" + bytes(range(256)) * 4
+BINARY = "it looks like a binary file (e.g. an image or a program), not text"
+UTF16 = "it looks like UTF-16 without a byte-order mark: pass --encoding utf-16-le (or utf-16-be)"
+INPUTS = {"image.png": PNG, "program": ELF, "pairs.csv": PNG, "wide.txt": "Revenue rose 4%.\n".encode("utf-16-le"),
+          "wide.csv": "prediction,reference\nUp 4%.,Up 3%.\n".encode("utf-16-le"), "text.txt": b"Revenue rose 4%.\n"}
+
+
+@pytest.mark.parametrize(("argv", "needles"), [
+    (["check", "--source", "image.png", "--text", "text.txt"], ["image.png:3: binary or not text", BINARY]),
+    (["check", "--source", "program", "--text", "text.txt"], ["program:1: binary or not text", BINARY]),
+    (["check", "--source", "wide.txt", "--text", "text.txt"], ["wide.txt:1: binary or not text", UTF16]),
+    (["check", "--source", "text.txt", "--text", "image.png"], ["image.png:3:", BINARY]),
+    (["score", "--pairs", "pairs.csv"], ["pairs.csv:3:", BINARY]),
+    (["score", "--pairs", "wide.csv"], ["wide.csv:1:", UTF16]),
+    (["score", "--candidates", "program", "--references", "text.txt"], ["program:1:", BINARY]),
+    (["score", "--candidates", "text.txt", "--references", "wide.txt"], ["wide.txt:1:", UTF16]),
+    (["score", "--pairs", "."], [": is a folder, not a file; pass one of the files in it"]),
+    (["score", "--candidates", "text.txt", "--references", "sub"], ["sub: is a folder, not a file"]),
+    (["fit-idf", "--corpus", "image.png", "--output", "idf.json"], ["image.png:3:", BINARY]),
+    (["calibrate", "--sentences", "sub"], ["sub: is a folder, not a file"]),
+])
+def test_binary_utf16_and_folder_inputs_are_named(tmp_path, monkeypatch, argv, needles):
+    for name, content in INPUTS.items():
+        (tmp_path / name).write_bytes(content)
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path)
+    code, err, seconds = nash(*argv)
+    assert code == 2 and seconds < 30, (code, seconds, err)
+    assert_one_error(err, *needles)
+    assert BINARY not in err if UTF16 in needles else UTF16 not in err  # never the other file's hint
+
+
+@pytest.mark.parametrize("value", [".", "sub"])
+def test_a_folder_as_source_says_it_is_a_folder(tmp_path, monkeypatch, value):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "text.txt").write_bytes(INPUTS["text.txt"])
+    monkeypatch.chdir(tmp_path)
+    code, err, _ = nash("check", "--source", value, "--text", "text.txt")
+    assert code == 2
+    assert_usage_error(err, "nash check", f"--source: '{value}' is a folder, not a file (pass one of its files, or "
+                                          "- to read stdin)")
+    assert "no such file" not in err

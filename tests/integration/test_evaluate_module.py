@@ -23,6 +23,7 @@ from nash_metric.common.blank import BlankCount, BlankTextWarning
 from nash_metric.common.validation import check_reference_lists
 from nash_metric.config import NASHConfig, model_bound_options, option_default, option_names, scorer_options
 from nash_metric.ecosystem.bertscore_args import ARGUMENTS as BERTSCORE_ARGUMENTS
+from nash_metric.ecosystem.bertscore_args import bertscore_options
 from nash_metric.pipeline.fitted import Fitted
 from nash_metric.pipeline.output import PUBLIC_FIELDS, SCORE_FIELDS, public_fields
 
@@ -465,7 +466,7 @@ def test_bertscore_arguments(minilm_metric: evaluate.EvaluationModule) -> None:
     texts = {"predictions": ["Revenue rose 4%."], "references": ["Revenue rose 3.56%."]}
     with pytest.warns(UserWarning, match="nthreads=4 is bert-score's and is ignored"):
         ignored = minilm_metric.compute(**texts, nthreads=4, use_fast_tokenizer=False, all_layers=False)
-    plain = minilm_metric.compute(**texts)
+    plain = minilm_metric.compute(**texts, backend="token")  # bert-score's arguments imply its token backbone
     assert ignored["nash"] == plain["nash"] and ignored["hashcode"] == plain["hashcode"]
     with pytest.raises(ValueError, match=r"lang='de'.*model_type="):
         minilm_metric.compute(**texts, lang="de")
@@ -473,3 +474,62 @@ def test_bertscore_arguments(minilm_metric: evaluate.EvaluationModule) -> None:
         minilm_metric.compute(**texts, all_layers=True)
     weighted = minilm_metric.compute(**texts, idf=True, backend="token")
     assert weighted["hashcode"] != minilm_metric.compute(**texts, backend="token")["hashcode"]  # bertscore_idf
+
+
+@pytest.mark.parametrize(("options", "expected"), [
+    ({}, {}),  # NASH's own call: NASH's defaults (backend 'auto')
+    ({"batch_size": 8, "device": "cpu", "rescale_with_baseline": True}, {"batch_size": 8, "device": "cpu",
+                                                                       "rescale_with_baseline": True}),
+    ({"idf": "references"}, {"idf": "references"}),  # NASH's mixing weights, not bert-score's switch
+    ({"lang": "en"}, {"backend": "token"}),
+    ({"idf": True}, {"backend": "token", "bertscore_idf": True}),
+    ({"idf": False, "lang": "en"}, {"backend": "token", "bertscore_idf": False}),
+    ({"nthreads": 4}, {"backend": "token"}),
+    ({"lang": "en", "backend": "sentence"}, {"backend": "sentence"}),  # an explicit backend is kept
+    ({"idf": True, "backend": "auto"}, {"backend": "auto", "bertscore_idf": True}),
+    ({"lang": None, "num_layers": 4}, {"num_layers": 4}),  # lang=None says nothing; a layer selects 'token' itself
+])
+def test_bertscore_arguments_choose_the_token_backend(options: dict[str, Any], expected: dict[str, Any]) -> None:
+    assert bertscore_options(options, model_given=False)[0] == expected
+
+
+def test_bertscore_idf_on_an_explicit_sentence_backend_names_the_argument() -> None:
+    with pytest.raises(ValueError, match=r"^idf=True \(bert-score's IDF-weighted BERTScore\) needs the token backend, "
+                                         r"but backend='sentence' was given: pass backend='token'"):
+        bertscore_options({"idf": True, "backend": "sentence", "lang": "en"}, model_given=False)
+
+
+# Pairs whose texts differ beyond their numbers, so that BERTScore's P and R differ
+BERTSCORE_PREDICTIONS = ["Revenue rose 4% to EUR 13.1 mn.", "The board approved the merger.",
+                         "Net sales rose 5% in 2024."]
+BERTSCORE_REFERENCES = ["Revenue rose 3.56% to EUR 13.5 mn in 2024.", "The merger was approved by the board.",
+                        "Net sales grew 5% in 2024, driven by exports."]
+
+
+@pytest.mark.slow
+def test_bertscore_call_with_idf_scores_as_the_token_backend(minilm_metric: evaluate.EvaluationModule,
+                                                             minilm_sentence: NASH) -> None:
+    """Issue 56: `idf=True` with `lang="en"` (evaluate's bertscore call) runs, on bert-score's token backbone."""
+    texts = {"predictions": BERTSCORE_PREDICTIONS, "references": BERTSCORE_REFERENCES}
+    out = minilm_metric.compute(**texts, lang="en", idf=True)
+    direct = NASH(backend="token", bertscore_idf=True, device="cpu")
+    expected = direct.score(BERTSCORE_PREDICTIONS, BERTSCORE_REFERENCES)
+    for field in FIELDS:
+        assert out[field] == pytest.approx(getattr(expected, OUTPUT_FIELDS[field]).tolist(), abs=1e-6), field
+    assert out["precision"] == out["nash_precision"] and out["recall"] == out["nash_recall"]
+    assert out["f1"] == out["nash"]
+    assert out["hashcode"] == direct.hashcode and "_token_" in out["hashcode"]
+    # BERTScore's P and R, unequal as the texts differ (the sentence backbone's cosine gives P = R = F)
+    for p, r, f in zip(out["precision"], out["recall"], out["f1"], strict=True):
+        assert abs(p - r) > 1e-3 and min(p, r) < f < max(p, r), (p, r, f)
+    for p, r in zip(out["text_precision"], out["text_recall"], strict=True):
+        assert abs(p - r) > 1e-3
+    # IDF off scores otherwise on the same backbone; NASH's own call keeps its defaults and their hashcode
+    unweighted = minilm_metric.compute(**texts, lang="en")
+    assert "_token_" in unweighted["hashcode"] and unweighted["hashcode"] != out["hashcode"]
+    assert unweighted["f1"] != pytest.approx(out["f1"], abs=1e-4)
+    plain = minilm_metric.compute(**texts)
+    assert plain["hashcode"] == minilm_sentence.hashcode
+    assert plain["text_precision"] == plain["text_recall"] == plain["text_similarity"]
+    with pytest.raises(ValueError, match=r"idf=True .*backend='sentence' was given"):
+        minilm_metric.compute(**texts, lang="en", idf=True, backend="sentence")

@@ -68,7 +68,7 @@ def test_compare_flags_the_changed_figure_of_the_prediction():
     from nash_metric.space.handlers import SpaceHandlers
     from nash_metric.space.limits import SpaceLimits
 
-    cards, panels, figure, table = SpaceHandlers(SpaceLimits()).compare(
+    cards, panels, figure, _, table = SpaceHandlers(SpaceLimits()).compare(
         "The company raised its dividend to $0.15 per share and cut net debt below $25 billion.",
         "The dividend of $0.13 per share was kept; net debt was $25 billion after a $3 billion bond.",
         MODEL, "sentence", True, 0.0)
@@ -81,6 +81,24 @@ def test_compare_flags_the_changed_figure_of_the_prediction():
     assert "nash-unsupported" not in text_b and "data-verdict" not in text_b  # the reference gets no verdicts
     assert [row[-1] for row in table] == ["✗ unsupported", "✓ supported", "", "", ""]
     assert [t.get_text() for t in figure.axes[0].get_yticklabels()] == ["A1: $0.15 ✗", "A2: $25 billion ✓"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("b", "says"), [
+    ("Revenue was $845 million, against 2,000 staff.", "unsupported: no aligned number in the reference"),
+    ("Revenue was $845 million and its margin 1,000%.", "unsupported: the reference says 1,000%"),
+])
+def test_an_unsupported_figure_is_compared_with_a_number_of_its_kind_or_none(b, says):
+    """A percentage read "7.0% (unsupported: the reference says $845 million)": the closest number by cosine, of
+    any kind. Now the closest of its kind (1,000%, too far off to state what it states), or none."""
+    from nash_metric.space.handlers import SpaceHandlers
+    from nash_metric.space.limits import SpaceLimits
+
+    cards, panels, *_ = SpaceHandlers(SpaceLimits()).compare("Revenue grew 7.0%.", b, MODEL, "sentence", True, 0.0)
+    assert "nash-error" not in cards, cards
+    title = re.search(r'<mark class="[^"]*" data-verdict="unsupported" title="([^"]*)">7\.0%', panels).group(1)
+    assert title.endswith(f"· {says}") and "$845" not in title
+    assert f"✗ 7.0% ({says})" in panels  # the support line under the prediction says the same
 
 
 @pytest.mark.parametrize(
@@ -129,8 +147,11 @@ def test_a_blank_cell_is_a_text_scored_zero(tmp_path, tiny_model_dir):
     from nash_metric.common.blank import BlankTextWarning
 
     with pytest.warns(BlankTextWarning, match=r"2 blank texts \(1 prediction, 1 reference\)"):  # in the server log
-        summary, rows, _ = _handlers(model).batch(str(path), model, "token", False, 0.5)
+        summary, table, _ = _handlers(model).batch(str(path), model, "token", False, 0.5)
     assert "nash-error" not in summary, summary
+    # The baseline's header names what it is: the token backbone's own F1 here, the embedding cosine with sentence.
+    assert table["headers"][2:4] == ["bertscore f1", "backbone token F1"]
+    rows = table["data"]
     assert "2 pairs with a blank text, scored 0 as bert-score does" in summary
     assert "1 pairs with a number mismatch" in summary  # the blank pairs are not counted as mismatches
     header = ["a", "b", "bertscore_f1", "baseline", "nash", "text_similarity", "numeric_similarity", "alpha"]
@@ -185,7 +206,7 @@ def test_a_model_without_a_default_tau_gets_its_own(tiny_model_dir):
     update = h.tau_control(model, "token", True)
     assert update["value"] == pytest.approx(own.threshold) and update["interactive"] is False
     assert scorer_for(model, "token", True, 0.3763) is get_scorer(model, "token")
-    cards, _, figure, _ = h.compare("Revenue rose 4% to 30 mn.", "Revenue rose 40% to 31 mn.", model, "token",
+    cards, _, figure, _, _ = h.compare("Revenue rose 4% to 30 mn.", "Revenue rose 40% to 31 mn.", model, "token",
                                     True, 0.3763)
     assert "nash-error" not in cards, cards
     assert _tau_of(cards) == pytest.approx(own.threshold) and "calibrated for this model" in cards
@@ -200,7 +221,7 @@ def test_an_explicit_tau_is_applied(tiny_model_dir):
     assert h.tau_control(model, "token", False)["interactive"] is True
     chosen = scorer_for(model, "token", False, 0.5)
     assert chosen.threshold == 0.5 and chosen.encoder is get_scorer(model, "token").encoder  # same loaded model
-    cards, _, figure, _ = h.compare("Revenue rose 4% to 30 mn.", "Revenue rose 40% to 31 mn.", model, "token",
+    cards, _, figure, _, _ = h.compare("Revenue rose 4% to 30 mn.", "Revenue rose 40% to 31 mn.", model, "token",
                                     False, 0.5)
     assert _tau_of(cards) == 0.5 and "set by you" in cards
     assert "τ = 0.5000" in figure.axes[1].get_ylabel()
@@ -211,16 +232,17 @@ def test_the_compare_tab_opens_on_its_scored_example(tiny_model_dir):
 
     model = str(tiny_model_dir)
     h = _handlers(model)
-    cards, panels, plot, rows = h.compare_example(*EXAMPLES[0], model, "token", False, 0.5)
+    cards, panels, plot, heat_key, rows = h.compare_example(*EXAMPLES[0], model, "token", False, 0.5)
     assert "nash-error" not in cards and 'data-metric="NASH"' in cards and _tau_of(cards) == 0.5, cards
     assert 'data-testid="text-A"' in panels and [row[1] for row in rows] == ["4%", "40%"]
     assert plot.type == "matplotlib" and plot.plot.startswith("data:image/")  # drawn once here, not per page load
+    assert 'data-testid="heat-map-key"' in heat_key  # the map's key comes with it
     assert h.compare_example(*EXAMPLES[0], model, "token", False, 0.5)[0] is cards  # scored once, then kept
     assert h.compare(*EXAMPLES[0], model, "token", False, 0.5)[0] == cards  # what a click on Compare shows
     # A model that cannot load: the page still opens, with the reason where the scores would be; not kept.
     refused = h.compare_example(*EXAMPLES[0], "/no/such/model", "token", False, 0.5)
     assert "nash-error" in refused[0] and "not available on this Space" in refused[0]
-    assert refused[1:] == (None, None, None)
+    assert refused[1:] == (None, None, None, None)
     assert not any("/no/such/model" in key for key in h._opening)
 
 
@@ -247,11 +269,12 @@ def test_compare_endpoint(client):
 
     model_tau = get_scorer(MODEL, "sentence").threshold  # the server runs in this process: same cache
     assert client.predict(MODEL, "auto", True, api_name="/tau")["value"] == pytest.approx(model_tau)
-    cards, panels, plot, table = client.predict("Revenue increased by 4%.", "Revenue increased by 40%.", MODEL,
-                                                "sentence", True, 0.0, api_name="/compare")
+    cards, panels, plot, key, table = client.predict("Revenue increased by 4%.", "Revenue increased by 40%.", MODEL,
+                                                     "sentence", True, 0.0, api_name="/compare")
     assert 'data-metric="NASH"' in cards and "BERTScore F1" in cards
     assert _tau_of(cards) == pytest.approx(model_tau) and "default for this model" in cards
     assert "nash-num" in panels and "[NUM]" in panels and plot is not None
+    assert f"white at τ = {model_tau:.4f}" in key  # the heat map's key, on its τ
     assert [row[1] for row in table["data"]] == ["4%", "40%"]
 
 
@@ -270,8 +293,9 @@ def test_check_endpoint_checks_from_a_given_character(client):
     the same three (the "Check the next part" button is not one of the API's)."""
     from nash_metric.space.app import CHECK_SOURCE, CHECK_TEXT
 
-    summary, _, table = client.predict(CHECK_SOURCE, CHECK_TEXT, MODEL, "auto", True, 0.0, api_name="/check")
+    summary, marked, table = client.predict(CHECK_SOURCE, CHECK_TEXT, MODEL, "auto", True, 0.0, api_name="/check")
     assert "4 figures" in summary and 'data-testid="source-cut"' not in summary and len(table["data"]) == 4
+    assert marked.count('<mark class="nash-hl') == 4  # the text with its figures highlighted, as HTML
     later = CHECK_SOURCE.index("Net sales rose")
     summary, *_ = client.predict(CHECK_SOURCE, CHECK_TEXT, MODEL, "auto", True, 0.0, later + 1, api_name="/check")
     assert f"checked characters {later + 1:,}–{len(CHECK_SOURCE):,} of {len(CHECK_SOURCE):,}" in summary
@@ -284,6 +308,7 @@ def test_batch_endpoint_and_download(client, tmp_path):
     summary, table, download = client.predict(handle_file(str(_pairs_file(tmp_path))), MODEL, "sentence", True, 0.0,
                                               api_name="/batch")
     assert "2 pairs" in summary and len(table["data"]) == 2 and "default for this model" in summary
+    assert table["headers"][2:4] == ["bertscore f1", "embedding cosine"]  # the CSV keeps the library's "baseline"
     with open(download, encoding="utf-8") as fh:
         assert fh.readline().strip().startswith("a,b,bertscore_f1,baseline,nash")
 

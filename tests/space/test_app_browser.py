@@ -1,8 +1,13 @@
 """The Space in real headless Chromium: the model's tau on the slider, the paper's case on the page, user
-markup staying inert, an unsupported figure highlighted, the Check figures tab opening on its scored example, a
-source over the limit checked part by part with a notice, every figure's row shown, the Batch table's columns within
-1280 px, one colour key in every tab, headers that do not break inside words, α kept in capitals, and Chinese drawn
-with real glyphs (a CJK font is installed by install_browser.sh)."""
+markup staying inert, an unsupported figure highlighted and compared with a number of its kind, Compare's table and
+the heat map's key within 1280 px, the Check figures tab opening on its scored example (its summary naming each
+figure that is not supported, its highlights adding no space), a source over the limit checked part by part with a
+notice, every figure's row shown, the Batch table's columns within 1280 px with a key to its marks, one colour key in
+every tab, headers that do not break inside words, α kept in capitals, the title in one font, and Chinese drawn with
+real glyphs (a CJK font is installed by install_browser.sh).
+
+The screenshots docs/space.md shows are written here, one a tab, 1280 px wide: docs/space_<tab>.png (`docs_shot`).
+"""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ import pytest
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+WIDTH = 1280  # px: the window the layout is checked at, and the docs' screenshots' width
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -26,13 +32,58 @@ def page(space_url):
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the dev extra")
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        tab = browser.new_page(viewport={"width": 1280, "height": 1100})
+        tab = browser.new_page(viewport={"width": WIDTH, "height": 1100})
         tab.set_default_timeout(120_000)
         tab.goto(space_url)
         try:
             yield tab
         finally:
             browser.close()
+
+
+def docs_shot(page, data_paths, tab: str) -> None:
+    """docs/space_<tab>.png, the screenshot docs/space.md shows of a tab: the whole page, 1280 px wide."""
+    assert page.viewport_size["width"] == WIDTH
+    page.screenshot(path=str(data_paths.repo / "docs" / f"space_{tab}.png"), full_page=True, animations="disabled",
+                    caret="hide")
+
+
+def fonts_of(page, selector: str) -> list[str]:
+    """The fonts Chromium drew the text of the elements matching `selector` with, their descendants' included (glyph
+    by glyph, through DevTools), each once."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("DOM.enable")
+        cdp.send("CSS.enable")
+        root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+        nodes = cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": f"{selector}, {selector} *"})["nodeIds"]
+        fonts = [f["familyName"] for node in nodes
+                 for f in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]]
+        return list(dict.fromkeys(fonts))
+    finally:
+        cdp.detach()
+
+
+# Where the last character of an element's text is drawn, relative to the element, with its marks as they are and
+# with the same text as one plain run in a clone: equal when a highlight adds no space, padding or margin.
+LAST_CHARACTER = """e => {
+    const plain = e.cloneNode(false);
+    plain.textContent = e.textContent;
+    e.after(plain);
+    const last = el => {
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        let node = null;
+        while (walker.nextNode()) if (walker.currentNode.length) node = walker.currentNode;
+        const range = document.createRange();
+        range.setStart(node, node.length - 1);
+        range.setEnd(node, node.length);
+        const r = range.getBoundingClientRect(), box = el.getBoundingClientRect();
+        return [r.left - box.left, r.top - box.top];
+    };
+    const out = [last(e), last(plain)];
+    plain.remove();
+    return out;
+}"""
 
 
 def fill(page, elem_id: str, text: str) -> None:
@@ -100,6 +151,18 @@ def test_the_first_screen_shows_the_compare_examples_scores_without_a_click(page
         fresh.close()
 
 
+def test_the_title_reads_nash_in_one_font(page):
+    """gradio's SemiBold Source Sans holds a few dozen glyphs (A and B among them): the title was drawn in two fonts,
+    its A smaller ("NᴀSH"). The Space's theme uses the full Bold files for semibold text."""
+    from playwright.sync_api import expect
+
+    title = page.locator("h1").first
+    expect(title).to_have_text("NASH: numerically aware similarity")
+    fonts = fonts_of(page, "h1")
+    assert len(fonts) == 1 and fonts[0].startswith("Source Sans"), fonts  # every glyph from one file
+    assert len(fonts_of(page, "#compare-table th")) == 1  # the tables' semibold monospace headers too
+
+
 def test_the_heat_map_is_shown_only_while_a_result_has_one(page):
     from playwright.sync_api import expect
 
@@ -145,8 +208,7 @@ def test_rank_tab_shows_bertscore_blind_and_nash_right(page, data_paths):
     assert "NASH puts a different candidate first." in verdict.inner_text()
     # The Compare tab's opening example states its tau too: this is the ranking's.
     assert "default for this model" in page.locator("#rank-output").get_by_test_id("tau").inner_text()
-    data_paths.artifacts.mkdir(exist_ok=True)
-    page.screenshot(path=str(data_paths.artifacts / "space_rank.png"), full_page=True)
+    docs_shot(page, data_paths, "rank")
 
 
 def test_markup_in_user_text_is_shown_not_run(page, data_paths):
@@ -192,29 +254,82 @@ def test_an_unsupported_figure_of_the_prediction_is_highlighted(page, data_paths
     page.screenshot(path=str(data_paths.artifacts / "space_compare_support.png"), full_page=True)
 
 
+def test_the_compare_table_and_heat_map_key_fit_1280_px(page, data_paths):
+    """A long status ("accepted; another kind of figure (scores 0)") pushed the Aligned numbers table's verdict
+    column past a 1280-pixel window; 7.0% read "the reference says $845.3 million" (money, for a percentage); the
+    heat map's legend was a 12-line centred paragraph in the figure. Now: the table within its box, the closest
+    number of the figure's kind or none, and a key of three left-aligned rows under the map."""
+    from playwright.sync_api import expect
+
+    page.get_by_role("tab", name="Compare").click()
+    fill(page, "compare-a", "Revenue grew 7.0% to $845.3 million in fiscal 2023, with 12,500 employees and EPS of "
+                            "$3.14.")
+    fill(page, "compare-b", "Revenue was $845.3 million in fiscal 2023, against $790.1 million, with 12,480 employees "
+                            "and EPS of $3.41.")
+    page.locator("#compare-button").click()
+    expect(page.get_by_test_id("text-A")).to_contain_text("employees", timeout=60_000)
+    table = page.locator("#compare-table")
+    expect(table).to_contain_text("another kind of figure")
+    expect(table.locator("[role=row]")).to_have_count(11)  # the header and 5 numbers each way
+    viewport = table.locator(".virtual-table-viewport")
+    assert viewport.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), "the table scrolls sideways"
+    verdict = table.locator("th").last
+    assert verdict.inner_text().strip() == "verdict (A's figure)"
+    right = verdict.evaluate("e => e.getBoundingClientRect().right")
+    assert right <= viewport.evaluate("e => e.getBoundingClientRect().right") + 1 and right <= WIDTH
+    assert headers_whole(page, "#compare-table")[-1] == "verdict (A's figure)"
+    percent = page.locator('[data-testid="text-A"] mark[data-verdict="unsupported"]').first
+    assert percent.inner_text().startswith("7.0%")
+    assert "$845.3 million" not in percent.get_attribute("title")  # a percentage is never shown against money
+    key = page.get_by_test_id("heat-map-key")
+    expect(key).to_be_visible()
+    rows = key.locator(".nash-key")
+    expect(rows).to_have_count(3)
+    lines = [row.evaluate("e => Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e)"
+                          ".lineHeight || '16'))") for row in rows.all()]
+    assert sum(lines) <= 6, lines  # a few lines, not a paragraph
+    assert {row.evaluate("e => getComputedStyle(e).justifyContent") for row in rows.all()} <= {"normal", "flex-start"}
+    left = key.evaluate("e => e.getBoundingClientRect().left")
+    assert abs(left - page.locator("#compare-heatmap").evaluate("e => e.getBoundingClientRect().left")) < 40
+    docs_shot(page, data_paths, "compare")
+
+
 def test_check_tab_opens_on_its_scored_example(page, data_paths):
     from playwright.sync_api import expect
 
+    from nash_metric.space.app import CHECK_TEXT
     from nash_metric.verdicts.spec import VERDICT_COLOURS
 
     page.get_by_role("tab", name="Check figures").click()
     summary = page.get_by_test_id("check-summary")  # scored when the page loaded, nothing clicked
     expect(summary).to_contain_text("2 supported, 1 misplaced, 1 unsupported, 0 contradicted, 0 computed (4 figures)",
                                     timeout=120_000)
-    marked = page.locator("#check-marked .highlighted")
+    # The summary names each figure that is not supported, with its verdict, in its colour (it named only computed).
+    named = summary.locator(".nash-flagged")
+    expect(named).to_have_count(2)
+    expect(named.first).to_have_text(re.compile(r"^↷ \$790\.3 million \(misplaced: .* states 812\.7\)$"))
+    expect(named.last).to_have_text("✗ $0.55 (unsupported: the reference says $0.52)")
+    for item, verdict in zip(named.all(), ("misplaced", "unsupported")):
+        expect(item).to_have_css("color", rgb(VERDICT_COLOURS[verdict]))
+    marked = page.locator("#check-marked mark[data-verdict]")
     expect(marked).to_have_count(4)
-    green, orange, red = (rgb(VERDICT_COLOURS[v], 0.5) for v in ("supported", "misplaced", "unsupported"))
-    colours = {"2019": green, "$1,452.4 million": green,
-               "$790.3 million": orange,  # the 2018 column's value
-               "$0.55": red}  # stated nowhere
-    assert sorted(m.inner_text().strip() for m in marked.all()) == sorted(colours)
-    for text, colour in colours.items():  # to_have_css retries: the marks fade in, so one read can catch them midway
-        expect(marked.filter(has_text=text)).to_have_css("background-color", colour)
+    verdicts = {"2019": "supported", "$1,452.4 million": "supported",
+                "$790.3 million": "misplaced",  # the 2018 column's value
+                "$0.55": "unsupported"}  # stated nowhere
+    assert sorted(m.inner_text() for m in marked.all()) == sorted(verdicts)
+    for text, verdict in verdicts.items():
+        mark = marked.filter(has_text=text)
+        assert mark.get_attribute("data-verdict") == verdict
+        expect(mark).to_have_css("box-shadow", f"{rgb(VERDICT_COLOURS[verdict])} 0px -2px 0px 0px inset")
+    # The text as written: no character added, and no space drawn around a highlight ("in  2023  .").
+    text = page.get_by_test_id("marked-text")
+    assert text.evaluate("e => e.textContent") == CHECK_TEXT
+    marks, plain = text.evaluate(LAST_CHARACTER)
+    assert abs(marks[0] - plain[0]) < 0.5 and abs(marks[1] - plain[1]) < 0.5, (marks, plain)
     table = page.locator("#check-table")
     expect(table).to_contain_text("line 10 (Consumer · 2018): | Consumer | 812.7 | [790.3] |")
     expect(table).to_contain_text("period: 2018, not 2019 · 812.7 · line 10 (Consumer · 2019)")
-    data_paths.artifacts.mkdir(exist_ok=True)
-    page.screenshot(path=str(data_paths.artifacts / "space_check.png"), full_page=True)
+    docs_shot(page, data_paths, "check")
 
 
 def test_a_source_over_the_limit_is_checked_part_by_part_with_a_notice(page, data_paths, long_source):
@@ -278,10 +393,11 @@ def test_the_figures_table_shows_every_row_and_headers_stay_whole(page):
                                                    "what decided, and the number bound to it"]
 
 
-def test_the_batch_table_fits_1280_px_with_its_support_columns(page, tmp_path, data_paths):
+def test_the_batch_table_fits_1280_px_with_its_support_columns_and_key(page, tmp_path, data_paths):
     from playwright.sync_api import expect
 
     from nash_metric.space.handlers import BATCH_LABELS
+    from nash_metric.verdicts.spec import VERDICT_COLOURS
 
     pairs = tmp_path / "pairs.csv"
     pairs.write_text(
@@ -298,11 +414,21 @@ def test_the_batch_table_fits_1280_px_with_its_support_columns(page, tmp_path, d
     expect(page.locator("#batch-summary")).to_contain_text("mean NASH", timeout=120_000)
     table = page.locator("#batch-table")
     expect(table.locator("[role=row]")).to_have_count(4)
+    # "baseline" says what it is: the default model's sentence backbone, the embedding cosine.
     assert headers_whole(page, "#batch-table") == BATCH_LABELS
+    assert BATCH_LABELS[2:4] == ["bertscore f1", "embedding cosine"]
     assert "numeric support" in BATCH_LABELS and "unsupported figures" in BATCH_LABELS
-    grid = table.locator("[role=grid]")
-    assert grid.evaluate("e => e.scrollWidth <= e.clientWidth"), "the Batch table is wider than the page"
-    assert grid.evaluate("e => e.getBoundingClientRect().right") <= 1280
+    viewport = table.locator(".virtual-table-viewport")  # the box that scrolls sideways when a table is too wide
+    assert viewport.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), "the Batch table is wider than the page"
+    assert table.locator("th").last.evaluate("e => e.getBoundingClientRect().right") <= WIDTH
+    # The key to the marks of "unsupported figures", by the verdicts' names, in their colours.
+    key = page.get_by_test_id("batch-key")
+    expect(key).to_be_visible()
+    for verdict, mark in (("misplaced", "↷"), ("unsupported", "✗"), ("contradicted", "⇅")):
+        item = key.locator(f'[data-verdict="{verdict}"]')
+        expect(item).to_have_text(f"{mark} {verdict}")
+        expect(item).to_have_css("color", rgb(VERDICT_COLOURS[verdict]))
+    expect(key).to_contain_text("✓ supported and Σ computed figures count as supported and are not listed")
     by_a = table_rows(table)
     support, lacking = BATCH_LABELS.index("numeric support"), BATCH_LABELS.index("unsupported figures")
     dividend = by_a["The company raised its dividend to $0.15 per share and cut net debt below $25 billion."]
@@ -310,8 +436,7 @@ def test_the_batch_table_fits_1280_px_with_its_support_columns(page, tmp_path, d
     assert by_a["Revenue increased by 4%."][lacking] == "✗ 4%"
     same = by_a["Operating profit rose to EUR 13.1 mn from EUR 8.7 mn."]
     assert (same[support], same[lacking]) == ("1", "")
-    data_paths.artifacts.mkdir(exist_ok=True)
-    page.screenshot(path=str(data_paths.artifacts / "space_batch.png"), full_page=True)
+    docs_shot(page, data_paths, "batch")
 
 
 def test_one_colour_key_in_compare_check_and_the_key(page):
@@ -348,10 +473,12 @@ def test_one_colour_key_in_compare_check_and_the_key(page):
     assert "verdict (A's figure)" in headers_whole(page, "#compare-table")
 
     page.get_by_role("tab", name="Check figures").click()
-    legend = page.locator('#check-marked [data-testid="highlighted-text:category-legend"] .legend-item')
+    legend = page.locator('#check-marked [data-testid="colour-key"] [data-verdict]')
     expect(legend).to_have_count(5)
-    for item in legend.all():  # gradio fills a label at half opacity, the highlighted figures too
-        expect(item).to_have_css("background-color", rgb(VERDICT_COLOURS[item.inner_text().strip()], 0.5))
+    for item in legend.all():
+        verdict = item.get_attribute("data-verdict")
+        expect(item).to_have_css("color", rgb(VERDICT_COLOURS[verdict]))
+        expect(item.locator(".nash-swatch")).to_have_css("background-color", rgb(VERDICT_COLOURS[verdict]))
 
 
 def shot_of(page, text: str) -> bytes:

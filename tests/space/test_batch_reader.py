@@ -68,10 +68,10 @@ def test_the_batch_tab_scores_those_pairs(tmp_path, tiny_model_dir):
 
     model = str(tiny_model_dir)
     path = _written(tmp_path / "pairs.csv")
-    summary, rows, download = SpaceHandlers(SpaceLimits(allowed_models=(model,))).batch(
+    summary, table, download = SpaceHandlers(SpaceLimits(allowed_models=(model,))).batch(
         str(path), model, "token", False, 0.5)
     assert "nash-error" not in summary and f"{len(ROWS)} pairs" in summary, summary
-    assert [(row[0], row[1]) for row in rows] == ROWS
+    assert [(row[0], row[1]) for row in table["data"]] == ROWS
     with open(download, newline="", encoding="utf-8") as fh:
         assert [tuple(r[:2]) for r in list(csv.reader(fh))[1:]] == ROWS  # and the download reads back the same
 

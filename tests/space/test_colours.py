@@ -67,12 +67,21 @@ def test_the_space_and_the_heat_map_use_the_one_key():
 
 
 def test_the_check_tab_highlights_with_the_key():
+    """Check figures' highlights are the page's own HTML (gr.HighlightedText spaced them apart), each verdict's tint
+    and underline in its colour, under the colour key."""
     from nash_metric.space.app import build_demo
     from nash_metric.space.limits import SpaceLimits
+    from nash_metric.space.render import marked_text_html
 
     config = build_demo(SpaceLimits()).get_config_file()
     marked = next(c for c in config["components"] if c.get("props", {}).get("elem_id") == "check-marked")
-    assert marked["props"]["color_map"] == CHECK_COLOURS
+    assert marked["type"] == "html"
+    for verdict, colour in CHECK_COLOURS.items():
+        rule = re.search(rf"\.nash-hl\.nash-{verdict} \{{([^}}]*)\}}", CSS)
+        assert rule and HEX.findall(rule.group(1)) == [colour, colour], verdict  # tint and underline
+    html = marked_text_html("Sales rose 5% in 2019.", [{"text": "5%", "start": 11, "end": 13, "verdict": "supported",
+                                                       "reference": None}])
+    assert 'data-testid="colour-key"' in html and "verdicts (highlight):" in html and "number kinds" not in html
 
 
 def test_the_colour_key_shows_each_verdict_and_kind():
@@ -96,7 +105,13 @@ def test_labels_in_capitals_keep_greek_letters():
 
 def test_table_headers_do_not_break_inside_words():
     assert 'th[role="columnheader"] .header { word-break: normal; overflow-wrap: normal; hyphens: none; }' in CSS
-    from nash_metric.space.handlers import BATCH_HEADER, BATCH_LABELS
+    from nash_metric.space.handlers import BATCH_HEADER, BATCH_LABELS, batch_labels
 
     assert BATCH_HEADER[-2:] == ["numeric_support", "unsupported_figures"]
-    assert [h.replace("_", " ") for h in BATCH_HEADER] == BATCH_LABELS  # wrap between words, never inside one
+    # Wrap between words, never inside one; "baseline" says what it is, by the backbone that scored the batch.
+    baseline = BATCH_HEADER.index("baseline")
+    assert batch_labels("sentence") == BATCH_LABELS and BATCH_LABELS[baseline] == "embedding cosine"
+    assert batch_labels("token")[baseline] == "backbone token F1"
+    for labels in (batch_labels("sentence"), batch_labels("token")):
+        assert [h for k, h in enumerate(labels) if k != baseline] == [
+            h.replace("_", " ") for k, h in enumerate(BATCH_HEADER) if k != baseline]

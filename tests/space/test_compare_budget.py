@@ -50,9 +50,9 @@ def test_a_drawing_that_fails_leaves_the_scores(tiny, monkeypatch):
         raise RuntimeError("no room for the\nfigure")
 
     monkeypatch.setattr(handlers_module, "explanation_figure", broken)
-    cards, panels, figure, table = _compare(tiny)
+    cards, panels, figure, key, table = _compare(tiny)
     _assert_scored(cards, panels, table)
-    assert figure is None
+    assert figure is None and key == ""  # no key without a map
     assert "The heat map could not be drawn (RuntimeError: no room for the figure); the scores, texts and table are " \
            "complete." in panels
     assert _card(cards, "BERTScore F1") != "–"  # the baselines were in time
@@ -60,9 +60,9 @@ def test_a_drawing_that_fails_leaves_the_scores(tiny, monkeypatch):
 
 def test_a_map_that_would_overrun_the_time_left_is_left_out_and_says_so(tiny, monkeypatch):
     monkeypatch.setattr(handlers_module, "drawing_seconds", lambda cells: 1e6 + cells)
-    cards, panels, figure, table = _compare(tiny)
+    cards, panels, figure, key, table = _compare(tiny)
     _assert_scored(cards, panels, table)
-    assert figure is None
+    assert figure is None and key == ""
     assert re.search(r"The heat map was left out: drawing its 9 cells takes about 1000009 s and this request has "
                      r"\d+ s left \(this Space allows 60 s per request\)\.", panels), panels
     assert "nash explain A B --plot map.png" in panels
@@ -71,19 +71,21 @@ def test_a_map_that_would_overrun_the_time_left_is_left_out_and_says_so(tiny, mo
 def test_a_budget_spent_by_scoring_still_returns_nash_scores(tiny):
     """A budget of 1 ms runs out during NASH's scoring, which cannot be stopped: the baselines and the map are left
     out, each with its reason, and NASH's scores come back."""
-    cards, panels, figure, table = _compare(tiny, request_seconds=0.001)
+    cards, panels, figure, key, table = _compare(tiny, request_seconds=0.001)
     _assert_scored(cards, panels, table)
     assert _card(cards, "BERTScore F1") == _card(cards, "Embedding cosine") == "–"
     assert "BERTScore and the embedding cosine were left out: scoring with NASH took the whole time allowed (this " \
            "Space allows 0.001 s per request)." in cards
-    assert figure is None and "The heat map was left out" in panels
+    assert figure is None and key == "" and "The heat map was left out" in panels
 
 
 def test_with_time_to_draw_the_map_comes_back(tiny):
-    cards, panels, figure, table = _compare(tiny)
+    cards, panels, figure, key, table = _compare(tiny)
     _assert_scored(cards, panels, table)
     assert figure is not None and "heat map" not in panels
     assert [t.get_text() for t in figure.axes[0].get_yticklabels()][:2] == ["A1: 4% ✗", "A2: 30 mn ✗"]
+    # The legend is the page's key under the map, not the figure's footer (12 centred lines on a narrow map).
+    assert not figure.get_supxlabel() and 'data-testid="heat-map-key"' in key and "τ = 0.5000" in key
 
 
 def _dense_text(rng: np.random.Generator, chars: int) -> str:
@@ -106,9 +108,10 @@ def test_two_dense_texts_at_the_length_limit_get_scores_and_a_cut_map():
 
     rng = np.random.default_rng(0)
     a, b = _dense_text(rng, MAX_CHARS), _dense_text(rng, MAX_CHARS)
-    cards, panels, figure, table = SpaceHandlers(SpaceLimits()).compare(a, b, DEFAULT_MODEL, "sentence", True, 0.0)
+    cards, panels, figure, key, table = SpaceHandlers(SpaceLimits()).compare(a, b, DEFAULT_MODEL, "sentence", True,
+                                                                             0.0)
     assert "nash-error" not in cards and _card(cards, "BERTScore F1") != "–", cards
-    assert figure is not None and "heat map" not in panels
+    assert figure is not None and "heat map" not in panels and 'data-testid="heat-map-key"' in key
     n_a = sum(row[0] == "A → B" for row in table)
     assert n_a > 100
     assert figure.axes[0].get_images()[0].get_array().shape == (PLOT_BUDGET.rows, PLOT_BUDGET.columns)

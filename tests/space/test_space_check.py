@@ -22,6 +22,15 @@ def _handlers(model_dir):
     return SpaceHandlers(SpaceLimits(allowed_models=(str(model_dir),)))
 
 
+def _highlighted(html: str) -> tuple[list[tuple[str, str]], str]:
+    """The (figure, verdict) of each highlight of `marked_text_html`'s HTML, and the text it shows."""
+    from html import unescape
+
+    body = re.search(r'<div class="nash-text" data-testid="marked-text">(.*)</div></div>$', html, re.S).group(1)
+    marks = re.findall(r'<mark class="nash-hl nash-[a-z]+" data-verdict="([a-z]+)" title="[^"]*">([^<]*)</mark>', body)
+    return [(unescape(text), verdict) for verdict, text in marks], unescape(re.sub(r"<[^>]+>", "", body))
+
+
 def _figure(text, needle, verdict):
     start = text.index(needle)
     return {"text": needle, "start": start, "end": start + len(needle), "value": 0.0, "verdict": verdict,
@@ -80,7 +89,10 @@ def test_a_computed_figure_shows_its_mark_colour_and_derivation():
     title = f"computed: the reference implies it: {GROWTH}"
     assert (f'<span class="nash-flagged nash-computed" data-verdict="computed" title="{title}">Σ 24.3% ({title})'
             "</span>") in html
-    assert html.count("nash-flagged") == 1  # the unsupported figure is in the counts, not listed as computed
+    # Every figure that is not supported is named too, with its verdict: the line named only the computed one.
+    assert html.count("nash-flagged") == 2
+    assert html.index("Σ 24.3%") < html.index("✗ 30% (unsupported: the reference says 62.4; closest derivation: "
+                                              "&lt;script&gt;") and "<script>" not in html  # in text order, escaped
 
 
 def test_the_compare_tab_marks_a_computed_figure_and_shows_derivations_on_hover():
@@ -134,6 +146,50 @@ def test_table_rows_say_where_and_what_fits():
     assert "numeric support 0.00: 0 supported, 1 misplaced, 1 unsupported, 0 contradicted, 0 computed (2 figures)" \
         in html
     assert 'data-computed="0"' in html and "nash-computed" not in html
+    named = re.findall(r'<span class="nash-flagged nash-([a-z]+)" data-verdict="[a-z]+" title="[^"]*">([^<]*)</span>',
+                       html)
+    assert named == [
+        ("misplaced", "↷ 790.3 (misplaced: the reference states this value for another period, row or subject; what "
+                      "the prediction binds it to states 812.7)"),
+        ("unsupported", "✗ 12 (unsupported: no aligned number in the reference)")]
+
+
+def test_the_marked_text_reads_as_written():
+    """Each figure highlighted by its verdict, hover saying why, and not one character added or dropped: the
+    highlights were spaced apart ("in  2023  .")."""
+    from html import unescape
+
+    from nash_metric.space.render import marked_text_html
+
+    text = "Sales <b>rose</b> 5% in 2023, to $1.2 bn &\n  more."
+    five, bn = _figure(text, "5%", "supported"), _figure(text, "$1.2 bn", "unsupported")
+    bn["reference"] = {"text": '$1.1 bn"<i>', "start": 0, "end": 5, "value": 1.1}
+    html = marked_text_html(text, [bn, five])
+    body = re.search(r'<div class="nash-text" data-testid="marked-text">(.*)</div></div>$', html, re.S).group(1)
+    assert unescape(re.sub(r"<[^>]+>", "", body)) == text  # the text exactly, its spaces and line break kept
+    assert _highlighted(html)[1] == text and "<b>" not in body and "<i>" not in html
+    assert re.findall(r'<mark class="nash-hl nash-([a-z]+)" data-verdict="[a-z]+" title="([^"]*)">([^<]*)</mark>',
+                      body) == [("supported", "✓ supported: no aligned number in the reference", "5%"),
+                                ("unsupported", "✗ unsupported: the reference says $1.1 bn&quot;&lt;i&gt;", "$1.2 bn")]
+
+
+def test_the_heat_map_key_and_the_batch_key():
+    """The heat map's key: a colour scale white at tau, the boxes, A's marks and the cells' marks, in three rows; the
+    Batch key: each mark the unsupported figures column can hold, by its verdict's name."""
+    from nash_metric.reports.plot import CELL_HELP
+    from nash_metric.space.render import batch_key_html, heat_map_key_html
+    from nash_metric.verdicts.spec import RULE_VERDICTS, SPEC
+
+    key = heat_map_key_html(0.5, "context", CELL_HELP["context"])
+    assert key.count('<div class="nash-key') == 3  # a few lines, not a paragraph
+    assert "τ = 0.5000" in key and 'style="left: 75.0%"' in key  # tau's tick: 0.5 on the −1..1 bar
+    assert all(f'data-verdict="{v}"' in key for v in RULE_VERDICTS["context"])
+    assert "in a cell:</span> ✓ the number of B that supports it;" in key
+    assert "∅ unmatched" in heat_map_key_html(0.3, "argmax", CELL_HELP["argmax"])
+    batch = batch_key_html()
+    for verdict in ("misplaced", "unsupported", "contradicted"):
+        assert f'data-verdict="{verdict}">{SPEC[verdict].label}</span>' in batch
+    assert "✓ supported and Σ computed figures count as supported and are not listed" in batch
 
 
 def test_a_long_source_is_estimated_before_it_is_scored():
@@ -159,14 +215,20 @@ def test_the_check_tab_judges_the_opening_example(tiny_model_dir):
 
     model = str(tiny_model_dir)
     h = _handlers(model)
-    summary, segments, table, next_part = h.check_example(CHECK_SOURCE, CHECK_TEXT, model, "token", False, 0.5)
+    summary, marked, table, next_part = h.check_example(CHECK_SOURCE, CHECK_TEXT, model, "token", False, 0.5)
     assert "nash-error" not in summary and 'data-testid="source-cut"' not in summary, summary
     assert next_part["visible"] is False  # the source is checked whole: no next part
     # The value step decides $0.55 whatever the model; the year decides $790.3 million (812.7 in the 2019 column
     # fits it by 1.0 more than 790.3 in the 2018 column, against a margin of 0.25).
-    assert [(s, v) for s, v in segments if v] == [("2019", "supported"), ("$1,452.4 million", "supported"),
-                                                  ("$790.3 million", "misplaced"), ("$0.55", "unsupported")]
-    assert "".join(s for s, _ in segments) == CHECK_TEXT
+    highlights, shown = _highlighted(marked)
+    assert highlights == [("2019", "supported"), ("$1,452.4 million", "supported"), ("$790.3 million", "misplaced"),
+                          ("$0.55", "unsupported")]
+    assert shown == CHECK_TEXT
+    # The summary names each figure that is not supported, with its verdict (it named only computed ones).
+    line = re.sub(r"<[^>]+>", "", summary)
+    assert line.endswith("(4 figures) · ↷ $790.3 million (misplaced: the reference states this value for another "
+                         "period, row or subject; what the prediction binds it to states 812.7) · ✗ $0.55 "
+                         "(unsupported: the reference says $0.52)"), line
     assert [row[1] for row in table] == ["✓ supported", "✓ supported", "↷ misplaced", "✗ unsupported"]
     assert table[1][2] == "line 9 (Industrial · 2019): | Industrial | [$ 1,452.4] | $ 1,146.2 |"
     assert table[2][2] == "line 10 (Consumer · 2018): | Consumer | 812.7 | [790.3] |"
@@ -185,11 +247,11 @@ def test_the_source_takes_a_real_filing_and_the_compare_limit_stays(tiny_model_d
     assert MAX_SOURCE_CHARS >= 30_000 and MAX_CHARS == 2_000
     paragraph = CHECK_SOURCE + "\n\n"
     source = paragraph * (30_000 // len(paragraph) + 1)
-    summary, segments, _, next_part = h.check(source, "Consumer net sales were $790.3 million in 2019.", model,
-                                              "token", False, 0.5)
+    summary, marked, _, next_part = h.check(source, "Consumer net sales were $790.3 million in 2019.", model,
+                                            "token", False, 0.5)
     assert len(source) >= 30_000 and "nash-error" not in summary, summary
     assert 'data-testid="source-cut"' not in summary and next_part["visible"] is False  # checked whole
-    assert [v for _, v in segments if v] == ["misplaced", "supported"]
+    assert [v for _, v in _highlighted(marked)[0]] == ["misplaced", "supported"]
     too_long = "x 1. " * (MAX_SOURCE_INPUT // 5 + 1)
     summary, *rest = h.check(too_long, "x 1", model, "token", False, 0.5)
     assert f"Source has {len(too_long):,} characters; this Space takes at most {MAX_SOURCE_INPUT:,}" in summary
@@ -272,8 +334,8 @@ def test_the_compare_heat_map_title_is_drawn_whole(tiny_model_dir):
     from matplotlib.text import Text
 
     model = str(tiny_model_dir)
-    _, _, figure, _ = _handlers(model).compare("Which stocks have a P/E ratio above 200?",
-                                               "Stock ABC has a P/E ratio of 180.", model, "token", False, 0.5)
+    _, _, figure, _, _ = _handlers(model).compare("Which stocks have a P/E ratio above 200?",
+                                                  "Stock ABC has a P/E ratio of 180.", model, "token", False, 0.5)
     renderer = FigureCanvasAgg(figure).get_renderer()
     figure.draw_without_rendering()
     title = figure.get_suptitle()
@@ -287,11 +349,11 @@ def test_minilm_reports_the_examples_misplaced_figure_as_misplaced():
     from nash_metric.space.app import CHECK_SOURCE, CHECK_TEXT
     from nash_metric.space.handlers import SpaceHandlers
 
-    summary, segments, table, _ = SpaceHandlers(SpaceLimits()).check(CHECK_SOURCE, CHECK_TEXT, MODEL, "auto", True,
-                                                                     0.0)
+    summary, marked, table, _ = SpaceHandlers(SpaceLimits()).check(CHECK_SOURCE, CHECK_TEXT, MODEL, "auto", True,
+                                                                   0.0)
     assert "nash-error" not in summary, summary
-    assert [(s, v) for s, v in segments if v] == [("2019", "supported"), ("$1,452.4 million", "supported"),
-                                                  ("$790.3 million", "misplaced"), ("$0.55", "unsupported")]
+    assert _highlighted(marked)[0] == [("2019", "supported"), ("$1,452.4 million", "supported"),
+                                       ("$790.3 million", "misplaced"), ("$0.55", "unsupported")]
     # what decided, and the number bound to what the text states: Consumer's 2019 cell
     assert table[2][3] == ("period: 2018, not 2019 · 812.7 · line 10 (Consumer · 2019): | Consumer | [812.7] | "
                            "790.3 |")

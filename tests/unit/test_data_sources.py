@@ -212,6 +212,26 @@ def test_a_nested_spec_of_name_value_records():
     }
 
 
+def test_name_value_pairs_are_columns_of_the_record_around_them():
+    # A spec sheet as a list of {"name", "value"} pairs: the name is the value's attribute (its column), the record
+    # around it (its category) its row; digits in a name are a key's, no figure.
+    spec = ("{'name': 'Xperia 10 V', 'detailSpec': [{'category': 'Display', 'specifications': ["
+            "{'name': 'Size', 'value': '6.1 inches'}, {'name': '3.5mm jack', 'value': 'Yes'}]}]}")
+    assert _cells(spec) == {
+        "name": ("Xperia 10 V", "name", "", ""),
+        "detailSpec[0].specifications[0].value": ("6.1 inches", "Size", "detailSpec", "Xperia 10 V · Display"),
+    }
+    jack = spec.index("3.5")
+    assert in_keys(spec, [(jack, jack + 3)]) == [True]
+
+
+def test_an_escaped_line_end_is_part_of_a_string():
+    node, _ = parse_data("{'camera': '50 MP\\n64 MP'}")  # Python's repr of a two-line value
+    assert node.items[0][1].text == "50 MP\n64 MP"
+    with pytest.raises(DataError, match="a string runs over a line end"):
+        parse_data("{'camera': '50 MP\n64 MP'}")
+
+
 def test_json_lines_of_yearly_records():
     text = '{"year": 2019, "sales": 120.5}\n{"year": 2020, "sales": 135}\n{"year": 2021, "sales": 150}\n'
     [block] = find_data(text)

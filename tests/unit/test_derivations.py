@@ -45,17 +45,17 @@ def _figure(prediction: str, source: str, figure: str, rule=RULE) -> dict:
     # (18.1 - 12.0) / 12.0 = 0.50833 -> 50.8%
     ("Services revenue grew 50.8% from 2018 to 2019.", "50.8%", "(18.1 − 12.0) / 12.0 = 50.8%"),
     # 44.3 - 38.0 = 6.3 (millions)
-    ("Product revenue rose by $6.3 million in 2019.", "$6.3 million", "44.3 − 38.0 = 6.3 million"),
+    ("Product revenue rose by $6.3 million in 2019.", "$6.3 million", "44.3 − 38.0 = $6.3 million"),
     # 18.1 + 44.3 = 62.4 (millions)
     ("Combined services and product revenue was $62.4 million in 2019.", "$62.4 million",
-     "18.1 + 44.3 = 62.4 million"),
+     "18.1 + 44.3 = $62.4 million"),
     # (31.0 - 33.5) / 33.5 = -0.07463 -> a fall of 7.5%
     ("Cost of sales fell 7.5% in 2019.", "7.5%", "(31.0 − 33.5) / 33.5 = −7.5%"),
     # 41.2 - 39.8 = 1.4 points
     ("Gross margin expanded 1.4 percentage points in 2019.", "1.4 percentage points", "41.2% − 39.8% = 1.4 points"),
     # (12.0 + 18.1) / 2 = 15.05
     ("The average services revenue for 2018 and 2019 was $15.05 million.", "$15.05 million",
-     "(18.1 + 12.0) / 2 = 15.05 million"),
+     "(18.1 + 12.0) / 2 = $15.05 million"),
     # 18.1 / 62.4? no total row: 18.1 / 44.3 = 40.86% of product revenue
     ("Services revenue was 40.9% of product revenue as a share in 2019.", "40.9%", "18.1 / 44.3 = 40.9%"),
     # the percentage change stated with its own sign: (31.0 - 33.5) / 33.5 = -7.46%
@@ -177,13 +177,87 @@ def test_an_except_note_does_not_make_a_column_a_percent():
              "| Interest income | 30,182 | 13,281 | 127 |\n")
     entry = _figure("The average interest income for 2018 and 2019 was $21,731.5 thousand.", table,
                     "$21,731.5 thousand")
-    assert entry["derivation"] == "(30,182 + 13,281) / 2 = 21,731.5 thousand"
+    assert entry["derivation"] == "(30,182 + 13,281) / 2 = $21,731.5 thousand"
 
 
 def test_accounting_negatives_keep_their_sign():
     # (1.9) and (2.2): -1.9 - (-2.2) = 0.3, a rise
     table = "| | 2018 | 2017 |\n|---|---|---|\n| Beginning balance | (1.9) | (2.2) |\n"
     rise = _figure("The change in beginning balance between 2017 and 2018 was $0.3 million.", table, "$0.3 million")
-    assert rise["verdict"] == "computed" and rise["derivation"] == "(1.9) − (2.2) = 0.3 million"
+    assert rise["verdict"] == "computed" and rise["derivation"] == "(1.9) − (2.2) = $0.3 million"
     fall = _figure("The change in beginning balance between 2017 and 2018 was -$0.3 million.", table, "-$0.3 million")
     assert fall["verdict"] == "unsupported"
+
+
+BILLIONS = "Revenue was $4.2 billion in 2023 and $3.9 billion in 2022."
+MILLIONS = ("Segment results (in millions)\n\n| | 2023 | 2022 |\n|---|---|---|\n| Revenue | $ 4,200 | $ 3,900 |\n"
+            "| Margin | 41.5% | 39.5% |\n")
+
+
+@pytest.mark.parametrize(("claim", "source", "figure", "derivation"), [
+    # 4.2e9 - 3.9e9 = 3e8, read in the figure's scale and currency: no "300,000,000.0"
+    ("Revenue grew by $300 million in 2023.", BILLIONS, "$300 million", "$4.2 billion − $3.9 billion = $300 million"),
+    ("Revenue grew by $0.3 billion in 2023.", BILLIONS, "$0.3 billion", "$4.2 billion − $3.9 billion = $0.3 billion"),
+    ("Revenue grew by $300,000,000 in 2023.", BILLIONS, "$300,000,000",
+     "$4.2 billion − $3.9 billion = $300,000,000"),
+    # a fall: the minus before the currency
+    ("Revenue fell by $300 million in 2023.", "Revenue was $3.9 billion in 2023 and $4.2 billion in 2022.",
+     "$300 million", "$3.9 billion − $4.2 billion = −$300 million"),
+    # (4,200 + 3,900) / 2 = 4,050 (millions) = 4.05 billion: two decimals, the figure's
+    ("Average revenue for 2022 and 2023 was $4.05 billion.", BILLIONS, "$4.05 billion",
+     "($4.2 billion + $3.9 billion) / 2 = $4.05 billion"),
+    # a table in millions, the figure in billions or millions
+    ("Revenue grew by $0.3 billion in 2023.", MILLIONS, "$0.3 billion", "$4,200 − $3,900 = $0.3 billion"),
+    ("Revenue grew by $300 million in 2023.", MILLIONS, "$300 million", "$4,200 − $3,900 = $300 million"),
+    # the figure's own currency and scale letter
+    ("Revenue grew by €0.3m in 2023.", "Revenue was €3.4m in 2023 and €3.1m in 2022.", "€0.3m",
+     "€3.4m − €3.1m = €0.3m"),
+    # thousands, as the figure writes them or not
+    ("Orders rose by 2.5 thousand in 2023.", "Orders were 12.5 thousand in 2023 and 10.0 thousand in 2022.",
+     "2.5 thousand", "12.5 thousand − 10.0 thousand = 2.5 thousand"),
+    ("Orders rose by 2,500 in 2023.", "Orders were 12.5 thousand in 2023 and 10.0 thousand in 2022.", "2,500",
+     "12.5 thousand − 10.0 thousand = 2,500"),
+    # a plain count
+    ("Employees grew by 300 in 2023.", "The company had 5,300 employees in 2023 and 5,000 employees in 2022.", "300",
+     "5,300 − 5,000 = 300"),
+    # a number in words: its magnitude's scale word
+    ("Revenue grew by three hundred million dollars in 2023.", BILLIONS, "three hundred million dollars",
+     "$4.2 billion − $3.9 billion = 300 million"),
+    # points: the operands' decimals, a zero past the figure's own dropped; percent from the figure's decimals
+    ("Margin rose 2 percentage points in 2023.", MILLIONS, "2 percentage points", "41.5% − 39.5% = 2 points"),
+    ("Margin rose 2.0 percentage points in 2023.", MILLIONS, "2.0 percentage points", "41.5% − 39.5% = 2.0 points"),
+    ("Revenue grew 7.7% in 2023.", BILLIONS, "7.7%", "($4.2 billion − $3.9 billion) / $3.9 billion = 7.7%"),
+])
+def test_a_derivation_reads_in_the_figures_form(claim, source, figure, derivation):
+    entry = _figure(claim, source, figure)
+    assert entry["verdict"] == "computed", entry
+    assert entry["derivation"] == derivation
+
+
+def test_a_closest_derivation_reads_in_the_figures_form():
+    entry = _figure("Revenue grew by $310 million in 2023.", BILLIONS, "$310 million")
+    assert entry["verdict"] == "unsupported"
+    assert entry["derivation"] == "$4.2 billion − $3.9 billion = $300 million"
+
+
+@pytest.mark.parametrize(("text", "value", "form"), [
+    ("$300 million", 3e8, ("$", " million", 1e6)),
+    ("-$0.3 million", -3e5, ("$", " million", 1e6)),
+    ("($1.2) million", -1.2e6, ("$", " million", 1e6)),
+    ("US$ 1.2bn", 1.2e9, ("US$ ", "bn", 1e9)),
+    ("€3.4m", 3.4e6, ("€", "m", 1e6)),
+    ("5,000", 5000.0, ("", "", 1.0)),
+    ("Rs 3 crore", 3e7, ("Rs ", " crore", 1e7)),
+    ("$3", 3e6, None),  # "$3-5 million": scaled by the range's word, not its own
+    ("three million", 3e6, None),
+])
+def test_an_amounts_written_form(text, value, form):
+    assert derivations._form(text, value) == form
+
+
+@pytest.mark.parametrize(("value", "decimals", "keep", "text"), [
+    (300.00000000000006, 2, 0, "300"), (12.2, 2, 0, "12.2"), (12.0, 1, 1, "12.0"), (-0.0001, 2, 0, "0"),
+    (-1234.5, 1, 0, "−1,234.5"), (0.3, 9, 1, "0.3"),
+])
+def test_a_number_keeps_the_digits_it_needs(value, decimals, keep, text):
+    assert derivations._number(value, decimals, keep) == text

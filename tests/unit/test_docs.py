@@ -14,6 +14,7 @@ import sys
 import warnings
 from dataclasses import fields
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import pytest
 
@@ -222,19 +223,87 @@ def test_every_page_is_in_the_navigation() -> None:
     assert pages - outside == nav
 
 
-@pytest.mark.slow
-def test_the_site_builds_strict(tmp_path) -> None:
+@pytest.fixture(scope="module")
+def built_site(tmp_path_factory) -> Path:
+    """The site as `make docs` builds it (strict), in a folder of its own."""
     pytest.importorskip("mkdocs")
     pytest.importorskip("mkdocstrings")
-    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(tmp_path)],
+    site = tmp_path_factory.mktemp("site")
+    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site)],
                          cwd=ROOT, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert run.returncode == 0, run.stderr
-    assert (tmp_path / "index.html").exists() and (tmp_path / "reference" / "index.html").exists()
-    reference = (tmp_path / "reference" / "index.html").read_text(encoding="utf-8")
+    return site
+
+
+@pytest.mark.slow
+def test_the_site_builds_strict(built_site: Path) -> None:
+    assert (built_site / "index.html").exists() and (built_site / "reference.html").exists()
+    reference = (built_site / "reference.html").read_text(encoding="utf-8")
     assert "Parameters:" in reference  # mkdocstrings' table of a docstring's `Args:`
     text = _words(reference)
     for f in fields(NASHConfig):  # every option, with its doc, in the built reference
         assert _words(f.metadata["doc"]) in text, f.name
+
+
+def _site_links(site: Path) -> list[tuple[str, str, Path]]:
+    """(page, link as written, the file or folder it names) for every link and asset of the built site's pages
+    that stays on the site (no scheme, not a bare #anchor); a root-absolute link ('/x') resolved at the site's root."""
+    links = []
+    for page in sorted(site.rglob("*.html")):
+        for link in re.findall(r'\b(?:href|src)="([^"]*)"', page.read_text(encoding="utf-8")):
+            parts = urlsplit(html.unescape(link))
+            if parts.scheme or parts.netloc or not parts.path:
+                continue
+            path = unquote(parts.path)
+            target = site / path.lstrip("/") if path.startswith("/") else page.parent / path
+            links.append((page.relative_to(site).as_posix(), link, target.resolve()))
+    return links
+
+
+def test_the_site_links_files_not_folders() -> None:
+    """Opened from disk (site/index.html, as the README says), a link to a folder shows its listing (issue 56)."""
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert re.search(r"^use_directory_urls: false$", config, re.MULTILINE)
+    assert "open `site/index.html`" in README.read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_no_link_of_the_built_site_points_to_a_folder(built_site: Path) -> None:
+    links = _site_links(built_site)
+    nav = {link for page, link, _ in links if page == "index.html"}
+    assert {"figures.html", "scoring/evaluate.html", "reference.html", "benchmarks/index.html"} <= nav
+    assert [(page, link) for page, link, target in links if link.split("#")[0].endswith("/") or target.is_dir()] == []
+    assert [(page, link) for page, link, target in links if not target.is_file()] == []
+    # Root-absolute links resolve against the file system's root when opened from disk: only the 404 page, which
+    # only a server shows, may have them.
+    assert [(page, link) for page, link, _ in links if link.startswith("/") and page != "404.html"] == []
+
+
+# `pip install nash-metric` (with or without extras) from the package index, not a wheel's direct reference (`@ URL`)
+INDEX_INSTALL = re.compile(r"""pip install\s+(['"]?)nash-metric(?:\[[^\]\s]*\])?\1(?![\w\[-])(?!\s*@)""")
+UNPUBLISHED = re.compile(r"\bnot (?:yet )?(?:published on PyPI|on PyPI)|\bunpublished", re.IGNORECASE)
+NEAR = 600  # characters either side of such a line within which the page must say so
+INSTALL_PAGES = [*PAGES, ROOT / "metrics/nash/README.md", ROOT / "spaces_app/README.md"]
+
+
+def _unqualified_index_installs(text: str) -> list[str]:
+    """The index installs of nash-metric in `text` with no word near them that it is not on PyPI yet."""
+    return [m.group(0) for m in INDEX_INSTALL.finditer(text)
+            if not UNPUBLISHED.search(text[max(0, m.start() - NEAR): m.end() + NEAR])]
+
+
+def test_the_unpublished_rule_catches_a_bare_index_install() -> None:
+    assert _unqualified_index_installs("Install it: `pip install nash-metric`.") == ["pip install nash-metric"]
+    assert _unqualified_index_installs("`pip install 'nash-metric[offline]'`") == ["pip install 'nash-metric[offline]'"]
+    assert _unqualified_index_installs("It is not on PyPI yet: `pip install nash-metric` fails.") == []
+    assert _unqualified_index_installs("`pip install nash-metric[offline] @ https://host/nash_metric.whl`") == []
+    assert _unqualified_index_installs("`pip install .` or `pip install -e '.[offline]'`") == []
+
+
+@pytest.mark.parametrize("page", INSTALL_PAGES, ids=_rel)
+def test_no_page_installs_nash_metric_from_the_index_as_if_published(page: Path) -> None:
+    """nash-metric is not on PyPI yet: a page that gives `pip install nash-metric` says so (issue 56)."""
+    assert _unqualified_index_installs(page.read_text(encoding="utf-8")) == []
 
 
 @pytest.mark.parametrize("page", [README, ROOT / "CONTRIBUTING.md"], ids=_rel)

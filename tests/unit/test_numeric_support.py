@@ -95,7 +95,9 @@ def test_unsupported(prediction, reference):
         assert support == 0.0
         assert [e["verdict"] for e in entries] == ["unsupported"]
         ref = entries[0]["reference"]
-        assert reference[ref["start"]:ref["end"]] == ref["text"]  # the reference number it was compared with
+        # The reference number it was compared with, or none where no number is of its family (percentage points
+        # for a percent).
+        assert ref is None or reference[ref["start"]:ref["end"]] == ref["text"]
 
 
 def test_argmax_rule_unmatched_when_no_reference_number_aligns_or_there_is_none():
@@ -322,12 +324,30 @@ _TABLE = ("Net sales ($ in millions):\n| | 2019 | 2018 |\n|---|---|---|\n"
 @pytest.mark.parametrize("prediction, verdict, basis", [
     ("Fixed Price sales were $1,452.4 million in 2019.", "supported", None),
     ("Fixed Price sales were $1,146.2 million in 2019.", "misplaced", "period: 2018, not 2019"),  # another column
-    ("Cost Plus sales were $1,452.4 million in 2019.", "misplaced", "row: fixed price, not the one named"),
+    ("Cost Plus sales were $1,452.4 million in 2019.", "misplaced", "row: Fixed Price, not the one named"),
     ("Fixed Price sales were $1,146.2 million in 2018.", "supported", None),
 ])
 def test_a_table_cell_is_bound_by_its_row_and_column(prediction, verdict, basis):
     entry = next(e for e in _all(prediction, _TABLE) if "million" in e["text"])
     assert (entry["verdict"], entry["basis"]) == (verdict, basis)
+
+
+_HOSPITAL = ("Statement of operations (in thousands)\n\n| | 2023 | 2022 | Increase (decrease) |\n|---|---|---|---|\n"
+             "| Patient services revenue | 1,250 | 1,100 | 150 |\n| Other operating revenue | 310 | 295 | 15 |\n\n"
+             "| | Software Sales | Hardware Sales |\n|---|---|---|\n| North America | 410 | 520 |\n")
+
+
+@pytest.mark.parametrize("prediction, figure, basis", [
+    # the row's label as the table writes it, not its binding words ("patient revenue service")
+    ("Other operating revenue was $1,250 thousand in 2023.", "$1,250 thousand",
+     "row: Patient services revenue, not the one named"),
+    # a column of no year against the year named, and another column than the one named
+    ("In 2023, patient services revenue was 150.", "150", "column: Increase (decrease), not 2023"),
+    ("North America software sales were 520.", "520", "column: Hardware Sales, not the one named"),
+])
+def test_a_basis_shows_a_line_label_as_written(prediction, figure, basis):
+    entry = next(e for e in _all(prediction, _HOSPITAL) if e["text"] == figure)
+    assert (entry["verdict"], entry["basis"]) == ("misplaced", basis)
 
 
 _CSV = "(in thousands of dollars)\nRegion,2023 Revenue,2022 Revenue,Stores\nNorth,812,790,140\nSouth,640,600,95\n"

@@ -39,6 +39,7 @@ import numpy as np
 from ..common.atomic import write_text
 from ..common.blank import is_blank
 from ..common.defaults import BASELINE_PAIRS
+from ..common.io import InputFileError, read_utf8
 from ..common.validation import check_texts
 from .threshold import check_n_pairs, check_seed, random_pairs
 
@@ -142,10 +143,12 @@ class RescaleBaseline:
         """A baseline file written by `save` (`nash fit-baseline`); a clear error for anything else."""
         path = Path(path)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(read_utf8(path))  # a folder, binary or UTF-16 file named as such
         except FileNotFoundError:
             raise FileNotFoundError(f"rescale baseline {path}: no such file") from None
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except (InputFileError, IsADirectoryError) as exc:
+            raise ValueError(f"rescale baseline {exc}; expected a JSON file written by `nash fit-baseline`") from None
+        except json.JSONDecodeError as exc:
             raise ValueError(f"rescale baseline {path}: not a JSON file written by `nash fit-baseline` "
                              f"({exc})") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:

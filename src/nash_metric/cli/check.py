@@ -285,9 +285,12 @@ def _read_input(value: str, flag: str, encoding: str | None) -> str:
     if value == STDIN:
         return sys.stdin.buffer.read().decode(encoding) if encoding else sys.stdin.read()
     try:
-        is_file = Path(value).is_file()
+        is_file, is_dir = Path(value).is_file(), Path(value).is_dir()
     except (OSError, ValueError):  # a name too long for the OS, or with a NUL: not a path anyone meant
-        is_file = False
+        is_file = is_dir = False
+    if is_dir:
+        raise UsageError(f"{flag}: {echoed(value)} is a folder, not a file (pass one of its files, or - to read "
+                         "stdin)")
     if not is_file:
         raise UsageError(f"{flag}: no such file {echoed(value)} (pass a file, or - to read stdin)")
     return read_text(value, encoding)

@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .io import read_utf8
+
 __all__ = ["Glossary", "check_glossary", "read_glossary"]
 
 Glossary = Mapping[str, str]
@@ -17,7 +19,7 @@ Glossary = Mapping[str, str]
 def read_glossary(path: str | os.PathLike[str]) -> Glossary:
     """A glossary file: a JSON object of key -> words, or lines `key: words` / `key<TAB>words` (`#` comments).
     Raises ValueError naming the line of a malformed entry."""
-    text = Path(path).read_text(encoding="utf-8")
+    text = read_utf8(path)  # a binary or UTF-16 file named as such
     if text.lstrip().startswith("{"):
         try:
             data = json.loads(text)
@@ -46,6 +48,8 @@ def check_glossary(value: Any) -> Glossary | None:
     if value is None:
         return None
     if isinstance(value, (str, os.PathLike)):
+        if Path(value).is_dir():
+            raise ValueError(f"glossary file {os.fspath(value)!r} is a folder, not a file; pass one of its files")
         if not Path(value).is_file():
             raise ValueError(f"glossary file {os.fspath(value)!r} not found")
         return read_glossary(value)

@@ -11,6 +11,9 @@ more than ``MAX_NON_TEXT_SHARE`` of it. Non-text means control characters other 
 category Cc less tab, line and page breaks), surrogates (Cs), private-use characters (Co) and U+FFFD (what a
 decoder leaves for bytes it could not read). Random bytes are ~25% such characters; real text, even
 Windows-1252 text read as Latin-1 (a stray U+0092 for an apostrophe), stays far below 10%.
+The refusal says what the file looks like, from its first ``HEAD_BYTES`` bytes (`head_kind`): UTF-16 without a
+byte-order mark (its NULs all in odd places, or all in even ones, and the rest text) gets the encoding to pass; a
+file with other NUL bytes (an image, an archive, a program) is named binary. A folder is named a folder.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import tempfile
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 MAX_NON_TEXT_SHARE = 0.1  # a line with more than this share of non-text characters ...
 MIN_NON_TEXT_CHARS = 2  # ... and at least this many is binary (one stray character is a typo, not binary)
@@ -42,33 +45,68 @@ class InputFileError(ValueError):
         super().__init__(f"{where}: {message}")
 
 
+def check_input_file(path: str | Path) -> Path:
+    """`path` if it is a file to read; else FileNotFoundError (nothing there) or IsADirectoryError (a folder:
+    `nash check --source .` meant a file in it), each naming the path."""
+    path = Path(path)
+    if path.is_dir():
+        where = path if path.name else path.resolve()  # '.' named as the folder it is
+        raise IsADirectoryError(f"{where}: is a folder, not a file; pass one of the files in it")
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such file")
+    return path
+
+
 def read_text(path: str | Path, encoding: str | None = None) -> str:
     """File contents as str: ``encoding`` if given, else UTF-8 with a warned Latin-1 fallback; binary is refused.
 
     ``textfile.open_text`` applies the same rules to a file too large to hold, block by block.
     """
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"{path}: no such file")
+    path = check_input_file(path)
     raw = path.read_bytes()
     encoding = encoding or bom_encoding(raw[:4])
     if encoding is not None:
         try:
             text = raw.decode(encoding)
         except UnicodeDecodeError as exc:
-            raise not_valid(path, raw[: exc.start].count(b"\n") + 1, encoding, exc) from None
+            raise not_valid(path, raw[: exc.start].count(b"\n") + 1, encoding, exc, raw[:HEAD_BYTES]) from None
         except LookupError:
             raise unknown_encoding(path, encoding) from None
-        check_text(path, text)
+        # What the raw bytes look like means something only where they were read a byte a character.
+        check_text(path, text, head=raw[:HEAD_BYTES] if ascii_compatible(encoding) else b"")
         return text
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         text = raw.decode("latin-1")
-        check_text(path, text, READ_AS_LATIN1)  # binary is an error, not a warned fallback
+        check_text(path, text, READ_AS_LATIN1, raw[:HEAD_BYTES])  # binary is an error, not a warned fallback
         warn_latin1(path, raw[: exc.start].count(b"\n") + 1, raw[exc.start])
         return text
-    check_text(path, text)
+    check_text(path, text, head=raw[:HEAD_BYTES])
+    return text
+
+
+def read_utf8(path: str | Path) -> str:
+    """A file read as UTF-8 only, as JSON that the package wrote and a glossary are (no `encoding=` to name): a
+    folder, a binary file or UTF-16 is an `InputFileError` saying which, rather than a codec's or JSON's message."""
+    path = check_input_file(path)
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        failure: UnicodeDecodeError | None = exc
+    else:
+        if "\x00" not in text:
+            return text
+        failure = None  # UTF-16 of ASCII decodes as UTF-8, a NUL after each character
+    kind = head_kind(raw[:HEAD_BYTES])
+    if kind == "binary":
+        raise InputFileError(path, None, f"not UTF-8 text{BINARY_HINT}")
+    if kind is not None:
+        raise InputFileError(path, None, "not UTF-8 text; it looks like UTF-16 without a byte-order mark: save it "
+                             "as UTF-8")
+    if failure is not None:
+        raise not_valid(path, raw[: failure.start].count(b"\n") + 1, "utf-8", failure)
     return text
 
 
@@ -76,7 +114,19 @@ READ_AS_LATIN1 = " (read as Latin-1: it is not UTF-8)"  # what a binary refusal 
 # Byte-order marks, UTF-32's first: its little-endian mark begins with UTF-16's. UTF-8's is read by "utf-8-sig".
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF16_LE, "utf-16"),
          (codecs.BOM_UTF16_BE, "utf-16"))
-UTF16_HINT = "; it looks like UTF-16 without a byte-order mark: pass encoding= utf-16-le (or utf-16-be)"
+HEAD_BYTES = 4096  # the first bytes of a refused file, from which `head_kind` says what it looks like
+BINARY_HINT = "; it looks like a binary file (e.g. an image or a program), not text: pass a text file"
+HeadKind = Literal["utf-16-le", "utf-16-be", "binary"]
+_ASCII_PROBE = b'\t\n\r ",:;[]{}09AZaz'
+_CONTROL_BYTES = re.compile(rb"[\x01-\x08\x0e-\x1a\x1c-\x1f\x7f]")  # C0 controls less whitespace and ESC
+
+
+def utf16_hint(codec: str) -> str:
+    other = "utf-16-be" if codec == "utf-16-le" else "utf-16-le"
+    return f"; it looks like UTF-16 without a byte-order mark: pass encoding= {codec} (or {other})"
+
+
+UTF16_HINT = utf16_hint("utf-16-le")
 
 
 def bom_encoding(head: bytes) -> str | None:
@@ -84,8 +134,45 @@ def bom_encoding(head: bytes) -> str | None:
     return next((codec for bom, codec in _BOMS if head.startswith(bom)), None)
 
 
-def not_valid(path: str | Path, line: int, encoding: str, exc: UnicodeDecodeError) -> InputFileError:
-    return InputFileError(path, line, f"not valid {encoding}: {exc.reason}")
+def ascii_compatible(encoding: str) -> bool:
+    """Whether `encoding` writes ASCII one byte a character (UTF-8, Latin-1, cp1252; not UTF-16 or UTF-32)."""
+    try:
+        return _ASCII_PROBE.decode(encoding) == _ASCII_PROBE.decode("ascii")
+    except (UnicodeDecodeError, LookupError, TypeError):
+        return False
+
+
+def head_kind(head: bytes) -> HeadKind | None:
+    """What a file that failed the text rule looks like, from its first bytes: 'utf-16-le' / 'utf-16-be' (text
+    in UTF-16 without a byte-order mark), 'binary' (NUL bytes beside control bytes that no text holds: an image,
+    an archive, a program), or None (mostly text with some bad lines: the line's problem says it all).
+
+    UTF-16 text of Latin script has a NUL in every other byte, after each character (LE) or before it (BE), so its
+    NULs fill one parity of places and miss the other; binary files hold NULs at both (PNG's chunk lengths, ELF's
+    header fields). A CJK character with a zero low byte (U+4E00) may put a few at the other parity, so a head
+    counts as UTF-16 when at least a quarter of its bytes are NULs of one parity, at most 1/32 as many are of the
+    other, and it decodes in that byte order to characters that are all text.
+    """
+    if b"\x00" not in head:
+        return None
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    most, fewest = max(even, odd), min(even, odd)
+    if most * 4 >= len(head) and fewest * 32 <= most:
+        codec: HeadKind = "utf-16-le" if odd > even else "utf-16-be"
+        # A head cut inside a surrogate pair ends in one replacement character, which is no evidence of binary.
+        decoded = head[: len(head) // 2 * 2].decode(codec, errors="replace").removesuffix("\ufffd")
+        if not has_non_text(decoded):  # U+0000 (two NUL bytes) and unpaired surrogates are non-text
+            return codec
+    # C0 control bytes other than whitespace: neither UTF-8 nor any one-byte code page writes them in text (their
+    # multi-byte characters use bytes >= 0x80), so with a NUL they mark binary; one stray NUL in text does not.
+    return "binary" if _CONTROL_BYTES.search(head) else None
+
+
+def not_valid(path: str | Path, line: int, encoding: str, exc: UnicodeDecodeError, head: bytes = b"") -> InputFileError:
+    """A decoding failure, with what the file looks like (`head_kind` of its first bytes `head`) when that says why."""
+    kind = head_kind(head)
+    hint = BINARY_HINT if kind == "binary" else utf16_hint(kind) if kind is not None else ""
+    return InputFileError(path, line, f"not valid {encoding}: {exc.reason}{hint}")
 
 
 def unknown_encoding(path: str | Path, encoding: str) -> InputFileError:
@@ -99,16 +186,24 @@ def warn_latin1(path: str | Path, line: int, byte: int, stacklevel: int = 2) -> 
                   "encoding= to choose another)", UnicodeWarning, stacklevel=stacklevel + 1)
 
 
-def check_text(path: str | Path, text: str, decoded: str = "") -> None:
-    """Refuse binary or mostly non-text content, naming the first bad line (rule in the module docstring)."""
+def check_text(path: str | Path, text: str, decoded: str = "", head: bytes | None = None) -> None:
+    """Refuse binary or mostly non-text content, naming the first bad line (rule in the module docstring).
+
+    `head`: the file's first bytes, which say what a refused file looks like (`head_kind`); b"" for none (a file
+    decoded by a codec that is not a byte a character); None (an upload held as text) for the text's start, its
+    characters standing for bytes (exact for Latin-1, and for the ASCII that UTF-16 text shows when read as
+    UTF-8).
+    """
     if not has_non_text(text):
         return  # the common case: one regex scan, no per-line work
+    if head is None:
+        head = text[:HEAD_BYTES].encode("latin-1", errors="replace")
     for number, line in enumerate(_lines(text), start=1):
-        check_line(path, number, line, decoded)
+        check_line(path, number, line, decoded, head)
 
 
-def check_line(path: str | Path, number: int, line: str, decoded: str = "") -> None:
-    """`check_text` for one line, given without its line ending."""
+def check_line(path: str | Path, number: int, line: str, decoded: str = "", head: bytes = b"") -> None:
+    """`check_text` for one line, given without its line ending; `head` as `check_text` takes it."""
     bad = _NON_TEXT.findall(line)
     if "\x00" in line:
         problem = f"a NUL byte at column {line.index(chr(0)) + 1}"
@@ -119,8 +214,11 @@ def check_line(path: str | Path, number: int, line: str, decoded: str = "") -> N
                    f"(first U+{ord(first.group()):04X} at column {first.start() + 1})")
     else:
         return
-    # Text in UTF-16 read as UTF-8: a NUL after every ASCII character.
-    hint = UTF16_HINT if line.count("\x00") * 3 >= len(line) > 1 else ""
+    kind = head_kind(head)
+    if kind == "binary":  # read as Latin-1 or not, it is no text: the decoding is beside the point
+        raise InputFileError(path, number, f"binary or not text: {problem}{BINARY_HINT} with one sentence (or "
+                             "record) a line")
+    hint = utf16_hint(kind) if kind is not None else ""
     raise InputFileError(path, number, f"binary or not text{decoded}: {problem}; expected text with one "
                          f"sentence (or record) a line{hint}")
 

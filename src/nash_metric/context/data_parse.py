@@ -126,7 +126,7 @@ class _Reader:
             k = slash + (2 if self.text[slash + 1:slash + 2] not in ("x", "u") else
                          4 if self.text[slash + 1] == "x" else 6)
         content = "".join(parts)
-        if "\n" in content:
+        if "\n" in self.text[at:end]:  # a line end as written; an escaped "\\n" in it is a string's own
             raise DataError("a string runs over a line end", self.text, at)
         return Node("string", at + 1, end, text=content), end + 1
 

@@ -17,7 +17,8 @@ from ..vocabulary.en import KEY_WORDS
 
 __all__ = ["NO_GLOSSARY", "Glossary", "key_words"]
 
-_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+[A-Za-z]?(?![a-z])|[^\W\d_]+")
+# A "%" is a part of its own: "FG%" reads "field goals percent", a column of percentages.
+_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+[A-Za-z]?(?![a-z])|[^\W\d_]+|%")
 _SPLIT = re.compile(r"[\s_.\-/:\[\]()]+")
 NO_GLOSSARY: Glossary = MappingProxyType({})  # no entries of a user
 
@@ -43,5 +44,5 @@ def key_words(text: str, glossary: Glossary = NO_GLOSSARY) -> str:
         for part in _PARTS.findall(chunk):
             low = part.lower()
             words = glossary.get(part) or glossary.get(low)
-            out.append(words if words is not None else KEY_WORDS.get(low, low))
+            out.append(words if words is not None else "percent" if part == "%" else KEY_WORDS.get(low, low))
     return " ".join(word for word in out if word).lower()

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..vocabulary.en import IDENTIFIER_KEYS, IDENTIFYING_KEYS
+from ..vocabulary.en import IDENTIFIER_KEYS, IDENTIFYING_KEYS, PAIR_NAME_KEYS, PAIR_VALUE_KEYS
 from .data_parse import DataError, Node, parse_data, parse_lines
 
 __all__ = ["DataBlock", "DataCell", "DataFormat", "data_cells", "find_data", "in_keys", "read_data"]
@@ -130,6 +130,18 @@ def _identifying(node: Node) -> list[str]:
             and child.text.strip()]
 
 
+def _pair(node: Node) -> tuple[str, str | int, Node] | None:
+    """A name/value record ({"name": "Size", "value": "6.1 inches"}): (the name, the value's key, the value)."""
+    if node.kind != "object" or len(node.items) != 2:
+        return None
+    fields = {_key_name(key): (key, child) for key, child in node.items if isinstance(key, str)}
+    name = next((fields[k][1] for k in fields if k in PAIR_NAME_KEYS), None)
+    value = next((fields[k] for k in fields if k in PAIR_VALUE_KEYS), None)
+    if name is None or value is None or name.kind != "string" or value[1].kind in ("object", "list"):
+        return None
+    return name.text, value[0], value[1]
+
+
 def _key_name(key: str) -> str:
     return "_".join(part.lower() for part in _KEY_PART.findall(key))
 
@@ -166,6 +178,13 @@ def _walk(node: Node, path: str, relative: str, labels: tuple[str, ...], record:
         if _identifier(key):
             continue
         here = _step(path, key)
+        pair = _pair(child)
+        if pair is not None:  # its name is the column of its value in the record around it
+            name, value_key, value = pair
+            if value.kind != "literal" and _DIGIT.search(value.text):
+                yield DataCell(value.start, value.end, record.number, name, record.section, _label(labels, value),
+                               _step(here, value_key))
+            continue
         if child.kind in ("object", "list"):
             # An object in a list, or one with identifying fields of its own ("home": {"team": ...}), is a record
             # of its own; a list of scalars is one column's values.
@@ -176,8 +195,12 @@ def _walk(node: Node, path: str, relative: str, labels: tuple[str, ...], record:
                 yield from _walk(child, here, _step(relative, key), labels, record, counter)
         elif child.kind != "literal" and _DIGIT.search(child.text):
             column = _step(relative, key) if not isinstance(key, int) else relative
-            label = " · ".join(part for part in dict.fromkeys(labels) if part and part != child.text)
-            yield DataCell(child.start, child.end, record.number, column, record.section, label, here)
+            yield DataCell(child.start, child.end, record.number, column, record.section, _label(labels, child), here)
+
+
+def _label(labels: tuple[str, ...], value: Node) -> str:
+    """A record's identifying fields as its row label (the value's own text left out)."""
+    return " · ".join(part for part in dict.fromkeys(labels) if part and part != value.text)
 
 
 def in_keys(text: str, spans: Sequence[tuple[int, int]]) -> list[bool]:

@@ -99,6 +99,8 @@ class Context:
     # names (a forecast's record).
     day: str | None = None
     days: frozenset[str] = frozenset()
+    # A number in words in a table's header or label, not in a cell ("Three-pointers made"): no figure of the table.
+    headed: bool = False
 
 
 def context_words(text: str) -> frozenset[str]:
@@ -134,8 +136,14 @@ def mention_contexts(text: str, mentions: Sequence[NumericMention], glossary: Gl
             per_unit=bound.per_unit, years=bound.years, sentence=sentence_words[low, high],
             attribute=_attribute(text, mention.end, high),
             before=_before(words, starts, mention.start, low),
-            day=named_day(text, _sentence_of(sentences, max(0, low - 1))[0], mention.start)))
+            day=named_day(text, _sentence_of(sentences, max(0, low - 1))[0], mention.start),
+            headed=bool(tables) and _in_a_table(tables, mention)))
     return out
+
+
+def _in_a_table(tables: Sequence[Table], mention: NumericMention) -> bool:
+    """Whether a number written in words stands inside a table (its headers, a label), not in a cell."""
+    return not any(ch.isdigit() for ch in mention.text) and any(t.start <= mention.start < t.end for t in tables)
 
 
 class _Shared:
@@ -196,14 +204,25 @@ def _window(words: list[tuple[int, int, str]], starts: list[int], mention: Numer
 ATTRIBUTE_WORDS = 2  # content words after a figure that name what it measures ("38 points", "three-point attempts")
 ATTRIBUTE_CHARS = 40  # up to a clause break or another number ("1,350 units from 15 stores": {unit})
 BEFORE_WORDS = 24  # content words of its sentence before a figure that may name its row
-_ATTRIBUTE_END = re.compile(r"[,;:.()!?]|\d|\b(?:and|while|but|on|in|with|for|to|at|as|than)\b")
+# A number ends the attribute; an abbreviation that starts with a digit ("3Pt") is a word of it.
+_ATTRIBUTE_END = re.compile(r"[,;:.()!?]|\d(?![\dA-Za-z]*[A-Za-z])|\b(?:and|while|but|on|in|with|for|to|at|as|than)\b")
+_ATTRIBUTE_WORD = re.compile(r"\d*[A-Za-z][A-Za-z'&-]*")
+# An abbreviation as prose writes one, in capitals ("FG", "3Pt", "PTS"): read as a key is (`keys.key_words`).
+_ABBREVIATION = re.compile(r"\d*[A-Z][A-Za-z]*[A-Z][a-z]?|\d+[A-Z][a-z]*")
 
 
 def _attribute(text: str, end: int, high: int) -> frozenset[str]:
-    """The first content words after a figure, up to a clause break ("17 points and ...": {point})."""
+    """The first content words after a figure, up to a clause break ("17 points and ...": {point}; "10-17 FG":
+    {field, goal})."""
     after = text[end:min(high, end + ATTRIBUTE_CHARS)]
     cut = _ATTRIBUTE_END.search(after)
-    found = [stem(m.group()) for m in WORD.finditer(after[:cut.start()] if cut else after)]
+    found: list[str] = []
+    for m in _ATTRIBUTE_WORD.finditer(after[:cut.start()] if cut else after):
+        word = m.group()
+        if _ABBREVIATION.fullmatch(word):
+            found += [stem(w) for w in key_words(word).split()]
+        elif word[0].isalpha():
+            found.append(stem(word))
     return frozenset([w for w in found if w not in STOP_WORDS and len(w) > 1][:ATTRIBUTE_WORDS])
 
 

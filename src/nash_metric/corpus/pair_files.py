@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from ..common.blank import BlankCount, BlankTextWarning, count_blank_corpus, is_blank
-from ..common.io import InputFileError
+from ..common.io import InputFileError, check_input_file
 from .records import (
     Header,
     csv_header,
@@ -136,14 +136,15 @@ def open_pairs(path: str | Path, prediction_column: str = "prediction", referenc
     """A ``.csv``/``.tsv``/``.jsonl``/``.parquet`` file of pairs, checked whole and indexed (JSONL/Parquet
     references may be lists); ``encoding`` applies to the text formats."""
     path = Path(path)
+    if path.is_dir():  # named as a folder, not as a file without a suffix (`--pairs .`)
+        check_input_file(path)
     suffix = path.suffix.lower()
     if suffix not in INPUT_FORMATS:
         raise InputFileError(path, None, f"unsupported format {suffix or '(no suffix)'!r}: use one of "
                              f"{', '.join(INPUT_FORMATS)} (or candidates/references text files, one text a line)")
     if prediction_column == reference_column:
         raise ValueError(f"prediction and reference column are both {prediction_column!r}")
-    if not path.is_file():
-        raise FileNotFoundError(f"{path}: no such file")
+    check_input_file(path)
     columns = (prediction_column, reference_column)
     return ParquetPairs(path, columns) if suffix == ".parquet" else TextPairs(path, columns, encoding)
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..common.defaults import CALIBRATION_PAIRS
-from ..common.io import InputFileError, read_text
+from ..common.io import InputFileError, check_input_file, read_text
 from .records import (
     DELIMITERS,
     RECORD_FORMATS,
@@ -96,8 +96,7 @@ def _open_sentences(path: Path, column: str | None,
         raise InputFileError(path, None, f"column={column!r} given but a {suffix or 'plain'} file is "
                              "read as one sentence per line; use .csv/.tsv, .jsonl or .parquet for columns")
     if suffix == ".parquet":
-        if not path.is_file():
-            raise FileNotFoundError(f"{path}: no such file")
+        check_input_file(path)
         return _parquet_sentences(path, column)
     text = read_text(path, encoding)
     if suffix in DELIMITERS:

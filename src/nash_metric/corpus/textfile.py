@@ -24,9 +24,12 @@ from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
 from ..common.io import (
+    HEAD_BYTES,
     READ_AS_LATIN1,
     InputFileError,
+    ascii_compatible,
     bom_encoding,
+    check_input_file,
     check_line,
     has_non_text,
     not_valid,
@@ -37,7 +40,6 @@ from ..common.io import (
 
 BLOCK = 1 << 20  # bytes decoded at a time by the checking pass
 _LINE = re.compile(rb"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+")  # a line with its ending (CR, CRLF or LF), or a last one without
-_ASCII_PROBE = b'\t\n\r ",:;[]{}09AZaz'
 
 
 class Line(NamedTuple):
@@ -78,9 +80,7 @@ class TextFile:
 
 def open_text(path: str | Path, encoding: str | None = None) -> TextFile:
     """Settle the encoding of `path` and refuse it if binary, as `io.read_text` does, holding one block at a time."""
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"{path}: no such file")
+    path = check_input_file(path)
     stamp = file_stamp(path)
     if encoding is None:
         with path.open("rb") as handle:
@@ -90,12 +90,13 @@ def open_text(path: str | Path, encoding: str | None = None) -> TextFile:
             codecs.lookup(encoding)
         except LookupError:
             raise unknown_encoding(path, encoding) from None
-        if not _ascii_bytes(encoding):
+        if not ascii_compatible(encoding):
             return TextFile(path, "utf-8", stamp, read_text(path, encoding).encode("utf-8"))
         failure, suspect = _decode_blocks(path, encoding)
         if failure is not None:
             line, _, exc = failure
-            raise not_valid(path, line, encoding, exc)
+            with path.open("rb") as handle:
+                raise not_valid(path, line, encoding, exc, handle.read(HEAD_BYTES))
         return _checked(TextFile(path, encoding, stamp), suspect, "")
     failure, suspect = _decode_blocks(path, "utf-8-sig")
     if failure is None:
@@ -132,17 +133,11 @@ def _later(codec: str) -> str:
 def _checked(text: TextFile, suspect: bool, decoded: str) -> TextFile:
     """`text`, once every line of a file that holds a non-text character passed the binary rule."""
     if suspect:
+        with text.path.open("rb") as handle:
+            head = handle.read(HEAD_BYTES)  # what a refused file looks like (`io.head_kind`)
         for line in text.lines():
-            check_line(text.path, line.number, line.text.rstrip("\r\n"), decoded)
+            check_line(text.path, line.number, line.text.rstrip("\r\n"), decoded, head)
     return text
-
-
-def _ascii_bytes(encoding: str) -> bool:
-    """Whether `encoding` writes ASCII one byte a character, so that lines can be cut at the raw newlines."""
-    try:
-        return _ASCII_PROBE.decode(encoding) == _ASCII_PROBE.decode("ascii")
-    except (UnicodeDecodeError, LookupError, TypeError):
-        return False
 
 
 def file_stamp(path: Path) -> tuple[int, int]:

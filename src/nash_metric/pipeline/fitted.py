@@ -85,7 +85,9 @@ def load(config: NASHConfig) -> Fitted:
 def configure(fitted: Fitted, config: NASHConfig) -> Fitted:
     """`fitted`'s model under `config` (whose model-bound options are `fitted`'s): IDF, tau, the rescale baseline."""
     if config.bertscore_idf and fitted.backend != "token":
-        raise ValueError("bertscore_idf applies to the token backend only")
+        raise ValueError(f"bertscore_idf=True (bert-score's idf=True) weighs BERTScore's tokens, so it needs the token "
+                         f"backend, but backend={config.backend!r} gives the sentence backend for {fitted.model.name}: "
+                         "pass backend='token'")
     base = replace(fitted, config=config, tau=None, tau_source="auto", calibration=None,
                    idf=load_idf(config.idf, config.numbers), bertscore_idf=None, rescale=None)
     choice = choose_tau(config.threshold, base.model, base.num_layers, lambda: builtin_calibration(base))

@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from ..common.atomic import write_text
+from ..common.io import InputFileError, read_utf8
 from ..common.validation import check_texts
 from ..numbers import MASK_TOKEN
 from ..numbers.extract import masked_for_scoring
@@ -102,11 +103,11 @@ class IDF:
     def load(cls, path: str | Path) -> IDF:
         path = Path(path)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(read_utf8(path))  # a folder, binary or UTF-16 file named as such
         except FileNotFoundError:
             raise FileNotFoundError(f"IDF file {path} not found") from None
-        except UnicodeDecodeError:
-            raise ValueError(f"IDF file {path} is not UTF-8 text; expected the JSON `nash fit-idf` writes") from None
+        except (InputFileError, IsADirectoryError) as exc:
+            raise ValueError(f"IDF file {exc}; expected the JSON `nash fit-idf` writes") from None
         except json.JSONDecodeError as exc:
             raise ValueError(f"IDF file {path} is not valid JSON: line {exc.lineno}: {exc.msg}") from None
         if isinstance(data, dict) and "df" in data and "n_documents" in data:

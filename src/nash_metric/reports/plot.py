@@ -229,8 +229,9 @@ def _layout(n_a: int, n_b: int, title: str, legend: str, budget: PlotBudget) -> 
         cut = rows < n_a or columns < n_b
         lines = "\n".join(filter(None, [title, left_out_note(rows, n_a, columns, n_b) if cut else ""]))
         top = _wrapped(lines, width, TITLE_SIZE) if lines else ""
-        foot = _wrapped(legend, width, LEGEND_SIZE)
-        text_height = (foot.count("\n") + 1) * LEGEND_SIZE * 1.25 / 72 + (top.count("\n") + 1) * TITLE_SIZE * 1.3 / 72
+        foot = _wrapped(legend, width, LEGEND_SIZE) if legend else ""
+        text_height = ((foot.count("\n") + 1) * LEGEND_SIZE * 1.25 / 72 if foot else 0) + \
+            (top.count("\n") + 1) * TITLE_SIZE * 1.3 / 72
         height = _map_height(rows, text_height)
         if rows == 1 or budget.fits(width, height):
             return _Layout(rows, columns, top, foot, (width, height))
@@ -251,6 +252,7 @@ def alignment_heatmap(
     references: Iterable[tuple[int, int, str]] = (),
     rule: Rule = "context",
     budget: PlotBudget = PLOT_BUDGET,
+    legend: bool = True,
 ) -> Figure:
     """The heat map of a ``len(labels_a) x len(labels_b)`` cosine matrix, diverging around ``tau``.
 
@@ -260,7 +262,9 @@ def alignment_heatmap(
     verdict's colour; ``references`` holds (i, j, mark), a key of `CELL_MARKS`: B_j supports A_i (supported),
     is an operand of the derivation that gives its value (computed), states its value for another period, row or
     subject (misplaced), is the number bound to what A states (context), states its value as the other change
-    (contradicted), or is the number it is compared with (unsupported). ``rule`` (`verdict_rule`) picks the legend.
+    (contradicted), or is the number it is compared with (unsupported). ``rule`` (`verdict_rule`) picks the legend;
+    ``legend=False`` leaves it out, for a page that shows it beside the figure (the Space: wrapped to a narrow map,
+    it took 12 centred lines).
 
     A matrix within ``budget`` (`PlotBudget`) is drawn whole. A larger one is cut to the rows and columns
     `top_by_cosine` keeps (figures the verdict flags, then accepted matches and verdict marks), and its title says
@@ -271,8 +275,8 @@ def alignment_heatmap(
     n_a, n_b = sim.shape
     accepted_ab, references = list(accepted_ab), list(references)
     verdicts = [*verdicts, *[None] * (n_a - len(verdicts))]
-    legend = MATCH_LEGEND + (f"\n{heatmap_legend(rule)}" if any(v in MARKS for v in verdicts) else "")
-    fit = _layout(n_a, n_b, title, legend, budget)
+    footer = MATCH_LEGEND + (f"\n{heatmap_legend(rule)}" if any(v in MARKS for v in verdicts) else "")
+    fit = _layout(n_a, n_b, title, footer if legend else "", budget)
     flagged = np.array([v in MARKS and not supports(v) for v in verdicts], dtype=bool)
     rows, columns = top_by_cosine(sim, fit.rows, fit.columns, [*accepted_ab, *((i, j) for i, j, _ in references)],
                                   flagged)
@@ -286,7 +290,8 @@ def alignment_heatmap(
                   [(ra[i], cb[j]) for i, j in rejected if i in ra and j in cb],
                   [(ra[i], cb[j], mark) for i, j, mark in references if i in ra and j in cb])
     _label_axes(ax, [labels_a[r] for r in rows], [labels_b[c] for c in columns], [verdicts[r] for r in rows])
-    fig.supxlabel(fit.legend, fontsize=LEGEND_SIZE, color="#333")
+    if fit.legend:
+        fig.supxlabel(fit.legend, fontsize=LEGEND_SIZE, color="#333")
     if fit.title:
         fig.suptitle(fit.title, fontsize=TITLE_SIZE)
     return fig
@@ -428,13 +433,13 @@ def _axis_labels(mentions: Sequence[Mapping[str, Any]], side: str) -> list[str]:
     return [_label(side, badges[i], m["text"]) for i, m in enumerate(mentions) if m["scored"]]
 
 
-def explanation_figure(info: Mapping[str, Any], budget: PlotBudget = PLOT_BUDGET) -> Figure:
+def explanation_figure(info: Mapping[str, Any], budget: PlotBudget = PLOT_BUDGET, legend: bool = True) -> Figure:
     """The figure of one ``NASH.explain(a, b)`` dict: always a Figure, so a caller always gets a file.
 
     With scored numbers on both sides, the alignment heat map titled with NASH, S_num, τ and the numeric
     support, each of A's numbers marked with its verdict, cut to `budget` (and saying so) when it holds more;
     otherwise a small figure saying there is nothing to align, with the scores and each text's numbers (A's with
-    their verdicts: all unmatched when B has none).
+    their verdicts: all unmatched when B has none). ``legend=False``: the heat map without its footer legend.
     """
     if not has_alignment(info):
         return _no_alignment_figure(info)
@@ -442,7 +447,7 @@ def explanation_figure(info: Mapping[str, Any], budget: PlotBudget = PLOT_BUDGET
     verdicts, references = _verdict_marks(info)
     return alignment_heatmap(_axis_labels(ma, "A"), _axis_labels(mb, "B"), info["similarity_matrix"],
                              info["threshold"], *_cells(info), title=_title(info), verdicts=verdicts,
-                             references=references, rule=verdict_rule(info), budget=budget)
+                             references=references, rule=verdict_rule(info), budget=budget, legend=legend)
 
 
 def _mentions_line(mentions: Sequence[Mapping[str, Any]], side: str, verdicts: Mapping[int, str] | None = None) -> str:

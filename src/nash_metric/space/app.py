@@ -1,11 +1,11 @@
 """The Gradio Space's layout: BERTScore and embedding cosine next to NASH, with the reasons shown.
 
 Tabs: Compare (one pair, highlighted numbers with A's unsupported figures flagged, masked texts, alignment heat
-map, numeric support), Rank (one anchor, several candidates, two rankings), Check figures (a generated text's
-figures against a long source: supported, computed, misplaced, contradicted or unsupported, and where), Batch
-(CSV/JSONL upload, CSV download), About (method, options). Compare and Check figures open on their examples
-scored when the page loads (kept, not scored again for every visitor); the heat map is hidden while there is no
-figure to show.
+map with its key, numeric support), Rank (one anchor, several candidates, two rankings), Check figures (a generated
+text's figures against a long source: supported, computed, misplaced, contradicted or unsupported, and where), Batch
+(CSV/JSONL upload, CSV download, a key to the marks), About (method, options). Compare and Check figures open on
+their examples scored when the page loads (kept, not scored again for every visitor); the heat map is hidden while
+there is no figure to show.
 The shared controls (model, backbone, tau) take their choices, defaults and help from `NASHConfig`;
 the handlers live in `handlers`, the HTML in `render`, the heat map in `nash_metric.reports.plot` (shared with
 `NASH.plot`), the Batch tab's files in `batch_files` (read by the command line's reader).
@@ -24,12 +24,23 @@ from . import scorers
 from .batch_files import Downloads, limits_text
 from .handlers import BATCH_LABELS, SpaceHandlers
 from .limits import MAX_CANDIDATES, MAX_CHARS, MAX_MODEL_CHARS, MAX_SOURCE_CHARS, SpaceLimits, limits_lines, source_part
-from .render import CHECK_COLOURS, CHECK_HEADER, CSS
+from .render import CHECK_HEADER, CSS, batch_key_html
 
 ANCHOR = "Revenue increased by 4%."
 FULL_TABLE = 100_000  # px: a table's max_height that shows every row (gradio's default, 500, hid the ninth)
-# Of the Batch table's 10 columns: the widest header word (as unsupported or similarity) fits its column at 1280 px.
-BATCH_WIDTHS = ["19%", "19%", "8%", "7%", "6%", "8.5%", "8.5%", "6%", "7%", "11%"]
+# Of the Batch table's 10 columns: the widest header word (as embedding or similarity) fits its column at 1280 px.
+BATCH_WIDTHS = ["18.5%", "18.5%", "8%", "8%", "6%", "8.5%", "8.5%", "6%", "7%", "11%"]
+# Compare's "Aligned numbers": 10 columns summing to 100%, so that a long status wraps in its column instead of
+# pushing the verdict column past a 1280-pixel window (sized to its content, the table scrolled sideways).
+COMPARE_HEADER = ["direction", "number", "value", "aligned to", "value ", "cosine", "status", "magnitude sim",
+                  "contribution", "verdict (A's figure)"]
+COMPARE_WIDTHS = ["8%", "10%", "9%", "11%", "9%", "6.5%", "15%", "8.5%", "10%", "13%"]
+# Gradio's default theme with bold for its semibold: the SemiBold files gradio ships hold a few dozen glyphs (A and B
+# among them), so semibold text mixed two fonts ("NᴀSH", "Text ᴀ"); the Bold files hold every glyph.
+THEME = gr.themes.Default(
+    font=(gr.themes.LocalFont("Source Sans Pro", weights=(400, 700)), "ui-sans-serif", "system-ui", "sans-serif"),
+    font_mono=(gr.themes.LocalFont("IBM Plex Mono", weights=(400, 700)), "ui-monospace", "Consolas", "monospace"),
+)
 CANDIDATES = ["Revenue increased by 3.56%.", "Revenue increased by 40%.", "Revenue increased by 4.1%."]
 EXAMPLES = [
     ["Revenue increased by 4%.", "Revenue increased by 40%."],
@@ -119,8 +130,8 @@ def _model_info(limits: SpaceLimits) -> str:
 def build_demo(limits: SpaceLimits | None = None) -> gr.Blocks:
     """The Blocks app with its queue set from `limits` (None: `SpaceLimits.from_env()`).
 
-    Pass `CSS` and `max_file_size=limits.max_file_bytes` to `launch`, as gradio 6 takes them there (`serve`
-    does both).
+    Pass `CSS`, `THEME` and `max_file_size=limits.max_file_bytes` to `launch`, as gradio 6 takes them there
+    (`serve` does all three).
     """
     limits = limits or SpaceLimits.from_env()
     scorers.configure(limits.max_loaded_models)
@@ -167,11 +178,11 @@ def _compare_tab(h: SpaceHandlers, scoring: list[Any], demo: gr.Blocks) -> None:
         panels = gr.HTML(elem_id="compare-texts")
         # Hidden until it holds a figure: an empty plot is a large blank box.
         heatmap = gr.Plot(label="Alignment heat map", visible="hidden", elem_id="compare-heatmap")
-        table = gr.Dataframe(headers=["direction", "number", "value", "aligned to", "value ", "cosine", "status",
-                                      "magnitude sim", "contribution", "verdict (A's figure)"],
-                             label="Aligned numbers", interactive=False, wrap=True, elem_id="compare-table")
+        heat_key = gr.HTML(elem_id="compare-heatmap-key")  # the map's key, left-aligned under it ("" without a map)
+        table = gr.Dataframe(headers=COMPARE_HEADER, label="Aligned numbers", interactive=False, wrap=True,
+                             max_height=FULL_TABLE, column_widths=COMPARE_WIDTHS, elem_id="compare-table")
         gr.Examples(EXAMPLES, [text_a, text_b], label="Cases")
-        inputs, outputs = [text_a, text_b, *scoring], [cards, panels, heatmap, table]
+        inputs, outputs = [text_a, text_b, *scoring], [cards, panels, heatmap, heat_key, table]
         opening = demo.load(h.compare_example, inputs, outputs, api_name=False, show_progress="minimal")
         # A click replaces the opening example, never the other way round (a late example would overwrite it).
         compare_btn.click(h.compare, inputs, outputs, api_name="compare", cancels=[opening])
@@ -208,8 +219,8 @@ def _check_tab(h: SpaceHandlers, scoring: list[Any], demo: gr.Blocks) -> None:
                               elem_id="check-first")
             next_btn = gr.Button("Check the next part", visible=False, elem_id="check-next", scale=1)
         summary = gr.HTML(elem_id="check-output")
-        marked = gr.HighlightedText(label="Generated text: each figure by its verdict", color_map=CHECK_COLOURS,
-                                    combine_adjacent=False, show_legend=True, elem_id="check-marked")
+        # Our own HTML, not gr.HighlightedText, which spaced the highlights apart ("in  2023  .") and broke words.
+        marked = gr.HTML(elem_id="check-marked")
         # Tall enough for every figure of a 2,000-character text: no row hidden below a scroll bar.
         table = gr.Dataframe(headers=CHECK_HEADER, label="Figures", interactive=False, wrap=True, max_height=FULL_TABLE,
                              column_widths=["14%", "12%", "37%", "37%"], elem_id="check-table")
@@ -233,13 +244,16 @@ def next_part(source: str, first: int | None) -> int:
 def _batch_tab(h: SpaceHandlers, scoring: list[Any], limits: SpaceLimits) -> None:
     with gr.Tab("Batch"):
         gr.Markdown(f"Upload pairs to score. {limits_text(limits.max_file_bytes)} A request stops after "
-                    f"{limits.request_seconds:g} s and returns the pairs scored so far.")
+                    f"{limits.request_seconds:g} s and returns the pairs scored so far. The CSV has the table's "
+                    "columns; its `baseline` is the backbone's own score of the pair, named in the table: the "
+                    "embedding cosine (sentence backbone) or the backbone token F1 (token backbone).")
         upload = gr.File(label="Pairs file", file_types=[".csv", ".tsv", ".jsonl", ".json"], elem_id="batch-upload")
         batch_btn = gr.Button("Score file", variant="primary", elem_id="batch-button")
         summary = gr.HTML(elem_id="batch-summary")
-        # Ten columns in 1280 px: the texts wrap in their share, the headers between words (`BATCH_LABELS`).
+        # Ten columns in 1280 px: the texts wrap in their share, the headers between words (`batch_labels`).
         results = gr.Dataframe(headers=BATCH_LABELS, label="Scores", interactive=False, wrap=True,
                                max_height=FULL_TABLE, column_widths=BATCH_WIDTHS, elem_id="batch-table")
+        gr.HTML(batch_key_html(), elem_id="batch-key")  # what the marks in "unsupported figures" mean
         download = gr.File(label="Download scores (CSV)", elem_id="batch-download")
         h.downloads = Downloads(download.move_resource_to_block_cache)  # gradio's cache: delete_cache empties it
         batch_btn.click(h.batch, [upload, *scoring], [summary, results, download], api_name="batch")
@@ -253,8 +267,8 @@ def serve(limits: SpaceLimits | None = None, host: str | None = "127.0.0.1", por
     """
     limits = limits or SpaceLimits.from_env()
     demo = build_demo(limits)
-    demo.launch(server_name=host, server_port=port, inbrowser=False, css=CSS, max_file_size=limits.max_file_bytes,
-                **kwargs)
+    demo.launch(server_name=host, server_port=port, inbrowser=False, css=CSS, theme=THEME,
+                max_file_size=limits.max_file_bytes, **kwargs)
     return demo
 
 

@@ -21,9 +21,9 @@ import gradio as gr
 import numpy as np
 
 from ..pipeline.output import NASHOutput
-from ..reports.explain_text import figure_verdicts, support_summary
+from ..reports.explain_text import figure_verdicts, support_summary, verdict_rule
 from ..reports.figure_rows import FigureRow, figure_rows
-from ..reports.plot import PLOT_BUDGET, PlotBudget, explanation_figure, has_alignment
+from ..reports.plot import CELL_HELP, PLOT_BUDGET, PlotBudget, explanation_figure, has_alignment
 from ..verdicts.spec import MARKS, SPEC
 from . import scorers
 from .allow import allowed_model
@@ -37,7 +37,9 @@ from .render import (
     data_view_html,
     error_html,
     figure_table,
+    heat_map_key_html,
     info_html,
+    marked_text_html,
     ranking_html,
     score_cards,
     source_cut_html,
@@ -45,14 +47,23 @@ from .render import (
     tau_html,
     tau_text,
     text_panel,
-    verdict_segments,
 )
 
-# The Batch tab's columns (the CSV's header); the table shows them with spaces for underscores (`BATCH_LABELS`), so
+# The Batch tab's columns (the CSV's header); the table shows them with spaces for underscores (`batch_labels`), so
 # that a header wraps between words, never inside one.
 BATCH_HEADER = ["a", "b", "bertscore_f1", "baseline", "nash", "text_similarity", "numeric_similarity", "alpha",
                 "numeric_support", "unsupported_figures"]
-BATCH_LABELS = [name.replace("_", " ") for name in BATCH_HEADER]
+# The table names what `baseline` (the backbone's own score of the pair) is, by the backbone that scored it.
+BASELINE_LABELS = {"sentence": "embedding cosine", "token": "backbone token F1"}
+
+
+def batch_labels(backend: str = "sentence") -> list[str]:
+    """The Batch table's headers for a batch scored with `backend` (resolved: "sentence" or "token")."""
+    return [BASELINE_LABELS.get(backend, name) if name == "baseline" else name.replace("_", " ")
+            for name in BATCH_HEADER]
+
+
+BATCH_LABELS = batch_labels()  # the headers the table opens with: the default model's sentence backbone
 FIRST_CHUNK, LARGEST_CHUNK = 4, 32  # pairs per scoring step of a batch (the budget is checked between steps)
 MAX_OPENINGS = 8  # opening examples kept (one per tab, model and settings a page loaded with)
 
@@ -104,9 +115,10 @@ def _baselines(scorer: Any, model: str, a: str, b: str,
 
 
 def _heat_map(info: dict[str, Any], deadline: Deadline, budget: PlotBudget = PLOT_BUDGET) -> tuple[Any, str]:
-    """The heat map of `NASH.plot` (cut to `budget`, its title says so) and "", or None and a line saying why not:
-    nothing to align, too little time left to draw it, or a drawing that failed. The scores never depend on it:
-    a figure that overran the budget or failed in gradio would lose the whole answer."""
+    """The heat map of `NASH.plot` (cut to `budget`, its title says so) without its footer legend (the page shows
+    `heat_map_key_html` under it) and "", or None and a line saying why not: nothing to align, too little time left
+    to draw it, or a drawing that failed. The scores never depend on it: a figure that overran the budget or failed
+    in gradio would lose the whole answer."""
     if not has_alignment(info):  # here an info line says it; no figure for nothing to align
         return None, info_html("No alignment to show: numbers on at most one side "
                                f"(S_num = {info['scores']['numeric']:.0f} by definition).")
@@ -118,7 +130,7 @@ def _heat_map(info: dict[str, Any], deadline: Deadline, budget: PlotBudget = PLO
                                f"and this request has {left:.0f} s left ({deadline.allowance()}). The scores, texts "
                                "and table are complete; `nash explain A B --plot map.png` draws it locally.")
     try:
-        return explanation_figure(info, budget), ""
+        return explanation_figure(info, budget, legend=False), ""
     except Exception as exc:  # the scores are in hand: show them, and say what went wrong with the figure
         return None, info_html(f"The heat map could not be drawn ({type(exc).__name__}: {' '.join(str(exc).split())}"
                                "); the scores, texts and table are complete.")
@@ -203,11 +215,11 @@ class SpaceHandlers:
         source = scorer.threshold_source
         return gr.update(value=scorer.threshold, interactive=False, info=TAU_SOURCES.get(source, source))
 
-    @_safe(n_outputs=4)
+    @_safe(n_outputs=5)
     def compare(self, text_a: str, text_b: str, model: str, backend: str, use_model_tau: bool, tau: float,
                 progress=gr.Progress()):
         """Score one pair: baselines vs NASH, highlighted numbers (A's unsupported figures flagged), alignment heat
-        map and table.
+        map with its key, and table.
 
         Once NASH has scored the pair, its scores always come back: the baselines and the heat map are left out,
         with a line naming the limit, when the time left would not cover them (`_baselines`, `_heat_map`)."""
@@ -235,7 +247,9 @@ class SpaceHandlers:
                   + text_panel("Text B (reference)", b, mb, info["masked"]["b"], "B"))
         progress(0.9, desc="drawing the heat map")
         figure, why_not = _heat_map(info, deadline)
-        return cards, panels + why_not, figure, _alignment_rows(info)
+        rule = verdict_rule(info)
+        key = heat_map_key_html(info["threshold"], rule, CELL_HELP[rule]) if figure is not None else ""
+        return cards, panels + why_not, figure, key, _alignment_rows(info)
 
     @_safe(n_outputs=1)
     def rank(self, anchor: str, candidates: str, model: str, backend: str, use_model_tau: bool, tau: float,
@@ -289,7 +303,7 @@ class SpaceHandlers:
         verdicts, support = out.figure_verdicts[0], float(out.numeric_support[0])
         rows = _later(figure_rows(part.text, verdicts), part.lines_before)
         summary = source_cut_html(part) + check_summary_html(support, verdicts) + data_view_html(part.text, verdicts)
-        return summary, verdict_segments(text, verdicts), \
+        return summary, marked_text_html(text, verdicts), \
             figure_table(rows, cut=part.cut), gr.update(visible=part.next_first is not None)
 
     def _kept(self, handler: Callable[..., tuple], *inputs: Any) -> tuple:
@@ -317,16 +331,17 @@ class SpaceHandlers:
     def _compare_drawn(self, *inputs: Any) -> tuple:
         """`compare` with its heat map drawn here, once: a kept matplotlib figure would be drawn again by every page
         load, concurrently, which matplotlib does not allow on one figure."""
-        cards, panels, figure, rows = self.compare(*inputs)
+        cards, panels, figure, key, rows = self.compare(*inputs)
         try:
             drawn = None if figure is None else gr.Plot(render=False).postprocess(figure)
         except Exception:  # pragma: no cover - the scores stand without their figure
-            drawn = None
-        return cards, panels, drawn, rows
+            drawn, key = None, ""
+        return cards, panels, drawn, key, rows
 
     @_safe(n_outputs=3)
     def batch(self, file: Any, model: str, backend: str, use_model_tau: bool, tau: float, progress=gr.Progress()):
-        """Score every pair of an uploaded CSV/JSONL file; returns a summary, a table and a CSV to download.
+        """Score every pair of an uploaded CSV/JSONL file; returns a summary, a table (``{"data", "headers"}``: the
+        baseline's header names the backbone's score, `batch_labels`) and a CSV to download.
 
         Scored in small steps with the budget checked between them: a request out of time returns the pairs
         scored so far (table and CSV) with a message saying where it stopped.
@@ -359,7 +374,7 @@ class SpaceHandlers:
         return self._batch_result(parsed, rows, parts, bert_all, scorer, deadline)
 
     def _batch_result(self, parsed: Any, rows: list[list[Any]], parts: list[Any], bert: list[float], scorer: Any,
-                      deadline: Deadline) -> tuple[str, list[list[Any]] | None, str | None]:
+                      deadline: Deadline) -> tuple[str, dict[str, list[Any]] | None, str | None]:
         total = len(parsed.pairs)
         notes = [f"ignored columns: {', '.join(parsed.ignored)}"] if parsed.ignored else []
         if len(rows) < total:
@@ -383,5 +398,6 @@ class SpaceHandlers:
             out.hashcode, *notes]))
         prefix = "nash_batch_partial_" if partial else "nash_batch_"
         shown = [[a, b, *(round(v, 4) for v in scores), cell] for a, b, *scores, cell in rows]  # the CSV keeps 6
-        return partial + summary, shown, self.downloads.write(BATCH_HEADER, rows, prefix)
+        table = {"data": shown, "headers": batch_labels(out.config["backend"])}
+        return partial + summary, table, self.downloads.write(BATCH_HEADER, rows, prefix)
 

@@ -15,7 +15,17 @@ from ..context.table_data import find_data
 from ..context.tables import Cell, Table, find_tables
 from ..numbers import MASK_TOKEN
 from ..reports.figure_rows import FigureRow, summary_line
-from ..verdicts.spec import DERIVED, MARKS, RULE_VERDICTS, SPEC, SPECS, VERDICT_COLOURS, verdict_title
+from ..verdicts.spec import (
+    DERIVED,
+    MARKS,
+    RULE_VERDICTS,
+    SPEC,
+    SPECS,
+    VERDICT_COLOURS,
+    VERDICT_HELP,
+    Rule,
+    verdict_title,
+)
 from .limits import MAX_DATA_CELL_CHARS, MAX_DATA_COLUMNS, MAX_DATA_RECORDS, SourcePart
 
 # The number kinds' badges in Compare: light fills whose hues stay clear of every verdict colour
@@ -229,15 +239,15 @@ def ranking_html(
     )
 
 
-# The Check figures tab's highlight colours, by verdict (gr.HighlightedText's color_map): the one key.
+# The Check figures tab's highlight colours, by verdict (`marked_text_html`, the stylesheet's `.nash-hl`): the one key.
 CHECK_COLOURS = {verdict: VERDICT_COLOURS[verdict] for verdict in RULE_VERDICTS["context"]}
 NOT_IN_PART = "not in the part checked"  # a figure's value cell when the source was cut (`SourcePart.cut`)
 CHECK_HEADER = ["figure", "verdict", "its value in the source", "what decided, and the number bound to it"]
 
 
 def verdict_segments(text: str, verdicts: Sequence[Mapping[str, Any]]) -> list[tuple[str, str | None]]:
-    """`text` cut into (segment, verdict or None) for gr.HighlightedText: every figure a segment of its own,
-    labelled with its verdict; every character kept, once (gradio escapes the segments itself)."""
+    """`text` cut into (segment, verdict or None): every figure a segment of its own, labelled with its verdict;
+    every character kept, once."""
     out: list[tuple[str, str | None]] = []
     pos = 0
     for entry in sorted(verdicts, key=lambda e: int(e["start"])):
@@ -251,6 +261,26 @@ def verdict_segments(text: str, verdicts: Sequence[Mapping[str, Any]]) -> list[t
     if pos < len(text):
         out.append((text[pos:], None))
     return out
+
+
+def marked_text_html(text: str, verdicts: Sequence[Mapping[str, Any]]) -> str:
+    """The Check figures tab's generated text with each figure highlighted in its verdict's colour (hover: its verdict
+    line, `verdict_title`), under the colour key. The text reads exactly as written: a highlight adds no character,
+    space or margin (gr.HighlightedText spaced its segments apart: "in  2023  .")."""
+    by_start = {int(e["start"]): e for e in verdicts}
+    parts, pos = [], 0
+    for segment, verdict in verdict_segments(text, verdicts):
+        spec, entry = SPEC.get(verdict or ""), by_start.get(pos)
+        if spec is None or entry is None:
+            parts.append(esc(segment))
+        else:
+            title = f"{spec.mark} {verdict_title(spec.name, entry.get('reference'), entry.get('derivation'))}"
+            parts.append(f'<mark class="nash-hl nash-{spec.name}" data-verdict="{spec.name}" title="{esc(title)}">'
+                         f"{esc(segment)}</mark>")
+        pos += len(segment)
+    return (f'<div class="nash-panel" data-testid="check-marked"><div class="nash-panel-head">generated text: each '
+            f'figure by its verdict</div>{colour_key_html(kinds=False, title="verdicts (highlight):")}'
+            f'<div class="nash-text" data-testid="marked-text">{"".join(parts)}</div></div>')
 
 
 def figure_table(rows: Sequence[FigureRow], cut: bool = False) -> list[list[str]]:
@@ -388,15 +418,53 @@ def data_view_html(source: str, verdicts: Sequence[Mapping[str, Any]] = ()) -> s
             f'{total:,} record{"s" if total != 1 else ""}</summary>{note}{"".join(parts)}</details>')
 
 
-def colour_key_html(verdicts: Sequence[str] = RULE_VERDICTS["context"], kinds: bool = True) -> str:
+def colour_key_html(verdicts: Sequence[str] = RULE_VERDICTS["context"], kinds: bool = True,
+                    title: str = "verdicts (outline and mark):") -> str:
     """The colour key: each verdict's mark in its colour (`VERDICT_COLOURS`, the same in every tab and the heat
     map), then the number kinds' badges, which never take a verdict's colour."""
     items = "".join(f'<span class="nash-key-verdict nash-{v}" data-verdict="{v}"><span class="nash-swatch nash-{v}">'
                     f"</span>{SPEC[v].label}</span>" for v in verdicts)
     badges = "".join(f'<mark class="nash-num nash-{k}" data-kind="{k}">{k}</mark> ' for k in _KINDS)
     kinds_html = f'<span class="nash-key-title">number kinds (fill):</span> {badges}' if kinds else ""
-    return (f'<div class="nash-key" data-testid="colour-key"><span class="nash-key-title">verdicts (outline and '
-            f"mark):</span> {items} {kinds_html}</div>")
+    return (f'<div class="nash-key" data-testid="colour-key"><span class="nash-key-title">{esc(title)}</span> '
+            f"{items} {kinds_html}</div>")
+
+
+# Matplotlib's RdBu at 0, ¼, ½, ¾ and 1: the heat map's colour scale (`reports.plot`), white at τ.
+_RDBU = ("#67001f", "#d6604d", "#f7f7f7", "#4393c3", "#053061")
+
+
+def heat_map_key_html(tau: float, rule: Rule, cells: str) -> str:
+    """The heat map's key under it, left-aligned in three rows (the figure's own footer, wrapped to a narrow map, took
+    12 centred lines): the colour scale of the context cosine (−1 to 1, white at τ), the matches' boxes and crosses;
+    the marks of A's row labels (`colour_key_html`); what a mark in a cell means (`cells`, `plot.CELL_HELP`)."""
+    at = 100 * (min(max(float(tau), -1.0), 1.0) + 1) / 2  # where τ falls on the −1..1 bar, in percent
+    stops = ", ".join(f"{c} {p:.1f}%" for c, p in zip(_RDBU, (0, at / 2, at, (at + 100) / 2, 100)))
+    scale = (f'<span class="nash-scale" data-testid="cosine-scale" title="context cosine">−1 <span class="nash-scale-'
+             f'bar" style="background: linear-gradient(to right, {stops})"><span class="nash-scale-tau" style="left: '
+             f'{at:.1f}%"></span></span> 1</span>')
+    matches = ('<span><span class="nash-box"></span>accepted A→B</span> '
+               '<span><span class="nash-box nash-box-back"></span>accepted B→A</span> '
+               '<span><span class="nash-cross">×</span> best match below τ</span>')
+    head, _, tail = cells.partition(": ")
+    return (f'<div class="nash-heat-key" data-testid="heat-map-key"><div class="nash-key"><span class="nash-key-'
+            f'title">cell colour:</span> {scale} <span>context cosine, white at τ = {float(tau):.4f} (blue: the match '
+            f"may count)</span> {matches}</div>"
+            + colour_key_html(RULE_VERDICTS[rule], kinds=False, title="A's row labels:")
+            + f'<div class="nash-key nash-key-text"><span class="nash-key-title">{esc(head)}:</span> {esc(tail)}</div>'
+            "</div>")
+
+
+def batch_key_html(rule: Rule = "context") -> str:
+    """What each mark in the Batch table's unsupported figures means: every verdict of `rule` that is not
+    supporting, by its spec's name, colour and help; the supporting ones are named as not listed."""
+    flagged = [SPEC[v] for v in RULE_VERDICTS[rule] if not SPEC[v].supporting]
+    counted = " and ".join(SPEC[v].label for v in RULE_VERDICTS[rule] if SPEC[v].supporting)
+    items = " · ".join(f'<span class="nash-key-verdict nash-{s.name}" data-verdict="{s.name}">{s.label}</span> '
+                       f"({esc(VERDICT_HELP[rule][s.name])})" for s in flagged)
+    return (f'<div class="nash-key nash-key-text" data-testid="batch-key"><span class="nash-key-title">unsupported '
+            f"figures, each after its mark:</span> {items}; {counted} figures count as supported and are not listed."
+            "</div>")
 
 
 def _decided_cell(row: FigureRow) -> str:
@@ -410,17 +478,19 @@ def _decided_cell(row: FigureRow) -> str:
 
 def check_summary_html(support: float, verdicts: Sequence[Mapping[str, Any]]) -> str:
     """The Check figures tab's summary line (``data-support`` holds the share unrounded, and ``data-<verdict>``
-    each count, for tests), then each computed figure (`DERIVED`) with its derivation (also its hover text)."""
+    each count, for tests), then, in text order, each figure that is not supported and each computed one
+    (`DERIVED`), with its verdict line (also its hover text): "✗ $0.55 (unsupported: the reference says $0.52)",
+    "Σ 24.3% (computed: the reference implies it: …)"."""
     counts = "".join(f' data-{v}="{sum(e["verdict"] == v for e in verdicts)}"' for v in CHECK_COLOURS)
-    derived = []
+    named = []
     for e in sorted(verdicts, key=lambda e: int(e["start"])):
-        v = e["verdict"]
-        if v in DERIVED:
-            title = esc(verdict_title(v, e.get("reference"), e.get("derivation")))
-            derived.append(f'<span class="nash-flagged nash-{v}" data-verdict="{v}" title="{title}">'
-                           f"{MARKS[v]} {esc(e['text'])} ({title})</span>")
+        spec = SPEC.get(e["verdict"])
+        if spec is not None and (not spec.supporting or spec.derived):
+            title = esc(verdict_title(spec.name, e.get("reference"), e.get("derivation")))
+            named.append(f'<span class="nash-flagged nash-{spec.name}" data-verdict="{spec.name}" title="{title}">'
+                         f"{spec.mark} {esc(e['text'])} ({title})</span>")
     return (f'<div class="nash-support" data-testid="check-summary" data-support="{float(support)!r}"{counts}>'
-            f"{esc(summary_line(support, verdicts))}" + "".join(f" · {c}" for c in derived) + "</div>")
+            f"{esc(summary_line(support, verdicts))}" + "".join(f" · {c}" for c in named) + "</div>")
 
 
 def error_html(message: str) -> str:
@@ -466,6 +536,9 @@ def _colour_rules() -> str:
                   f".nash-{verdict} .nash-flag, .nash-flagged.nash-{verdict}, .nash-key-verdict.nash-{verdict} "
                   f"{{ color: {colour}; }}",
                   f".nash-swatch.nash-{verdict} {{ background: {colour}; }}",
+                  # A tint and an underline, no padding or margin: the text keeps its spacing as written.
+                  f".nash-hl.nash-{verdict} {{ background: color-mix(in srgb, {colour} 35%, transparent); "
+                  f"box-shadow: inset 0 -2px {colour}; }}",
                   f".nash-data-cell.nash-{verdict} {{ outline: 2px solid {colour}; outline-offset: -2px; }}"]
     return "\n".join(rules)
 
@@ -478,6 +551,15 @@ CSS = _colour_rules() + """
 .nash-key { margin: 4px 0 8px; font-size: 0.85em; display: flex; flex-wrap: wrap; gap: 4px 10px;
   align-items: baseline; }
 .nash-key-title { opacity: 0.7; } .nash-key-verdict { font-weight: 600; white-space: nowrap; }
+.nash-hl { padding: 0; margin: 0; border-radius: 2px; color: inherit; }
+.nash-heat-key { margin: 2px 0 10px; } .nash-heat-key .nash-key { margin: 2px 0; }
+.nash-key.nash-key-text { display: block; }
+.nash-scale { white-space: nowrap; } .nash-scale-bar { display: inline-block; position: relative; width: 120px;
+  height: 0.8em; vertical-align: middle; border: 1px solid #999; }
+.nash-scale-tau { position: absolute; top: -3px; bottom: -3px; width: 2px; margin-left: -1px; background: #000; }
+.nash-box { display: inline-block; width: 0.9em; height: 0.9em; margin-right: 3px; vertical-align: middle;
+  border: 2px solid #111; } .nash-box-back { border: 2px dashed #f59e0b; }
+.nash-cross { color: #7f1d1d; font-weight: 700; }
 .nash-swatch { display: inline-block; width: 0.8em; height: 0.8em; border-radius: 2px; margin-right: 3px; }
 .nash-keep-case { text-transform: none; }
 th[role="columnheader"] .header { word-break: normal; overflow-wrap: normal; hyphens: none; }

@@ -60,7 +60,7 @@ from . import value
 from .aggregates import aggregate, extreme
 from .derivations import Derivation, SourceIndex, derive
 from .keys import Label, SupportKeys
-from .placement import Basis, Tables, bound_cells, bound_strength, contradiction
+from .placement import Basis, Tables, bound_cells, bound_strength, contradiction, naming
 from .reference import Reference, closeness
 from .rules import RULE, VerdictRule
 from .spec import RULE_VERDICTS, SUPPORTING
@@ -120,7 +120,7 @@ class FigureVerdict(TypedDict):
         found: where its value is stated (supported, misplaced, contradicted; None when unsupported or computed).
         reference: the reference number it is compared with: its value's place when supported or contradicted,
             the number of another value bound to what the prediction states when misplaced, the closest in context
-            when unsupported (None when the reference states no number).
+            when unsupported (None when the reference states no number of its kind: `value.kin`).
         cosine: the backbone cosine of the figure and `reference`.
         basis: what decided a misplaced or contradicted figure ("period: 2022, not 2023"; None otherwise).
         derivation: for a computed figure, how its bound source numbers give its value ("(62.4 − 50.2) / 50.2 =
@@ -254,7 +254,8 @@ def _derived(keys: SupportKeys, row: int, decision: Decision, index: SourceIndex
     """Step 3 for one figure stated nowhere, or stated only in a row or column other than the ones it names
     ("combined services and product revenue" against the total's row): computed when a derivation of the numbers
     bound to what it names gives it. With it, its derivation, or an unsupported figure's closest one."""
-    match, closest = derive(keys, row, index, before)
+    columns = tables.attribute_columns(naming(keys, row, rule)) if rule.operand_columns and tables else None
+    match, closest = derive(keys, row, index, before, columns)
     if match is None and tables is not None and ib is not None and rule.aggregates:
         found = aggregate(keys, row, tables, ib, rule)  # the highest, lowest, average or total of a column it names
         match = None if found is None else Derivation(*found)
@@ -319,8 +320,13 @@ def pair_verdicts(mentions: MentionTable, a: slice, b: slice, rule: VerdictRule 
             rival = value.rivals(mentions, block, ib, rule) & ~agree
         close = closeness(keys, block, ib, cosine, reference)
         fits = rival | agree
-        # The number a report shows beside a figure: the closest that fits it, else the closest by cosine.
-        compared = np.where(fits.any(axis=1), np.where(fits, close, -np.inf).argmax(axis=1), cosine.argmax(axis=1))
+        # The number a report shows beside a figure: the closest that fits it, else the closest by cosine of its kind
+        # (`value.kin`), else none (-1): "7.0%" read "the reference says $845 million".
+        compared = np.where(fits, close, -np.inf).argmax(axis=1)
+        lost = np.flatnonzero(~fits.any(axis=1))
+        if len(lost):
+            kind = value.kin(mentions, block[lost], ib)
+            compared[lost] = np.where(kind.any(axis=1), np.where(kind, cosine[lost], -np.inf).argmax(axis=1), -1)
         decisions += [decide(Figure(keys, first + row, ia, ib, agree[row], rival[row], close[row],
                                     bool(quantity[first + row]), int(compared[row]), reference.tables), rule)
                       for row in range(len(block))]

@@ -25,8 +25,9 @@ cost stays small on a long source (`perf/source_cost.py`).
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations, pairwise, permutations
 
@@ -34,7 +35,7 @@ import numpy as np
 
 from ..context.binding import FALL, RISE, change_sign, stem
 from ..context.words import Context
-from ..vocabulary.en import COMPARED_WORDS, DIFFERENCE_WORDS, SCALE_NAMES
+from ..vocabulary.en import COMPARED_WORDS, DIFFERENCE_WORDS, SCALE_EXPONENTS, SCALE_NAMES
 from .aggregates import AggregateName
 from .keys import SupportKeys
 from .operations import (
@@ -63,6 +64,13 @@ CLOSEST = 0.5  # an unsupported figure shows its closest derivation when it is a
 TOLERANCE_SLACK = 1e-9
 VALUE_SLACK = 1e-12
 _CURRENCY_SPACE = re.compile(r"([$€£¥])\s+")  # a table's "$ 1,452.4" reads "$1,452.4" in a derivation
+# A written amount's digits, the signs and parentheses around them, and the scale word after them ("-$0.3
+# million", "($1.2) million", "5bn"): an amount's result is written in its figure's form.
+_DIGITS = re.compile(r"\d[\d,]*(?:\.\d+)?|\.\d+")
+_SIGNS = re.compile(r"[()+\-−–]")
+_SCALE_WORD = re.compile(r"[\s-]*([a-z]+)")
+MAX_DECIMALS = 9  # an amount's result shows at most this many decimals at its figure's scale
+DIGIT_SLACK = 1e-9  # float error in the decimals an operand's last digit calls for (log10(0.001) is -2.9999...)
 
 
 @dataclass(frozen=True)
@@ -91,6 +99,7 @@ class _Ask:
     items_difference: bool  # a difference of two items ("the difference between A and B", "$5 million more")
     family: int  # the figure's unit family code (-1: any) and per-unit flag: an amount's operands fit them
     per_unit: bool
+    written: str  # the figure as written ("$300 million"): an amount's derivation reads its result in that form
 
 
 class SourceIndex:
@@ -119,11 +128,13 @@ class SourceIndex:
             self.column_words[(table, column)] = context.column_words
 
 
-def derive(keys: SupportKeys, i: int, index: SourceIndex, before: frozenset[str] = frozenset()
-           ) -> tuple[Derivation | None, Derivation | None]:
+def derive(keys: SupportKeys, i: int, index: SourceIndex, before: frozenset[str] = frozenset(),
+           columns: Mapping[int, set[int]] | None = None) -> tuple[Derivation | None, Derivation | None]:
     """(the derivation of bound source numbers that gives figure i, else None; the closest one, for a reader).
     `before`: the subject of the prediction's figure before i, for a figure in a clause of its own ("..., or
-    24.3%"), which names no subject itself."""
+    24.3%"), which names no subject itself. `columns`: per table, the columns the figure's noun names
+    (`placement.Tables.attribute_columns`); a table operand must stand in one of them ("14 rebounds" is no sum of
+    defensive rebounds and rebounds)."""
     context = keys.contexts[i]
     if context is None:
         return None, None
@@ -134,6 +145,8 @@ def derive(keys: SupportKeys, i: int, index: SourceIndex, before: frozenset[str]
         return None, None
     best: tuple[float, Derivation] | None = None
     for operation, operands in _candidates(keys, index, context, ask):
+        if columns and not _in_columns(keys, operands, columns):
+            continue
         for value, scale in _results(keys, operation, operands, ask):
             if _agrees(ask, operation, value):
                 return _derivation(keys, operation, operands, value, scale, ask), None
@@ -142,6 +155,12 @@ def derive(keys: SupportKeys, i: int, index: SourceIndex, before: frozenset[str]
                 best = (gap, _derivation(keys, operation, operands, value, scale, ask))
     near = best is not None and best[0] <= CLOSEST * max(abs(ask.value), ask.tolerance)
     return None, best[1] if near else None
+
+
+def _in_columns(keys: SupportKeys, operands: tuple[int, ...], columns: Mapping[int, set[int]]) -> bool:
+    """Whether every table operand of a table whose columns the figure names stands in one of them."""
+    places = (keys.contexts[j].place for j in operands)
+    return all(place is None or place[0] not in columns or place[2] in columns[place[0]] for place in places)
 
 
 # -- what the figure asks --------------------------------------------------------------------------------------
@@ -170,7 +189,7 @@ def _ask(keys: SupportKeys, i: int, context: Context) -> _Ask:
     # A difference between two items rather than a change over periods: "$5 million more than Europe".
     items_difference = bool(words & (DIFFERENCE_WORDS | COMPARED_WORDS)) and "difference" in operations
     return _Ask(float(keys.values[i]), float(keys.rounding[i]), figure, _decimals(keys.labels[i][0]), change, sign,
-                operations, items_difference, int(keys.family[i]), bool(keys.per_unit[i]))
+                operations, items_difference, int(keys.family[i]), bool(keys.per_unit[i]), keys.labels[i][0])
 
 
 def _decimals(text: str) -> int:
@@ -386,17 +405,73 @@ def _shown(keys: SupportKeys, j: int) -> str:
 
 def _derivation(keys: SupportKeys, operation: OperationName, operands: tuple[int, ...], value: float, scale: float,
                 ask: _Ask) -> Derivation:
-    op = OPERATION[operation]
+    op, scale = OPERATION[operation], scale or 1.0
     texts = [_shown(keys, j) for j in operands]
-    shown = value / scale if scale else value
-    decimals = ask.decimals if op.pure else max([ask.decimals, *(_decimals(t) for t in texts)])
-    result = f"{shown:,.{decimals}f}".replace("-", "−")
-    unit = op.unit
-    if not unit and ask.figure.points:
-        unit = " points"
-    elif not unit and ask.figure.percent:
-        unit = "%"
-    elif not unit and scale in SCALE_NAMES:
-        unit = f" {SCALE_NAMES[scale]}"
     text = op.render(texts, float(keys.values[operands[-1]]))
-    return Derivation(operation, operands, value, f"{text} = {result}{unit}")
+    if op.pure:  # a percent or a multiple: the operands' scale cancels, the figure's decimals alone
+        result = _number(value, ask.decimals, ask.decimals) + op.unit
+    elif op.unit or ask.figure.points or ask.figure.percent:  # percents and points: the operands' own
+        decimals = max([ask.decimals, *(_decimals(t) for t in texts)])
+        unit = op.unit or (" points" if ask.figure.points else "%")
+        result = _number(value / scale, decimals, ask.decimals) + unit
+    else:
+        result = _amount(keys, operands, texts, value, scale, ask)
+    return Derivation(operation, operands, value, f"{text} = {result}")
+
+
+def _amount(keys: SupportKeys, operands: tuple[int, ...], texts: Sequence[str], value: float, scale: float,
+            ask: _Ask) -> str:
+    """An amount's result as the figure writes its own value: its currency, its scale word ("$4.2 billion −
+    $3.9 billion = $300 million" for "$300 million", "= $0.3 billion" for "$0.3 billion"), digits as fine as the
+    figure's and the operands' at that scale, no zero past the figure's own ("= $300 million", not
+    "300,000,000.0")."""
+    form = _form(ask.written, ask.value)
+    if form is None:  # no digits of its own to follow ("three hundred million dollars"): its magnitude's scale
+        shown = max((s for s in SCALE_NAMES if s <= abs(ask.value)), default=1.0)
+        prefix, suffix = "", f" {SCALE_NAMES[shown]}" if shown in SCALE_NAMES else ""
+    else:
+        prefix, suffix, shown = form
+    # The operands' last written digit, at the scale shown: "$4.2 billion" is to 100 million, no decimal in
+    # millions; a table's "44.3" (in millions) is to 0.1 million.
+    finest = min(10.0 ** -_decimals(t) * _own_scale(keys, j) for j, t in zip(operands, texts)) * scale / shown
+    decimals = max(ask.decimals, min(MAX_DECIMALS, math.ceil(-math.log10(finest) - DIGIT_SLACK)))
+    number = _number(value / shown, decimals, ask.decimals)
+    sign = "−" if number.startswith("−") else ""
+    return f"{sign}{prefix}{number.lstrip('−')}{suffix}"
+
+
+def _form(text: str, value: float) -> tuple[str, str, float] | None:
+    """A written amount's text before its digits (a currency), after them (a scale word, a unit) and the scale
+    that word gives: "$300 million" -> ("$", " million", 1e6), "€3.4m" -> ("€", "m", 1e6), "5,000" -> ("", "",
+    1.0); signs and parentheses left out. None when its digits times a scale its own words name do not give its
+    value (a number in words; "$3" of "$3-5 million", scaled by the range's word)."""
+    digits = _DIGITS.search(text)
+    if digits is None:
+        return None
+    written = float(digits.group().replace(",", ""))
+    prefix, suffix = _SIGNS.sub("", text[:digits.start()]), text[digits.end():].lstrip(")")
+    if written == 0 or value == 0:
+        return (prefix, suffix, 1.0) if written == abs(value) else None
+    exponent = round(math.log10(abs(value) / written))
+    if not math.isclose(abs(value), written * 10.0 ** exponent, rel_tol=1e-9):
+        return None
+    if exponent:
+        word = _SCALE_WORD.match(suffix.lower())
+        if word is None or SCALE_EXPONENTS.get(word.group(1)) != exponent:
+            return None
+    return prefix, suffix, 10.0 ** exponent
+
+
+def _own_scale(keys: SupportKeys, j: int) -> float:
+    """The scale a number's own words give it ("$4.2 billion": 1e9; a table's bare "44.3": 1)."""
+    form = _form(keys.labels[j][0], float(keys.values[j]))
+    return 1.0 if form is None else form[2]
+
+
+def _number(value: float, decimals: int, keep: int) -> str:
+    """`value` at `decimals`, zeros past the first `keep` decimals dropped ("300", not "300.0"), its minus "−"
+    (none on a zero)."""
+    head, _, tail = f"{abs(value):,.{decimals}f}".partition(".")
+    tail = tail[:keep] + tail[keep:].rstrip("0")
+    number = f"{head}.{tail}" if tail else head
+    return f"−{number}" if value < 0 and number.strip("0.,") else number

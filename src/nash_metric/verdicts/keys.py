@@ -64,6 +64,7 @@ class SupportKeys:
     cell: np.ndarray
     noun: np.ndarray
     timed: np.ndarray
+    headed: np.ndarray  # [M] bool: a number in words in a table's header or label ("Three-pointers"): states nothing
 
 
 def read_keys(texts: Iterable[tuple[str, Sequence[NumericMention], int]], size: int,
@@ -121,6 +122,7 @@ def read_keys(texts: Iterable[tuple[str, Sequence[NumericMention], int]], size: 
         cell=np.array([c is not None and c.cell for c in contexts], bool),
         noun=np.array([noun_codes.get(n, -1) for n in nouns], np.int64),
         timed=np.array([n in DURATIONS for n in nouns], bool),
+        headed=np.array([c is not None and c.headed for c in contexts], bool),
     )
 
 

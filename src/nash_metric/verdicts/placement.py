@@ -80,16 +80,29 @@ class Tables:
         on_day = {r for r, days in self.days.get(table, {}).items() if figure.day in days} if figure.day else set()
         return (named_rows & on_day or on_day) if on_day else named_rows, named_columns
 
+    def attribute_columns(self, figure: Context) -> dict[int, set[int]]:
+        """Per table, the columns the noun after a figure names by their headers ("17 rebounds": Rebounds, not
+        Defensive rebounds); tables whose headers it names none of are left out."""
+        if not figure.attribute:
+            return {}
+        named = {table: _closest(headers, figure.attribute) for table, headers in self.headers.items()}
+        return {table: columns for table, columns in named.items() if columns}
+
 
 def naming(keys: SupportKeys, i: int, rule: VerdictRule) -> Context:
     """Figure i's context as it names a table's row and column, as far as `rule` reads it (`entities`: the row
     label before it; `days`: the day it names; `attributes`: the noun after it). One of a pair ("113 - 107",
     "(17 - 36)") is stated for one of the two entities its sentence names, not for the nearest: its row is named
-    by its subject and day alone."""
+    by its subject and day alone. A pair followed by a noun ("6-9 FG") is stated for one entity, and the noun names
+    the column of both (`pairs`)."""
     context = keys.contexts[i]
-    before = () if keys.partner[i] >= 0 or not rule.entities else context.before
-    day = context.day if rule.days else None
+    partner = int(keys.partner[i])
     attribute = context.attribute if rule.attributes else frozenset()
+    if rule.pairs and rule.attributes and not attribute and partner > i:  # "4-7 FG": the first takes the noun
+        attribute = keys.contexts[partner].attribute
+    one = partner < 0 or (rule.pairs and bool(attribute))
+    before = context.before if one and rule.entities else ()
+    day = context.day if rule.days else None
     if (before, day, attribute) == (context.before, context.day, context.attribute):
         return context
     return replace(context, before=before, day=day, attribute=attribute)
@@ -101,7 +114,10 @@ def bound_cells(keys: SupportKeys, i: int, tables: Tables, ib: np.ndarray, place
     its value's places (`places`: positions in `ib`) and not among them: what the text states the figure for,
     when the source states another value there ("16 GB of storage" where storage holds 256)."""
     figure, out = naming(keys, i, rule), []
-    for table in dict.fromkeys(keys.contexts[int(ib[p])].place[0] for p in places if keys.contexts[int(ib[p])].cell):
+    found = (keys.contexts[int(ib[p])].place[0] for p in places if keys.contexts[int(ib[p])].cell)
+    # Every table, when the value may sit in another table than the one that names it ("six road wins": the
+    # players' rebounds hold a 6, the team's wins a 5).
+    for table in (tables.cells if rule.any_table else dict.fromkeys(found)):
         rows, columns = tables.named(table, figure)
         out += [j for r in rows for c in columns for j in tables.cells[table].get((r, c), ())]
     taken = {int(p) for p in places}
@@ -135,6 +151,15 @@ def _words(words: frozenset[str], empty: str) -> str:
     return " ".join(sorted(words)) or empty
 
 
+def _line(context: Context, kind: Literal["row", "column"], empty: str) -> str:
+    """A table cell's row or column label as its source writes it ("Patient services revenue", a data record's
+    "2024-03-01 15:00:00"), not the words that bind it ("patient revenue service"); a row with no label of its
+    own by its section; its words when the table writes none."""
+    label, row = context.label, kind == "row"
+    written = "" if label is None else (label.row or label.section if row else label.column)
+    return " ".join(written.split()) or _words(context.row_words if row else context.column_words, empty)
+
+
 def contradiction(keys: SupportKeys, i: int, j: int, others: Sequence[frozenset[str]], tables: Tables,
                   rule: VerdictRule) -> Basis | None:
     """What of reference number j's binding figure i's text contradicts, None when nothing does: another year
@@ -150,20 +175,21 @@ def contradiction(keys: SupportKeys, i: int, j: int, others: Sequence[frozenset[
             and int(ya) in tables.years.get(context.place[0], ()):
         # "In 2019, X amounted to ..." against a table with a 2019 column: a cell of a column of no year (a
         # change, a share) is not the 2019 value.
-        return Basis("column", f"{_words(context.column_words, '(no period)')}, not {int(ya)}")
+        return Basis("column", f"{_line(context, 'column', '(no period)')}, not {int(ya)}")
     if rule.nouns and not context.cell and figure.counted and context.counted not in (None, figure.counted):
         return Basis("counts", f"{context.counted}, not {figure.counted}")
     sa, sb = figure.subject, context.subject
     if context.cell:
         table, row, column = context.place
-        rows, columns = tables.named(table, naming(keys, i, rule))
+        named = naming(keys, i, rule)
+        rows, columns = tables.named(table, named)
         if rows and row not in rows:
-            # A data record reads as its identifying fields as written ("2024-03-01 15:00:00", "Rangers").
-            shown = context.label.row if context.label and context.label.path and context.label.row else \
-                _words(context.row_words, "(unlabelled)")
-            return Basis("row", f"{shown}, not the one named")
-        if columns and column not in columns:
-            return Basis("column", f"{_words(context.column_words, '(unlabelled)')}, not the one named")
+            return Basis("row", f"{_line(context, 'row', '(unlabelled)')}, not the one named")
+        # The noun after the figure names a column of another table only ("six road wins": the teams' wins, not
+        # a player's rebounds).
+        other = not columns and rule.any_table and bool(named.attribute) and bool(tables.attribute_columns(named))
+        if (columns and column not in columns) or other:
+            return Basis("column", f"{_line(context, 'column', '(unlabelled)')}, not the one named")
         return None
     if not sa:
         return None

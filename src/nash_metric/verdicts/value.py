@@ -5,7 +5,7 @@ Both as [figures x reference numbers] matrices, several small pairs at once (`sm
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -33,6 +33,8 @@ def value_agreement(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, rule
     states an amount of money nor stands at a scale."""
     keys = mentions.support
     agree = value_support(mentions, ia, ib, unsigned=True)
+    if keys.headed.any():  # "Three" of a "Three-pointers made" header states no value
+        agree &= ~_along(ib)(keys.headed)
     bare = ~keys.scaled[ib] & ~keys.strict[ib] & np.isnan(keys.table_scale[ib])
     if rule.counts:
         bare &= ~keys.counted[ib]
@@ -67,24 +69,37 @@ def _same_duration(keys: SupportKeys, ia: np.ndarray, ib: np.ndarray) -> np.ndar
     return ~(keys.timed[ia][..., :, None] | keys.timed[ib][..., None, :]) | (na == nb) | (na < 0) | (nb < 0)
 
 
-def rivals(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, rule: VerdictRule = RULE) -> np.ndarray:
-    """[..., m, n] whether reference mention ib[..., j] could state what figure ia[..., i] states, whatever its value
-    (commensurable): the same family (a number without a unit fits any but a strict one), both amounts per unit
-    or both totals, neither counting things against money, at most `rule.ratio` apart (a table's scale applied;
-    a table cell at any distance unless `rule.ratio_in_tables`: its row and column bind it), and a calendar
-    period only for a period (a year stated beside an amount is not a rival of the amount)."""
-    keys = mentions.support
+def _down(ia: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+    """A [..., M] field as figure ia[i]'s value down a column of a [..., m, n] matrix."""
+    return lambda values: values[ia][..., :, None]
 
-    def a(values: np.ndarray) -> np.ndarray:  # figure ia[i]'s value down a column
-        return values[ia][..., :, None]
 
-    def b(values: np.ndarray) -> np.ndarray:  # reference number ib[j]'s along a row
-        return values[ib][..., None, :]
+def _along(ib: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+    """A [..., M] field as reference number ib[j]'s value along a row of a [..., m, n] matrix."""
+    return lambda values: values[ib][..., None, :]
 
+
+def kin(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
+    """[..., m, n] whether reference mention ib[..., j] is of figure ia[..., i]'s kind, whatever its value: the same
+    family (a number without a unit fits any but a strict one), both amounts per unit or both totals, neither
+    counting things against money, and a calendar period only for a period (a year stated beside an amount is not
+    of its kind). A report never compares a figure with a number of another kind ("7.0%" with "$845 million")."""
+    keys, a, b = mentions.support, _down(ia), _along(ib)
     fa, fb = a(keys.family), b(keys.family)
     fits = (fa == fb) | (fa < 0) & ~b(keys.strict) | (fb < 0) & ~a(keys.strict)
     fits &= a(keys.per_unit) == b(keys.per_unit)
-    fits &= ~((a(keys.money) | b(keys.money)) & (a(keys.counted) | b(keys.counted)))
+    fits &= ~((a(keys.money) | b(keys.money)) & (a(keys.counted) | b(keys.counted))) & ~b(keys.headed)
+    if mentions.calendar is None:
+        return fits
+    level = mentions.calendar.level
+    return fits & ((a(level) >= 0) == (b(level) >= 0))
+
+
+def rivals(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, rule: VerdictRule = RULE) -> np.ndarray:
+    """[..., m, n] whether reference mention ib[..., j] could state what figure ia[..., i] states, whatever its value
+    (commensurable): of its kind (`kin`) and at most `rule.ratio` apart (a table's scale applied; a table cell at
+    any distance unless `rule.ratio_in_tables`: its row and column bind it)."""
+    keys, a, b = mentions.support, _down(ia), _along(ib)
     va = np.abs(a(keys.values))
     vb = np.abs(b(keys.values) * np.nan_to_num(b(keys.table_scale), nan=1.0))
     near = _within(va, vb, rule.ratio)
@@ -93,11 +108,7 @@ def rivals(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, rule: Verdict
         near |= _within(va, vb * scale, rule.ratio) & a(keys.scaled) & np.isnan(b(keys.table_scale))
     if not rule.ratio_in_tables:
         near |= b(keys.cell)
-    fits &= near
-    if mentions.calendar is None:
-        return fits
-    level = mentions.calendar.level
-    return fits & ((a(level) >= 0) == (b(level) >= 0))
+    return kin(mentions, ia, ib) & near
 
 
 def _within(a: np.ndarray, b: np.ndarray, ratio: float) -> np.ndarray:

@@ -227,6 +227,10 @@ COMPARED_WORDS = frozenset(("more", "less", "higher", "lower", "exceed", "exceed
 IDENTIFYING_KEYS = _words("name title label category type date time datetime dt_txt day year month period season "
                           "country city team team_name team_city player player_name first_name second_name "
                           "last_name entity location region state place station subject")
+# A record of two fields that names one value ({"name": "Size", "value": "6.1 inches"}, {"key": ..., "value": ...}):
+# the name is the value's attribute, a column of the record it stands in, not an entity of its own.
+PAIR_NAME_KEYS = _words("name key label")
+PAIR_VALUE_KEYS = _words("value val")
 # A field that identifies something and states no figure ("id": 802, "icon": "03n", "img": a URL).
 IDENTIFIER_KEYS = _words("id uuid guid icon img image url href link code key hash sku isbn")
 # Abbreviations in keys and headers, each as the words a text writes (`context.keys`): "FG_PCT" is "field goal
@@ -237,7 +241,8 @@ KEY_WORDS = {
     "blk": "blocks", "tov": "turnovers", "pf": "personal fouls", "fg": "field goals",
     "fgm": "field goals made", "fga": "field goals attempted", "ft": "free throws", "ftm": "free throws made",
     "fta": "free throws attempted", "fg3": "three point", "fg3m": "three point made",
-    "fg3a": "three point attempted", "3p": "three point", "pointers": "point", "pointer": "point",
+    "fg3a": "three point attempted", "3p": "three point", "3pt": "three point", "3pm": "three point made",
+    "3pa": "three point attempted", "pointers": "point", "pointer": "point",
     "qtr": "quarter", "qtr1": "first quarter",
     "qtr2": "second quarter", "qtr3": "third quarter", "qtr4": "fourth quarter", "min": "minimum",
     "max": "maximum", "avg": "average", "temp": "temperature", "hum": "humidity", "deg": "direction degrees",

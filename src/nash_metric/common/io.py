@@ -126,9 +126,6 @@ def utf16_hint(codec: str) -> str:
     return f"; it looks like UTF-16 without a byte-order mark: pass encoding= {codec} (or {other})"
 
 
-UTF16_HINT = utf16_hint("utf-16-le")
-
-
 def bom_encoding(head: bytes) -> str | None:
     """The encoding a UTF-16 or UTF-32 byte-order mark at the start of a file names (its codec drops the mark)."""
     return next((codec for bom, codec in _BOMS if head.startswith(bom)), None)

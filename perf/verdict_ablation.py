@@ -21,7 +21,8 @@ is encoded once per set with the default model; every variant then recomputes th
   computed           a figure stated nowhere that a derivation of the numbers bound to what it names gives
                      (`verdicts.derivations`; "all but computed" is the shipped rule without it);
   all but X          the shipped rule without one of the rules of data (entities, attributes, cells, extremes,
-                     words, aggregates; `verdicts.rules`), and "no data rules" without all six.
+                     words, aggregates, ...; `verdicts.rules`), and "no data rules" without all of them; the
+                     same for qualifiers, year_columns and intervals, one by one.
 
 Leave-one-domain-out: for each set left out, the variant with the best mean balanced accuracy on the other sets
 is chosen, and reported on the one left out, beside the value step alone and the value-anywhere check (V). The
@@ -61,6 +62,8 @@ from nash_metric.verdicts.spec import COMPUTED, SUPPORTING
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "summedits"
 DATA_RULES = ("entities", "days", "attributes", "cells", "extremes", "words", "aggregates", "pairs", "any_table",
               "operand_columns")
+# Other switches measured one by one too ("all but intervals").
+SINGLE_RULES = ("qualifiers", "year_columns", "intervals")
 VARIANTS: dict[str, VerdictRule] = {
     "value only": VALUE_ONLY,
     "+ counts": replace(VALUE_ONLY, counts=True),
@@ -70,15 +73,15 @@ VARIANTS: dict[str, VerdictRule] = {
     "+ counts, prose": replace(VALUE_ONLY, counts=True, prose=True),
     "+ counts, tables, prose": replace(VALUE_ONLY, counts=True, tables=True, prose=True),
     "+ counts, tables, prose, nouns": replace(VALUE_ONLY, counts=True, tables=True, prose=True, nouns=True),
-    "all, ratio 3 in prose": replace(RULE, ratio=3.0),
-    "all, ratio 10 in prose": RULE,
-    "all, ratio 30 in prose": replace(RULE, ratio=30.0),
-    "all, ratio 10 in prose and tables": replace(RULE, ratio_in_tables=True),
+    "all, ratio 3": replace(RULE, ratio=3.0),
+    "all, ratio 10": RULE,
+    "all, ratio 30": replace(RULE, ratio=30.0),
+    "all, ratio 10 in prose only": replace(RULE, ratio_in_tables=False),
     "all, any ratio": replace(RULE, ratio=float("inf")),
     "all but computed": replace(RULE, computed=False),
     # Each rule of data flipped from the shipped rule: "all but X" when it ships on, "all and X" when off.
     **{f"all {'but' if getattr(RULE, name) else 'and'} {name}": replace(RULE, **{name: not getattr(RULE, name)})
-       for name in DATA_RULES},
+       for name in (*DATA_RULES, *SINGLE_RULES)},
     "no data rules": replace(RULE, **dict.fromkeys(DATA_RULES, False)),
 }
 SHIPPED = next(name for name, rule in VARIANTS.items() if rule == RULE)

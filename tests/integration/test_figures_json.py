@@ -32,6 +32,8 @@ STORES = ('{"year": 2019, "sales_units": 1200, "stores": 14}\n'
           '{"year": 2020, "sales_units": 1350, "stores": 15}\n'
           '{"year": 2021, "sales_units": 1610, "stores": 18}\n')
 CHARGER = '{"battery_mah": 4800, "charging_w": 45}'
+HOCKEY = ('{"home": {"team": "Boston Bruins", "score": 4, "shots": 31}, '
+          '"away": {"team": "Toronto Maple Leafs", "score": 3, "shots": 28}}')
 PLAYER = '{"player": "J. Ortiz", "pts": 27, "reb": 9, "fg_pct": 49, "fg3_pct": 38}'
 # A forecast: a list of records, each with its time (2024-03-01 was a Friday).
 FORECAST = ('{"city": {"name": "Tromso"}, "list": ['
@@ -73,10 +75,20 @@ CASES = {
     "period": Case(GAME, "The Rangers scored 2 goals in the second period.", "2", True, "home.periods[1]", "Rangers"),
     "other team's period": Case(GAME, "The Bruins scored 2 goals in the second period.", "2", False,
                                 "home.periods[1]", "Rangers"),
+    # A score line with no noun is stated for either team its sentence names, not the one it names most.
+    "score line": Case(HOCKEY, "The Boston Bruins beat the Toronto Maple Leafs 4-3.", "4", True, "home.score",
+                       "Boston Bruins"),
     # A list of yearly records: the year is the row label.
     "yearly": Case(YEARS, "The company had 1,750 employees in 2020.", "1,750", True, "[1].employees", "2020"),
     "other year": Case(YEARS, "Revenue was $389 million in 2021.", "$389 million", False, "[1].revenue_musd", "2020"),
     "yearly nowhere": Case(YEARS, "Revenue reached $500 million in 2020.", "$500 million", False, None),
+    # A change between two points is no range, and a peak is the figure its own clause calls one.
+    "change from a point": Case(YEARS, "Revenue fell from $412 million in 2019 to $389 million in 2020.",
+                                "$412 million", True, "[0].revenue_musd", "2019"),
+    "peak of another figure": Case(YEARS, "Revenue fell to $389 million in 2020 before peaking at $455 million "
+                                   "in 2021.", "$389 million", True, "[1].revenue_musd", "2020"),
+    "not the peak of a series": Case(YEARS, "Revenue peaked at $412 million in 2019.", "$412 million", False,
+                                     "[0].revenue_musd", "2019"),
     # JSON Lines.
     "jsonl": Case(STORES, "In 2020 the chain sold 1,350 units from 15 stores.", "1,350", True, "[1].sales_units",
                   "2020"),

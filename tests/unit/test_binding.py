@@ -29,6 +29,12 @@ def test_each_figure_is_bound_to_the_noun_of_its_clause():
     ("Revenue was $5 million, compared with $4 million in 2022.", {"$5 million": None, "$4 million": 2022}),
     ("Revenue in 2019 and 2018 was $5 million and $4 million respectively.",
      {"$5 million": None, "$4 million": None}),  # listed years are not each figure's
+    # "a year earlier" places a figure in the year before the last one its sentence names before it
+    ("At December 31, 2023, net debt was $1.2 billion, compared with $1.4 billion a year earlier.",
+     {"$1.2 billion": 2023, "$1.4 billion": 2022}),
+    ("Capex was $185 million in 2023, against $160 million in the prior year.",
+     {"$185 million": 2023, "$160 million": 2022}),
+    ("Revenue was $5 million, against $4 million last year.", {"$5 million": None, "$4 million": None}),  # no year
 ])
 def test_a_year_binds_to_the_figure_before_it_or_scopes_its_sentence(text, years):
     bound = _bindings(text)

@@ -72,6 +72,18 @@ def test_a_pairs_number_under_another_column_of_its_row_is_misplaced():
     assert _verdicts(text, rule=replace(RULE, pairs=False))["5"]["verdict"] in SUPPORTING
 
 
+def test_a_score_line_is_stated_for_either_team_its_sentence_names():
+    # The Jazz's 96 in "102-96": the clause's subject names the Hawks by more words, the sentence both teams.
+    text = "The Jazz lost to the Atlanta Hawks 102-96."
+    shipped = _verdicts(text)
+    assert all(shipped[f]["verdict"] in SUPPORTING for f in ("102", "96")), shipped
+    assert shipped["96"]["found"]["cell"]["row"] == "Jazz Utah"
+    # Without the rule the pair's rows are those its subject names most: the Hawks' line, where 96 is not.
+    off = _verdicts(text, rule=replace(RULE, pairs=False))["96"]
+    assert (off["verdict"], off["basis"]) == ("misplaced", "row: Jazz Utah, not the one named")
+    assert _verdicts("The Jazz lost to the Atlanta Hawks 102-99.")["99"]["verdict"] not in SUPPORTING
+
+
 def test_a_noun_naming_a_column_of_another_table_binds_there():
     text = "The Hawks came into the game with 5 wins."  # the Hawks' wins are 7; a Hawk's assists are 5
     assert _verdicts(text)["5"]["verdict"] == "misplaced"

@@ -107,6 +107,52 @@ def test_the_switch_turns_it_off():
     assert "computed" in RULE.describe() and "computed" not in off.describe()
 
 
+# (1,234.5 − 1,057.5) / 1,057.5 = 16.7376%; with each operand anywhere in its rounding interval (±0.05) the
+# change runs from (1,234.45 − 1,057.55) / 1,057.55 = 16.7274% to (1,234.55 − 1,057.45) / 1,057.45 = 16.7478%.
+REVENUE = "Revenue (in millions)\n\n| | 2019 | 2018 |\n|---|---|---|\n| Revenue | 1,234.5 | 1,057.5 |\n"
+
+
+@pytest.mark.parametrize(("claim", "verdict"), [
+    ("Revenue grew 16.74% in 2019.", "computed"),  # the operands' values give it
+    ("Revenue grew 16.73% in 2019.", "computed"),  # [16.725, 16.735] meets [16.7274, 16.7478]
+    ("Revenue grew 16.75% in 2019.", "computed"),  # [16.745, 16.755] meets it too
+    ("Revenue grew 16.71% in 2019.", "unsupported"),  # 16.715 falls short of 16.7274
+])
+def test_a_ratio_agrees_at_its_operands_written_precision(claim, verdict):
+    figure = claim.split()[2]
+    assert _figure(claim, REVENUE, figure)["verdict"] == verdict
+    exact = replace(RULE, intervals=False)
+    assert _figure(claim, REVENUE, figure, exact)["verdict"] == ("computed" if figure == "16.74%" else "unsupported")
+
+
+def test_an_interval_too_wide_supports_nothing():
+    # (18.1 − 12.0) / 12.0 = 50.83%, but the operands' digits allow 49.79% to 51.88%: over 1% of it, so the
+    # written 50.8% still asks for 50.75% to 50.85%.
+    assert _figure("Services revenue grew 50.1% from 2018 to 2019.", TABLE, "50.1%")["verdict"] == "unsupported"
+
+
+def test_a_result_equal_to_an_operand_is_no_derivation():
+    keys = SimpleNamespace(values=np.array([16.0, 0.0, 18.1, 12.0]))
+    assert derivations._degenerate(keys, "difference", (0, 1))  # 16 − 0 = 16
+    assert derivations._degenerate(keys, "sum", (0, 1))
+    assert not derivations._degenerate(keys, "difference", (2, 3))  # 18.1 − 12.0 = 6.1
+    assert not derivations._degenerate(keys, "percent change", (0, 1))  # a percent is never one of its operands
+
+
+@pytest.mark.parametrize(("claim", "source", "derivation"), [
+    # (12,900 + 12,000) / 2 = 12,450: "averaged" names an average as "average" does
+    ("Revenue averaged $12,450 million in 2022 and 2023.",
+     "Revenue was $12,900 million in 2023 and $12,000 million in 2022.",
+     "($12,900 million + $12,000 million) / 2 = $12,450 million"),
+    # 14.1 − 14.8 = −0.7 points: "a year earlier" is no subject, so 14.8% keeps the margin's
+    ("Operating margin contracted by 0.7 percentage points.",
+     "Operating margin was 14.1% in 2023, down from 14.8% a year earlier.", "14.1% − 14.8% = −0.7 points"),
+])
+def test_prose_phrasings_of_an_average_and_a_prior_year(claim, source, derivation):
+    entry = next(e for e in _verdicts(claim, source) if e["derivation"])
+    assert (entry["verdict"], entry["derivation"]) == ("computed", derivation)
+
+
 def test_prose_operands_bound_by_subject_and_year():
     # (62.4 - 50.2) / 50.2 = 24.30%
     assert _figure("Revenue grew 24.3% in 2019.", PROSE, "24.3%")["derivation"] == \

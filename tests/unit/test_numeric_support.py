@@ -3,18 +3,20 @@ align with each other, so the verdict is decided by the values alone, or by tau 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from nash_metric.numbers import extract_numbers
-from nash_metric.numbers.precision import written_precision
+from nash_metric.numbers.precision import written_decimals, written_precision
 from nash_metric.pipeline.alignment import align_numbers
 from nash_metric.pipeline.pool import TextPool
 from nash_metric.verdicts import value
 from nash_metric.verdicts.argmax import ARGMAX_VERDICTS, ArgmaxCode, argmax_verdicts
 from nash_metric.verdicts.decide import VERDICTS, Code, context_verdicts, support_fields
+from nash_metric.verdicts.rules import RULE
 
 
 def _table(prediction: str, reference: str, cosine: float = 1.0):
@@ -70,6 +72,9 @@ def _supported(prediction: str, reference: str) -> bool:
     ("Debt fell to 25 billion.", "Debt fell to $25 billion."),  # a unitless number fits a stated currency
     ("The fee was EUR 5 million.", "The fee was EUR 5,000,000."),  # scale words applied before comparing
     ("They met at 7 pm.", "They met at 7:00 PM."),
+    # A hedged round number is its value at its last non-zero digit's unit: 2,477 rounds to 2,500 at 100.
+    ("The network has roughly 2,500 hospitals.", "The network has 2,477 hospitals."),
+    ("About 300 people came.", "Some 287 people came."),  # half of 100, capped at 5% of 300: [285, 315]
 ])
 def test_supported(prediction, reference):
     assert _supported(prediction, reference)
@@ -88,6 +93,9 @@ def test_supported(prediction, reference):
     ("The fee was EUR 5 million.", "The fee was $5 million."),  # another currency
     ("Sales rose in Q2 2019.", "Sales rose in Q3 2019."),
     ("They met at 8 pm.", "They met at 7 pm."),
+    ("The network has 2,500 hospitals.", "The network has 2,477 hospitals."),  # no hedge: its zeros are digits
+    ("The network has roughly 2,600 hospitals.", "The network has 2,477 hospitals."),  # rounds to 2,500, not 2,600
+    ("The rate was about 2.50%.", "The rate was 2.47%."),  # a decimal's zeros are written: [2.49, 2.51]
 ])
 def test_unsupported(prediction, reference):
     for rule in ("context", "argmax"):
@@ -150,6 +158,16 @@ def test_written_precision_of_scaled_and_written_numbers():
     assert tolerance("EUR74 .8 m") == pytest.approx(0.05e6)  # Financial PhraseBank's split decimal
     assert tolerance("three million") == pytest.approx(0.05 * 3e6)  # half a million, capped at 5%
     assert tolerance("roughly 25 billion") == pytest.approx(1e9)
+    assert tolerance("roughly 2,500") == pytest.approx(50)  # half the hundred its last non-zero digit counts
+    assert tolerance("roughly 20") == pytest.approx(1)  # half of ten, capped at 5% of 20 (the hedge is spent)
+    assert tolerance("2,500") == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(("text", "decimals"), [
+    ("24.3%", 1), ("$1,146.20", 2), ("6.3 m/s", 1), ("-2.50°C", 2), ("5", 0), ("$5.", 0), ("1.5e6", 1)])
+def test_the_decimals_a_figure_is_written_with(text, decimals):
+    # What a result computed for it is shown with: the unit after it is no decimal ("6.3 m/s" was read as 4).
+    assert written_decimals(text) == decimals
 
 
 # -- the two steps: value, then context (cosines all 0 here: words and years decide) ----------------------------
@@ -418,3 +436,47 @@ def test_small_pairs_judged_together_get_the_cells_each_gets_alone(cells, monkey
         np.testing.assert_array_equal(agree, alone)
         np.testing.assert_array_equal(rival, value.rivals(table, ia, ib) & ~alone)
     assert sum(a.sum() for a, _ in together.values()) > len(texts) and any(r.any() for _, r in together.values())
+
+
+def test_a_figure_of_a_year_earlier_is_misplaced_in_the_year_named():
+    source = "At December 31, 2023, net debt was $1.2 billion, compared with $1.4 billion a year earlier."
+    wrong = _verdict_of("Net debt was $1.4 billion at December 31, 2023.", source, "$1.4 billion")
+    assert (wrong["verdict"], wrong["basis"]) == ("misplaced", "period: 2022, not 2023")
+    assert _verdict_of("Net debt was $1.4 billion at December 31, 2022.", source, "$1.4 billion")["verdict"] == \
+        "supported"
+
+
+EPS = ("| | 2023 | 2022 |\n|---|---|---|\n| Diluted EPS | $3.05 | $2.88 |\n"
+       "| Dividends per share | $1.20 | $1.10 |\n")
+
+
+def test_a_per_share_cell_is_bound_by_the_year_it_names():
+    wrong = _verdict_of("Diluted EPS was $2.88 in 2023.", EPS, "$2.88")
+    assert (wrong["verdict"], wrong["basis"]) == ("misplaced", "period: 2022, not 2023")
+    assert wrong["reference"]["text"] == "$3.05"  # the 2023 cell of the row it names
+    assert _verdict_of("Diluted EPS was $3.05 in 2023.", EPS, "$3.05")["verdict"] == "supported"
+    off = replace(RULE, year_columns=False)
+    pool, table = _table("Diluted EPS was $2.88 in 2023.", EPS, cosine=0.0)
+    ids = pool.original_ids(["Diluted EPS was $2.88 in 2023."])[0], pool.original_ids([EPS])[0]
+    assert context_verdicts(table, [ids], off)[0][0]["verdict"] == "supported"  # no rival bound by words alone
+
+
+@pytest.mark.parametrize(("prediction", "source", "basis"), [
+    ("GAAP earnings per share were $2.41.",
+     "GAAP earnings per share were $2.05. Adjusted earnings per share were $2.41.", "subject: adjusted, not gaap"),
+    ("Basic EPS was $1.52.", "Basic EPS was $1.55 and diluted EPS was $1.52.", "subject: diluted, not basic"),
+])
+def test_a_qualifier_binds_a_figure_to_its_measure(prediction, source, basis):
+    figure = prediction.split()[-1].rstrip(".")
+    entry = _verdict_of(prediction, source, figure)
+    assert (entry["verdict"], entry["basis"]) == ("misplaced", basis)
+    assert _verdict_of(prediction.replace(figure, entry["reference"]["text"]), source,
+                       entry["reference"]["text"])["verdict"] == "supported"
+
+
+def test_a_qualifier_split_in_a_header_is_one_word():
+    # "Non-GAAP" read from a key or header is two words: it is still the one qualifier, not "GAAP".
+    from nash_metric.verdicts.placement import _qualifier_clash
+    assert _qualifier_clash(frozenset({"non-gaap", "interest"}), frozenset({"non", "gaap", "interest"})) is None
+    assert _qualifier_clash(frozenset({"gaap", "interest"}), frozenset({"non", "gaap", "interest"})) == \
+        "non-gaap, not gaap"

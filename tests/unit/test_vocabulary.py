@@ -59,7 +59,8 @@ def test_the_change_words_derive_from_the_noun_sets():
 
 def test_subject_and_count_words():
     change_verbs = {w for w in (*en.RISE, *en.FALL) if w not in OLD_NOUNS}
-    assert OLD_NOT_SUBJECT_WORDS | change_verbs == en.NOT_SUBJECT_WORDS
+    prior_year = {w for phrase in en.PRIOR_YEAR_PHRASES for w in phrase.split()}  # "a year earlier" is no subject
+    assert OLD_NOT_SUBJECT_WORDS | change_verbs | prior_year == en.NOT_SUBJECT_WORDS
     assert OLD_NOT_COUNTED_WORDS | set(en.CURRENCY_WORDS) == en.NOT_COUNTED_WORDS
     assert en.COUNT_NOUNS - {"points", "times", "shares", "units"} == en.COUNTED_NOUNS
     assert en.DISCRETE_NOUNS == en.COUNT_NOUNS - OLD_DISCRETE_REMOVED and en.MEASURE_NOUNS <= en.COUNT_NOUNS
@@ -76,7 +77,7 @@ def test_the_scale_words_derive_from_one_map():
 
 def test_the_operation_words_are_those_of_the_derivations():
     assert {"total", "combined", "sum", "together", "aggregate", "altogether", "overall"} == en.SUM_WORDS
-    assert {"average", "mean", "avg"} == en.AVERAGE_WORDS
+    assert {"average", "averaged", "averaging", "mean", "avg"} == en.AVERAGE_WORDS  # "averaged $12,450 million"
     assert {"share", "percentage", "proportion", "portion", "accounted", "account", "represented", "represent",
             "comprised", "comprise", "made"} == en.SHARE_WORDS
     assert {"ratio", "time", "fold", "multiple"} == en.RATIO_WORDS

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import itertools
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
@@ -22,13 +23,14 @@ import torch
 from tqdm.auto import tqdm
 
 from .models import ResolvedModel, default_num_layers, model_load_error
+from .text_cache import TextCache
 from .variants import PackedRow, member_states, packed_batch, packed_rows
 from .windows import (
     TOKENIZE_PIECE,
     LongText,
     StreamPooling,
     batch_mention_vectors,
-    overlaps,
+    kept_tokens,
     pooling_modes,
     tokenize_in_pieces,
 )
@@ -64,6 +66,9 @@ class Encoding:
     channel_keep: np.ndarray | None = None  # [T] bool
     channel_pooled: torch.Tensor | None = None  # [H']
     channel_empty: bool = False
+    # One pass, token backend: the rows of `states` the text channel keeps, gathered with the rest of its batch
+    # (`channel_view`; None for a text of several windows or of a packed row).
+    channel_states: torch.Tensor | None = None
 
 
 @dataclass
@@ -88,11 +93,13 @@ class Encoder:
         self.device = device
         self.batch_size = batch_size
         self.prefix, self.suffix = _special_affixes(tokenizer)
+        self._affixes = (np.asarray(self.prefix, np.int64), np.asarray(self.suffix, np.int64))
         self.max_length = max_length
         self.window = max_length - len(self.prefix) - len(self.suffix)  # content tokens per window
         if self.window < 8:
             raise ValueError(f"model window of {max_length} tokens is too small")
         self.stride = max(1, self.window * 3 // 4)
+        self._tokens: TextCache[_Tokenized] = TextCache()  # this tokenizer's tokens of the texts it met, by content
 
     # -- subclass hooks ---------------------------------------------------------------------------
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor,
@@ -117,7 +124,7 @@ class Encoder:
         text channel): the character spans whose tokens the text channel leaves out of that same pass; `on_batch`
         hears `(windows encoded, windows in all)` after each batch (a caller's progress bar)."""
         tokenized = self.tokenize_batch(texts)
-        keep = [self._kept_tokens(tok, left_out[i]) for i, tok in enumerate(tokenized)] if left_out else None
+        keep = kept_tokens([tok.offsets for tok in tokenized], left_out) if left_out else None
         out: list[Encoding | None] = [None] * len(texts)
         rows = self._variant_rows(tokenized, keep) if keep is not None else []
         packed = {i for row in rows for i in row.members}
@@ -159,6 +166,10 @@ class Encoder:
                 channel = self.pool(states, kept) if pooled is not None and kept is not None else None
             states, normed, pooled, channel = self._on_cpu(states, pooled, channel)
             found = self._mentions_of(states, [windows[w][0] for w in idx], tokenized, spans, long)
+            # A text of several windows reads its channel from its stitched states: none of its rows are gathered.
+            kept_rows = _kept_rows(normed, kept * torch.tensor([windows[w][0] not in long for w in idx],
+                                                               device=kept.device)[:, None]) \
+                if normed is not None and kept is not None else None
             for row, w in enumerate(idx):
                 i, start = windows[w]
                 if i in long:
@@ -171,6 +182,8 @@ class Encoder:
                 out[i] = self._assemble(tokenized[i], found[row], states[row, : len(seqs[row])],
                                         normed[row, : len(seqs[row])] if normed is not None else None, window_pooled,
                                         keep[i] if keep is not None else None)
+                if kept_rows is not None:
+                    out[i].channel_states = kept_rows[row]
             del states, normed, pooled, channel
             if on_batch is not None:
                 on_batch(b + len(idx))
@@ -190,9 +203,14 @@ class Encoder:
         if not self.pack_variants or self.position_offset is None:
             return []
         lead, trail = np.ones(len(self.prefix), bool), np.ones(len(self.suffix), bool)
-        single = [len(tok.ids) <= self.window for tok in tokenized]
-        return packed_rows([self.window_ids(tok.ids, 0) if one else [] for tok, one in zip(tokenized, single)],
-                           [np.concatenate([lead, k, trail]) if one else None for k, one in zip(keep, single)],
+        # Only texts whose kept words another text has too can share a row: found by their bytes, in one pass.
+        words: dict[bytes, list[int]] = {}
+        for i, (tok, k) in enumerate(zip(tokenized, keep)):
+            if len(tok.ids) <= self.window and not k.all():
+                words.setdefault(tok.ids[k].tobytes(), []).append(i)
+        shared = {i for members in words.values() if len(members) > 1 for i in members}
+        return packed_rows([self.window_ids(tok.ids, 0) if i in shared else [] for i, tok in enumerate(tokenized)],
+                           [np.concatenate([lead, k, trail]) if i in shared else None for i, k in enumerate(keep)],
                            self.max_length)
 
     def _encode_packed(self, rows: list[PackedRow], tokenized: list[_Tokenized], spans: Sequence[Sequence[Span]],
@@ -227,14 +245,18 @@ class Encoder:
 
     def tokenize_batch(self, texts: Sequence[str]) -> list[_Tokenized]:
         """Content token ids and character offsets of every text: the short ones in one call of the fast tokenizer, a
-        long one in overlapping pieces (`windows.tokenize_in_pieces`: the same tokens)."""
-        out: list[_Tokenized | None] = [None] * len(texts)
-        short = [i for i, t in enumerate(texts) if len(t) <= TOKENIZE_PIECE]
+        long one in overlapping pieces (`windows.tokenize_in_pieces`: the same tokens); a text tokenized by an earlier
+        call, as it was then (`text_cache`: read-only arrays, kept by content)."""
+        out: list[_Tokenized | None] = [self._tokens.find(t) for t in texts]
+        new = [i for i, tok in enumerate(out) if tok is None]
+        short = [i for i in new if len(texts[i]) <= TOKENIZE_PIECE]
         for i, (ids, offsets) in zip(short, self._tokenize([texts[i] for i in short])):
             out[i] = _Tokenized(ids, offsets)
-        for i, text in enumerate(texts):  # a long text in pieces: the tokenizer's Python lists stay small
+        for i in new:  # a long text in pieces: the tokenizer's Python lists stay small
             if out[i] is None:
-                out[i] = _Tokenized(*tokenize_in_pieces(lambda piece: self._tokenize([piece])[0], text))
+                out[i] = _Tokenized(*tokenize_in_pieces(lambda piece: self._tokenize([piece])[0], texts[i]))
+            out[i].ids.flags.writeable = out[i].offsets.flags.writeable = False
+            self._tokens.keep(texts[i], texts[i], out[i])
         return out  # type: ignore[return-value]
 
     def _tokenize(self, texts: Sequence[str]) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -283,32 +305,25 @@ class Encoder:
         return self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
 
     def pad(self, seqs: list[list[int]]) -> tuple[torch.Tensor, torch.Tensor]:
-        pad = self.pad_id
-        width = max(len(s) for s in seqs)
-        ids = torch.full((len(seqs), width), pad, dtype=torch.long)
-        mask = torch.zeros((len(seqs), width), dtype=torch.long)
-        for r, s in enumerate(seqs):
-            ids[r, : len(s)] = torch.tensor(s, dtype=torch.long)
-            mask[r, : len(s)] = 1
-        return ids.to(self.device), mask.to(self.device)
+        """Ids [B, L] padded with `pad_id` and their attention mask, laid out in numpy at once (a tensor per row
+        cost more than the tiny model's forward pass)."""
+        lengths = np.array([len(s) for s in seqs], np.int64)
+        mask = np.arange(lengths.max())[None, :] < lengths[:, None]
+        ids = np.full(mask.shape, self.pad_id, np.int64)
+        ids[mask] = np.fromiter(itertools.chain.from_iterable(seqs), np.int64, int(lengths.sum()))
+        return torch.from_numpy(ids).to(self.device), torch.from_numpy(mask.astype(np.int64)).to(self.device)
 
     # -- internals --------------------------------------------------------------------------------
-    @staticmethod
-    def _kept_tokens(tok: _Tokenized, left_out: Sequence[Span]) -> np.ndarray:
-        """[n] bool: the content tokens outside every left-out span (a token touching one leaves with it)."""
-        keep = np.ones(len(tok.ids), dtype=bool)
-        if left_out and len(tok.ids):
-            keep[overlaps(tok.offsets, left_out)[1]] = False
-        return keep
-
     def _window_keep(self, keeps: list[np.ndarray], starts: list[int], mask: torch.Tensor) -> torch.Tensor:
         """The attention mask of a padded batch with the left-out tokens of each window zeroed: what the text
         channel reads (its pooling, and `_number_blind`'s mask)."""
         kept = mask.clone()
-        lead = len(self.prefix)
-        for row, (keep, start) in enumerate(zip(keeps, starts)):
-            part = keep[start : start + self.window]
-            kept[row, lead : lead + len(part)] = torch.from_numpy(part).to(mask.device, mask.dtype)
+        parts = [keep[start : start + self.window] for keep, start in zip(keeps, starts)]
+        lengths = np.array([len(part) for part in parts], np.int64)
+        if lengths.any():  # each row's window of its kept tokens, at once
+            inside = torch.from_numpy(np.arange(lengths.max())[None, :] < lengths[:, None]).to(mask.device)
+            values = torch.from_numpy(np.concatenate(parts)).to(mask.device, mask.dtype)
+            kept[:, len(self.prefix) : len(self.prefix) + inside.shape[1]][inside] = values
         return kept
 
     def _number_blind(self, mask: torch.Tensor, kept: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
@@ -387,15 +402,14 @@ class Encoder:
         """The one-pass channel's kept tokens, and with `normed` (the token backend) the normalised token states."""
         n, lead = len(tok.ids), len(self.prefix)
         if keep is not None:
-            enc.channel_keep = np.concatenate([np.ones(lead, bool), keep, np.ones(width - lead - n, bool)])
+            enc.channel_keep = np.ones(width, bool)
+            enc.channel_keep[lead : lead + n] = keep
             enc.channel_empty = not keep.any()
         if normed is not None:
-            special = np.ones(width, dtype=bool)
-            special[lead : lead + n] = False
+            enc.special = np.ones(width, dtype=bool)
+            enc.special[lead : lead + n] = False
             enc.states = normed
-            enc.token_ids = np.concatenate([np.asarray(self.prefix, np.int64), tok.ids,
-                                            np.asarray(self.suffix, np.int64)])
-            enc.special = special
+            enc.token_ids = np.concatenate([self._affixes[0], tok.ids, self._affixes[1]])
 
     @staticmethod
     def _normalise_pooled(enc: Encoding) -> None:
@@ -428,12 +442,21 @@ def channel_view(enc: Encoding) -> Encoding:
     keep = enc.channel_keep
     if keep is None:
         return enc
-    view = replace(enc, pooled=enc.channel_pooled, channel_keep=None, channel_pooled=None)
+    view = replace(enc, pooled=enc.channel_pooled, channel_keep=None, channel_pooled=None, channel_states=None)
     if enc.states is not None and not keep.all():
         # index_select, not a boolean mask: boolean indexing cost ~8 ms a call on a loaded 2-core CPU (10 us this way)
-        view.states = enc.states.index_select(0, torch.from_numpy(np.flatnonzero(keep)))
+        view.states = enc.channel_states if enc.channel_states is not None \
+            else enc.states.index_select(0, torch.from_numpy(np.flatnonzero(keep)))
         view.token_ids, view.special = enc.token_ids[keep], enc.special[keep]
     return view
+
+
+def _kept_rows(normed: torch.Tensor, kept: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """Per row of a batch's normalised states [B, L, H], the states of the tokens its text channel keeps (`kept`,
+    [B, L], 0 on padding), in order: one gather for the batch, each row's a view of it (`channel_view`)."""
+    flat = np.flatnonzero(kept.cpu().numpy())
+    gathered = normed.reshape(-1, normed.shape[-1]).index_select(0, torch.from_numpy(flat))
+    return torch.split(gathered, kept.sum(dim=1).cpu().tolist())
 
 
 # Where Hugging Face encoders keep their list of layers (BERT, RoBERTa, ELECTRA...; DistilBERT; T5; others).

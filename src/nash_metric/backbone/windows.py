@@ -130,14 +130,13 @@ def batch_mention_vectors(states: np.ndarray, lead: int, offsets: Sequence[np.nd
         off = [np.asarray(offsets[r], np.int64).reshape(-1, 2) for r in rows]
         bounds = [np.asarray(spans[r], np.int64).reshape(-1, 2) for r in rows]
         n_tok, n_span = np.array([len(o) for o in off]), counts[rows]
-        reach = np.array([max(int(o[:, 1].max()), int(b[:, 1].max())) + 1 for o, b in zip(off, bounds)])
-        shift = np.cumsum(reach) - reach  # each text's characters past the last one's
-        all_off = np.concatenate(off) + np.repeat(shift, n_tok)[:, None]
-        if (all_off[1:] >= all_off[:-1]).all():  # else a text's tokens are out of order: one text at a time
+        laid = _end_to_end(off, bounds)
+        if laid is not None:  # else a text's tokens are out of order: one text at a time
+            all_off = laid[0]
             text = np.repeat(np.arange(len(rows)), n_tok)
             first = np.cumsum(n_tok) - n_tok
             flat = np.asarray(rows)[text] * width + lead + np.arange(len(text)) - first[text]  # row of each token
-            span, token = overlaps(all_off, np.concatenate(bounds) + np.repeat(shift, n_span)[:, None])
+            span, token = overlaps(*laid)
             at = (np.cumsum(counts) - counts)[rows]  # where each text's spans start among all spans
             chosen = np.repeat(at - (np.cumsum(n_span) - n_span), n_span)[span] + span
             _segment_means(states.reshape(-1, h), flat[token], chosen, all_off[token], vectors, has)
@@ -147,6 +146,42 @@ def batch_mention_vectors(states: np.ndarray, lead: int, offsets: Sequence[np.nd
                 _segment_means(states[r, lead:], token, span + a, o[token], vectors, has)
     ends = np.cumsum(counts)
     return [(vectors[e - c : e], has[e - c : e]) for c, e in zip(counts.tolist(), ends.tolist())]
+
+
+def kept_tokens(offsets: Sequence[np.ndarray], left_out: Sequence[Sequence[Span]]) -> list[np.ndarray]:
+    """Per text, [n] bool: its tokens (character `offsets[t]`) outside every span of `left_out[t]` (a token touching
+    one leaves with it); the texts laid end to end for one `overlaps` call."""
+    sizes = np.array([len(o) for o in offsets], np.int64)
+    starts = np.cumsum(sizes) - sizes  # each text's first token, all texts' tokens laid end to end
+    flat = np.ones(int(sizes.sum()), bool)
+    rows = [r for r in range(len(offsets)) if len(left_out[r]) and sizes[r]]
+    off = [np.asarray(offsets[r], np.int64).reshape(-1, 2) for r in rows]
+    bounds = [np.asarray(left_out[r], np.int64).reshape(-1, 2) for r in rows]
+    laid = _end_to_end(off, bounds) if rows else None
+    if laid is not None:
+        token = overlaps(*laid)[1]  # among the tokens of `rows` only
+        owner = np.repeat(np.arange(len(rows)), sizes[rows])[token]
+        flat[(starts[rows] - (np.cumsum(sizes[rows]) - sizes[rows]))[owner] + token] = False
+    else:  # a text's tokens out of order: one text at a time
+        for r, o, b in zip(rows, off, bounds):
+            flat[starts[r] + overlaps(o, b)[1]] = False
+    return np.split(flat, starts[1:]) if len(offsets) else []
+
+
+def _end_to_end(off: Sequence[np.ndarray], bounds: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:
+    """The token offsets [N, 2] and spans [S, 2] of several texts (each with both) laid end to end, each text's
+    characters past the last one's, so that one `overlaps` call finds each text's own; None when a text's tokens
+    are out of order (`overlaps` then reads each text alone)."""
+    n_off, n_bounds = np.array([len(o) for o in off]), np.array([len(b) for b in bounds])
+    all_off, all_bounds = np.concatenate(off), np.concatenate(bounds)
+    # Each text's furthest character, token or span, + 1 (one reduction for all the texts: each has both).
+    reach = np.maximum(np.maximum.reduceat(all_off[:, 1], np.cumsum(n_off) - n_off),
+                       np.maximum.reduceat(all_bounds[:, 1], np.cumsum(n_bounds) - n_bounds)) + 1
+    shift = np.cumsum(reach) - reach
+    all_off = all_off + np.repeat(shift, n_off)[:, None]
+    if not (all_off[1:] >= all_off[:-1]).all():
+        return None
+    return all_off, all_bounds + np.repeat(shift, n_bounds)[:, None]
 
 
 def _segment_means(states: np.ndarray, rows: np.ndarray, span: np.ndarray, off: np.ndarray, vectors: np.ndarray,

@@ -42,6 +42,7 @@ from ..vocabulary.en import (
     PER_UNIT_NAMES,
     PER_UNIT_NOUNS,
     PER_UNIT_QUALIFIERS,
+    PRIOR_YEAR_PHRASES,
     RISE,
     RISE_NOUNS,
 )
@@ -56,6 +57,8 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^a-z0-9])|\n\s*\n|\n(?=\s*[-*•|])
 _PER_UNIT = re.compile(r"\s*(?:per|a|an|each|/)\s*(?:" + "|".join(rf"{w}\s+" for w in PER_UNIT_QUALIFIERS) + r")?"
                        r"(?:" + "|".join(PER_UNIT_NOUNS) + r")\b", re.IGNORECASE)
 _YEAR = re.compile(r"^(?:FY)?(\d{4})")
+_PRIOR_YEAR = re.compile(r"\b(?:" + "|".join(p.replace(" ", r"\s+") for p in PRIOR_YEAR_PHRASES) + r")\b",
+                         re.IGNORECASE)
 # Content words each side of a figure within its clause: the window of the first context step (chosen on the
 # SummEdits dev domains and FilingClaims' tune half), kept; `words.WINDOW` is this one.
 WINDOW = 8
@@ -117,7 +120,7 @@ def prose_bindings(text: str, mentions: Sequence[NumericMention], stop: frozense
     cuts = sorted({0, len(text), *(c for m in _CLAUSE.finditer(text) if not inside(m.start())
                                    for c in (m.start(), m.end()))})
     spans = [_clause(bounds, cuts, m) for m in mentions]
-    years = _years(mentions, spans)
+    years = _years(text, mentions, spans)
     named: dict[int, set[int]] = {}
     for m, span in zip(mentions, spans):
         if (year := year_of(m)) is not None:
@@ -191,11 +194,13 @@ def year_of(mention: NumericMention) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def _years(mentions: Sequence[NumericMention], spans: Sequence[tuple[int, int, int]]) -> list[int | None]:
+def _years(text: str, mentions: Sequence[NumericMention], spans: Sequence[tuple[int, int, int]]
+           ) -> list[int | None]:
     """Each figure's year: the year written after it in its clause ("$185 million in 2023, compared with $160
     million in 2022"), else the year its sentence names before its figures ("In 2023, revenue was $5 million and
     costs were $3 million") when it names only one: years listed before their figures ("in 2019 and 2018 were
-    $5 and $4 million", "... respectively") are not each one figure's."""
+    $5 and $4 million", "... respectively") are not each one figure's. A figure followed in its clause by "a year
+    earlier" ("the prior year", "last year") is of the year before the last year its sentence names before it."""
     by_clause: dict[tuple[int, int], list[int]] = {}
     for k, m in enumerate(mentions):
         if m.period is None:
@@ -213,6 +218,9 @@ def _years(mentions: Sequence[NumericMention], spans: Sequence[tuple[int, int, i
         own = bound.get(k) or scoping.get(spans[k][0], set())
         if m.period is None and len(own) == 1:
             out[k] = next(iter(own))
+        if m.period is None and _PRIOR_YEAR.search(text, m.end, _next_start(mentions, k, spans[k][2])):
+            named = [y for j in range(k) if mentions[j].start >= spans[k][0] and (y := year_of(mentions[j]))]
+            out[k] = named[-1] - 1 if named else None
     return out
 
 

@@ -101,6 +101,9 @@ class Context:
     days: frozenset[str] = frozenset()
     # A number in words in a table's header or label, not in a cell ("Three-pointers made"): no figure of the table.
     headed: bool = False
+    # One of a pair with no noun after it ("beat the Knicks 113-107"), as the verdict names rows
+    # (`verdicts.placement.naming`): stated for any entity its sentence names, not for the one it names most.
+    for_either: bool = False
 
 
 def context_words(text: str) -> frozenset[str]:

@@ -44,6 +44,7 @@ amounts a factor 3 apart.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -181,7 +182,9 @@ def _day_of_reference_year(day: date) -> int:
     return date(_REFERENCE_YEAR, day.month, min(day.day, 28) if day.month == 2 else day.day).timetuple().tm_yday - 1
 
 
-def _keys(period: str | None) -> tuple[int, bool, list[float], list[float], int, float, float]:
+# A call's mentions repeat few periods ("2009" in many texts), and most have none.
+@functools.lru_cache(maxsize=4096)
+def _keys(period: str | None) -> tuple[int, bool, tuple[float, ...], tuple[float, ...], int, float, float]:
     """(granularity index or -1, has a year, start ordinals, start days-of-year per granularity, interval
     length in months (0: none), its end's ordinal and day of the reference year (NaN: none)).
 
@@ -192,15 +195,15 @@ def _keys(period: str | None) -> tuple[int, bool, list[float], list[float], int,
     day_of_year = [np.nan] * len(CALENDAR_GRANULARITIES)
     p = parse_period(period) if period else None
     if p is None or p.granularity == "time":
-        return -1, False, ordinals, day_of_year, 0, np.nan, np.nan
+        return -1, False, tuple(ordinals), tuple(day_of_year), 0, np.nan, np.nan
     level = CALENDAR_GRANULARITIES.index(p.granularity)
     for g in range(level, len(CALENDAR_GRANULARITIES)):
         start = p.start(CALENDAR_GRANULARITIES[g])
         ordinals[g] = start.toordinal()
         day_of_year[g] = _day_of_reference_year(start)
     if p.end is None:
-        return level, p.year is not None, ordinals, day_of_year, 0, np.nan, np.nan
-    return (level, p.year is not None, ordinals, day_of_year, p.span_months, p.end.toordinal(),
+        return level, p.year is not None, tuple(ordinals), tuple(day_of_year), 0, np.nan, np.nan
+    return (level, p.year is not None, tuple(ordinals), tuple(day_of_year), p.span_months, p.end.toordinal(),
             _day_of_reference_year(p.end))
 
 
@@ -235,10 +238,11 @@ class CalendarKeys:
         a, b = ia[..., :, None], ib[..., None, :]
         level_a, level_b = self.level[a], self.level[b]
         both = (level_a >= 0) & (level_b >= 0)
-        coarse = np.where(both, np.maximum(level_a, level_b), 0)[..., None]
+        coarse = np.where(both, np.maximum(level_a, level_b), 0)
 
         def at_coarse(keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
-            return np.take_along_axis(keys[rows], coarse, -1)[..., 0]  # broadcasts rows against columns
+            # One gather from the flat keys, rows broadcast against columns: no [..., m, n, G] copy of the keys.
+            return keys.reshape(-1)[rows * keys.shape[1] + coarse]
 
         with_years = self.has_year[a] & self.has_year[b]
         days = _apart(at_coarse(self.ordinals, a), at_coarse(self.ordinals, b),

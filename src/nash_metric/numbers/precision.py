@@ -9,7 +9,9 @@ A figure is supported by another when they agree at the precision it was written
   (``10^30``) and fractions (``1/2``) have no digits to count: their value's last non-zero digit is taken instead.
 * **Hedges** widen the tolerance by one step, from half a unit of the last written digit to a whole unit:
   ``about 25%`` covers [24, 26], ``roughly $1.2 billion`` [1.1, 1.3] billion. The words are in ``HEDGES``
-  (``vocabulary.en``).
+  (``vocabulary.en``). A hedged round number's trailing zeros are rounding, not digits: ``roughly 2,500`` is 2,500
+  at the unit of its last non-zero digit and covers what rounds to it there, [2,450, 2,550] (the hedge is spent on
+  the zeros: no further widening). Without a hedge, and after a decimal point (``about 2.50%``), zeros are digits.
 * **Families.** Percent and percentage points are different quantities (``rose 2%`` is not ``rose 2
   percentage points``); basis points are hundredths of a point (``50 bp`` = ``0.5 percentage points``).
   Two stated currencies or physical units must be equal; a number without a unit fits any unit but a
@@ -30,7 +32,7 @@ from ..vocabulary.en import HEDGES
 from .mention import NumericMention
 from .normalize import normalize_digits
 
-__all__ = ["HEDGES", "WrittenPrecision", "written_precision"]
+__all__ = ["HEDGES", "WrittenPrecision", "written_decimals", "written_precision"]
 
 # A hedge right before a number (a comparison such as "more than" is a bound, not a hedge); longest first.
 _HEDGE_BEFORE = re.compile(
@@ -40,6 +42,7 @@ _HEDGE_BEFORE = re.compile(
 _POWER = re.compile(r"\d\s*(?:[eE][+-]?\d|\^|\*\*|[x×]\s*10)")
 _FRACTION = re.compile(r"\d\s*/\s*\d|[½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞]")
 _DIGITS = re.compile(r"\d")
+_DECIMAL = re.compile(r"\.\d")  # a decimal point: its trailing zeros are written precision ("about 2.50%")
 _POINTS = re.compile(r"\bpoints?\b|\bpp\b|\bpts?\b|\bbps?\b|\bbasis\b", re.IGNORECASE)
 _PERCENT_WORD = re.compile(r"%|percent|per\s*cent|pct", re.IGNORECASE)
 # The first bound of a range in points ("2 to 3 percentage points", "2-3 pp") takes its unit from the second.
@@ -103,9 +106,21 @@ def written_precision(text: str, mention: NumericMention) -> WrittenPrecision:
             inherited = not _PERCENT_WORD.search(mention.text)  # a range's bare first bound: "2 to 3 points"
             points = _POINTS.search(mention.text) or (inherited and _POINTS_RANGE_AFTER.match(text, mention.end))
             family = POINTS if points else PERCENT
+    place = _value_place(value)
+    if hedged and place > step and not _DECIMAL.search(mention.text):  # "roughly 2,500" agrees with 2,477
+        step, widening = place, 1
     rounding = step * (ROUNDING * widening)
     tolerance = min(rounding, RELATIVE_CAP * widening * abs(value))
     return WrittenPrecision(value, tolerance, family, hedged, rounding)
+
+
+def written_decimals(text: str) -> int:
+    """The decimals a figure is written with ("24.3%": 1, "$1,146.20": 2, "6.3 m/s": 1, "5": 0): what a result
+    computed for it is shown with."""
+    head, dot, tail = text.partition(".")
+    if not dot or not head[-1:].isdigit():
+        return 0
+    return len(tail) - len(tail.lstrip("0123456789"))
 
 
 def _last_digit_place(written: str, value: float) -> float:

@@ -2,7 +2,8 @@
 
 A scoring call encodes each distinct text once: the originals (for the baseline and the number vectors)
 and their text-channel forms (for S_text) are pooled, deduplicated and sorted, so that every batch, and
-so every float, is independent of input order.
+so every float, is independent of input order. What is read of a text (its numbers, forms and verdict keys) is a
+function of the text, kept by content for the next chunk or call that meets it (`READINGS`, `KEYS`).
 
 Each text has two derived forms. ``masked`` puts the token ``[NUM]`` in place of each number: the α weights
 count it. ``channel`` is what the text channel encodes: with the full reader (the default) the text without its
@@ -24,12 +25,13 @@ import functools
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..backbone.encoders import Encoding, Span
+from ..backbone.text_cache import TextCache
 from ..common.glossary import Glossary
 from ..common.validation import check_pairs, check_reference_lists
 from ..context.table_data import in_keys
@@ -38,7 +40,7 @@ from ..numbers import NumericMention, extract_numbers
 from ..numbers.extract import range_connectors, reader_text
 from ..numbers.mention import mask_spans
 from ..numbers.periods import CalendarKeys
-from ..verdicts.keys import SupportKeys, read_keys
+from ..verdicts.keys import SupportKeys, TextKeys, stack_keys, text_keys
 from .alignment import MentionTable
 
 _GAP = re.compile(r"[ \t]+(?=[,.;:!?)\]]|$)|(?<=[(\[])[ \t]+|(?<=[ \t])[ \t]+")
@@ -49,6 +51,25 @@ NO_SUBTOKEN = "no sub-token of this mention in the encoded text"
 # Chosen leave-one-build-out on NumFinE's two dev builds, STS-B dev kept (docs/scoring/text-channel.md,
 # `perf/context_words.py`).
 CONTEXT_WORDS = 2
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """One text as a reader reads it (`TextPool.build`): every mention found, the indices of those with a value,
+    the masked text, the text channel's form and the spans it leaves out."""
+
+    mentions: tuple[NumericMention, ...]
+    scorable: tuple[int, ...]
+    masked: str
+    channel: str
+    left_out: tuple[Span, ...]
+    widened: tuple[Span, ...]  # the vector spans of its valued mentions with one pass (`TextPool.vector_spans`)
+
+
+# What was read of a text, by content, for the next chunk or call that meets it (`text_cache`): its reading by
+# (reader, text), its verdict keys by (reader, text, its scorable mentions' indices, the glossary).
+READINGS: TextCache[_Reading] = TextCache()
+KEYS: TextCache[TextKeys] = TextCache()
 
 
 @dataclass
@@ -62,6 +83,8 @@ class TextPool:
     left_out: dict[str, list[Span]]  # original text -> the spans the text channel leaves out (numbers, connectors)
     one_pass: bool = False  # the text channel is read from the originals' pass: no text-channel form is pooled
     glossary: Glossary | None = None  # a user's words for data keys and table headers (`context.keys`)
+    widened: dict[str, tuple[Span, ...]] = field(default_factory=dict)  # original -> its reading's one-pass spans
+    reader: str = "full"  # the number reader that found `mentions`
 
     @classmethod
     def build(cls, originals: Sequence[str], reader: str = "full", one_pass: bool = False,
@@ -73,26 +96,14 @@ class TextPool:
         out the tokens of ``left_out``.
         """
         distinct = sorted(set(originals))
-        # A CSV block's field commas are not thousands separators ("North,812,790"): the full reader reads its
-        # fields apart (same spans); the paper reader reads as the toolkit does.
-        # Data's keys and identifiers state no figure ("FG3_PCT", "id": 802); the paper's reader reads as written.
-        mentions = {t: _figures(t, extract_numbers(fields_apart(t), reader)) if reader == "full"
-                    else extract_numbers(t, reader) for t in distinct}
-        scorable = {t: valued(ms) for t, ms in mentions.items()}
-        masked, channel, left_out = {}, {}, {}
-        for t in distinct:
-            ms = [mentions[t][i] for i in scorable[t]]
-            if reader == "paper":  # the paper's mask, encoded as written; the connector stays, as in the toolkit
-                masked[t] = channel[t] = mask_spans(t, ms)[0]
-                left_out[t] = [(m.start, m.end) for m in ms]
-                continue
-            joins = range_connectors(t, ms)
-            masked[t] = mask_spans(t, ms, connectors=joins)[0]
-            channel[t] = _without(t, ms, joins)
-            left_out[t] = sorted([(m.start, m.end) for m in ms] + list(joins))
+        readings = {t: READINGS.get((reader, t), t, functools.partial(_read, t, reader)) for t in distinct}
+        channel = {t: r.channel for t, r in readings.items()}
         texts = sorted(set(distinct) if one_pass else set(distinct) | set(channel.values()))
-        return cls(texts, {t: i for i, t in enumerate(texts)}, mentions, scorable, masked, channel, left_out, one_pass,
-                   glossary)
+        # Lists of the pool's own: a reading is shared with later calls (`READINGS`).
+        return cls(texts, {t: i for i, t in enumerate(texts)}, {t: list(r.mentions) for t, r in readings.items()},
+                   {t: list(r.scorable) for t, r in readings.items()}, {t: r.masked for t, r in readings.items()},
+                   channel, {t: list(r.left_out) for t, r in readings.items()}, one_pass, glossary,
+                   {t: r.widened for t, r in readings.items()}, reader)
 
     def original_ids(self, texts: Sequence[str]) -> np.ndarray:
         return np.array([self.ids[t] for t in texts], np.int64)
@@ -119,16 +130,10 @@ class TextPool:
         spans = self.mention_spans(text)
         if not self.one_pass:
             return spans
-        bounds = sorted((m.start, m.end) for m in self.mentions[text])
-        starts = [a for a, _ in bounds]
-        reach = list(itertools.accumulate((b for _, b in bounds), max))  # the furthest end up to each mention
-        out = []
-        for span in spans:
-            k = bisect.bisect_left(starts, span[0])
-            low = reach[k - 1] if k else 0
-            high = starts[k + 1] if k + 1 < len(starts) else len(text)
-            out.append(_with_words(text, span, CONTEXT_WORDS, min(low, span[0]), max(high, span[1])))
-        return out
+        read = self.widened.get(text, ())
+        if len(read) == len(spans):  # as read (`_read`): every mention with a value is still scorable
+            return list(read)
+        return _widened(text, self.mentions[text], spans)
 
     def mention_spans(self, text: str) -> list[Span]:
         """The spans of an original's scorable mentions."""
@@ -141,40 +146,48 @@ class TextPool:
         and is reported by `unscored`. The vectors move into the table: each encoding's `mention_vectors` is
         left empty, so a long source's vectors are not held twice.
         """
-        n = len(self.texts)
-        offsets, counts = np.zeros(n, np.int64), np.zeros(n, np.int64)
-        values, periods, total = [], [], 0
+        hidden = encodings[0].mention_vectors.shape[1] if encodings else 1
+        dtype = np.result_type(*(e.mention_vectors.dtype for e in encodings)) if encodings else np.float32
+        values, periods, blocks, ids, counts = [], [], [], [], []
         for text in self.mentions:
-            placed = encodings[self.ids[text]].mention_has_tokens
-            self.scorable[text] = [i for k, i in enumerate(self.scorable[text]) if placed[k]]
+            enc = encodings[self.ids[text]]
+            placed = enc.mention_has_tokens
+            if not placed.all():
+                self.scorable[text] = [i for i, ok in zip(self.scorable[text], placed.tolist()) if ok]
             if self.scorable[text]:
                 values.extend(self.mentions[text][i].value for i in self.scorable[text])
                 periods.extend(self.mentions[text][i].period for i in self.scorable[text])
-                offsets[self.ids[text]], counts[self.ids[text]] = total, len(self.scorable[text])
-                total += len(self.scorable[text])
-        hidden = encodings[0].mention_vectors.shape[1] if encodings else 1
-        dtype = np.result_type(*(e.mention_vectors.dtype for e in encodings)) if encodings else np.float32
-        vectors = np.empty((total, hidden), dtype)
-        for text in self.mentions:
-            enc = encodings[self.ids[text]]
-            if self.scorable[text]:
-                start = offsets[self.ids[text]]
-                vectors[start : start + counts[self.ids[text]]] = enc.mention_vectors[enc.mention_has_tokens]
+                ids.append(self.ids[text])
+                counts.append(len(self.scorable[text]))
+                blocks.append(enc.mention_vectors if placed.all() else enc.mention_vectors[placed])
             enc.mention_vectors = np.zeros((0, hidden), enc.mention_vectors.dtype)
+        # Text t owns rows offsets[t] : offsets[t] + counts[t], in the order of `self.mentions`.
+        offsets, sizes = np.zeros(len(self.texts), np.int64), np.zeros(len(self.texts), np.int64)
+        offsets[ids], sizes[ids] = np.cumsum(counts, dtype=np.int64) - counts, counts
+        total = int(sum(counts))
+        vectors = np.empty((total, hidden), dtype)
+        if blocks:
+            np.concatenate(blocks, out=vectors)
         return MentionTable(
             vectors=vectors,
             values=np.asarray(values, dtype=np.float64),
             offsets=offsets,
-            counts=counts,
+            counts=sizes,
             calendar=CalendarKeys.of(periods) if any(periods) else None,
             support=self.support_keys(offsets, total),
         )
 
     def support_keys(self, offsets: np.ndarray, size: int) -> SupportKeys:
         """What the verdict compares of the `size` rows of a mention table whose text t starts at row
-        `offsets[t]` (`verdicts.keys`)."""
-        return read_keys(((text, [self.mentions[text][i] for i in self.scorable[text]], int(offsets[self.ids[text]]))
-                          for text in self.mentions), size, self.glossary)
+        `offsets[t]` (`verdicts.keys`): each text's keys read once, or kept from a call before (`KEYS`)."""
+        glossary = None if not self.glossary else tuple(sorted(self.glossary.items()))
+        parts = []
+        for text, kept in self.scorable.items():
+            if kept:  # the reader's mentions of a text are a function of the two (`READINGS`)
+                read = functools.partial(text_keys, text, [self.mentions[text][i] for i in kept], self.glossary)
+                key = (self.reader, text, tuple(kept), glossary)
+                parts.append((KEYS.get(key, text, read), int(offsets[self.ids[text]])))
+        return stack_keys(parts, size)
 
     def unscored(self, predictions: Sequence[str], references: Sequence[str]) -> list[dict[str, Any]]:
         """Every mention left out of the number channel, with the pair index, side and reason."""
@@ -189,6 +202,21 @@ class TextPool:
                             {"index": k, "side": side, "text": m.text, "start": m.start, "end": m.end, "reason": reason}
                         )
         return out
+
+
+def _widened(text: str, mentions: Sequence[NumericMention], spans: Sequence[Span]) -> list[Span]:
+    """`spans` (of some of `mentions`, all of `text`'s) each with `CONTEXT_WORDS` words on either side, up to the
+    mentions beside it (`TextPool.vector_spans`)."""
+    bounds = sorted((m.start, m.end) for m in mentions)
+    starts = [a for a, _ in bounds]
+    reach = list(itertools.accumulate((b for _, b in bounds), max))  # the furthest end up to each mention
+    out = []
+    for span in spans:
+        k = bisect.bisect_left(starts, span[0])
+        low = reach[k - 1] if k else 0
+        high = starts[k + 1] if k + 1 < len(starts) else len(text)
+        out.append(_with_words(text, span, CONTEXT_WORDS, min(low, span[0]), max(high, span[1])))
+    return out
 
 
 def _with_words(text: str, span: Span, words: int, low: int = 0, high: int | None = None) -> Span:
@@ -267,3 +295,22 @@ def _figures(text: str, mentions: list[NumericMention]) -> list[NumericMention]:
 def valued(mentions: Sequence[NumericMention]) -> list[int]:
     """Indices of the mentions that carry a value (the others are reported, never scored)."""
     return [i for i, m in enumerate(mentions) if m.value is not None]
+
+
+def _read(text: str, reader: str) -> _Reading:
+    """Find and mask the numbers of one text; mentions without a value are never masked."""
+    # A CSV block's field commas are not thousands separators ("North,812,790"): the full reader reads its
+    # fields apart (same spans); the paper reader reads as the toolkit does.
+    # Data's keys and identifiers state no figure ("FG3_PCT", "id": 802); the paper's reader reads as written.
+    mentions = _figures(text, extract_numbers(fields_apart(text), reader)) if reader == "full" \
+        else extract_numbers(text, reader)
+    scorable = valued(mentions)
+    ms = [mentions[i] for i in scorable]
+    spans = [(m.start, m.end) for m in ms]
+    widened = tuple(_widened(text, mentions, spans))
+    if reader == "paper":  # the paper's mask, encoded as written; the connector stays, as in the toolkit
+        masked = mask_spans(text, ms)[0]
+        return _Reading(tuple(mentions), tuple(scorable), masked, masked, tuple(spans), widened)
+    joins = range_connectors(text, ms)
+    return _Reading(tuple(mentions), tuple(scorable), mask_spans(text, ms, connectors=joins)[0],
+                    _without(text, ms, joins), tuple(sorted(spans + list(joins))), widened)

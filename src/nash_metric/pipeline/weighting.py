@@ -145,8 +145,15 @@ class IDF:
 
     def masses(self, masked_a: str, masked_b: str) -> tuple[float, float]:
         """(W_text, W_num): IDF mass of the words and of the `[NUM]` tokens of both masked texts."""
+        return self.token_masses(mixing_tokens(masked_a) + mixing_tokens(masked_b))
+
+    def token_masses(self, tokens: Sequence[str]) -> tuple[float, float]:
+        """(W_text, W_num) of `tokens` (`mixing_tokens`), summed in their order."""
+        if self.uniform:  # sums of ones: the counts, exactly
+            n_num = tokens.count(MASK_TOKEN)
+            return float(len(tokens) - n_num), float(n_num)
         w_text = w_num = 0.0
-        for token in mixing_tokens(masked_a) + mixing_tokens(masked_b):
+        for token in tokens:
             if token == MASK_TOKEN:
                 w_num += self.weight(token)
             else:
@@ -162,12 +169,13 @@ def alpha_from_masses(w_text: float, w_num: float) -> float:
 
 def pair_alphas(idf: IDF, masked_a: Sequence[str], masked_b: Sequence[str]) -> np.ndarray:
     """alpha of each masked pair (masked_a[k], masked_b[k]), each distinct pair computed once."""
+    tokens = {t: mixing_tokens(t) for t in {*masked_a, *masked_b}}  # each distinct text's tokens, read once
     cache: dict[tuple[str, str], float] = {}
     alpha = np.empty(len(masked_a))
-    for k, pair in enumerate(zip(masked_a, masked_b)):
-        if pair not in cache:
-            cache[pair] = alpha_from_masses(*idf.masses(*pair))
-        alpha[k] = cache[pair]
+    for k, (a, b) in enumerate(zip(masked_a, masked_b)):
+        if (a, b) not in cache:
+            cache[a, b] = alpha_from_masses(*idf.token_masses(tokens[a] + tokens[b]))
+        alpha[k] = cache[a, b]
     return alpha
 
 

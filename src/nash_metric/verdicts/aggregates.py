@@ -16,7 +16,9 @@ from typing import Literal
 
 import numpy as np
 
+from ..context.binding import FALL, RISE
 from ..context.words import Context
+from ..numbers.precision import written_decimals
 from ..vocabulary.en import (
     AVERAGE_WORDS,
     HIGHEST_WORDS,
@@ -40,6 +42,7 @@ AGGREGATES: tuple[tuple[AggregateName, frozenset[str], Callable[[np.ndarray], fl
     ("sum", SUM_WORDS, lambda v: float(v.sum())),
 )
 MIN_VALUES = 2  # an aggregate is over at least two values
+_CHANGE_WORDS = frozenset((*RISE, *FALL))  # "rose from 47.9 to 52.5": a change between two points
 _INDEX = re.compile(r"\[\d+\]")
 
 
@@ -76,11 +79,14 @@ def _named_columns(keys: SupportKeys, figure: Context, tables: Tables, ib: np.nd
 
 
 def _claimed(keys: SupportKeys, i: int) -> AggregateName | None:
-    """What a figure claims to be of its column: a range's lower or upper bound, the highest or the lowest."""
-    words, partner = keys.contexts[i].words, int(keys.partner[i])
-    if partner >= 0 and words & RANGE_WORDS and keys.values[partner] != keys.values[i]:
+    """What a figure claims to be of its column: a range's lower or upper bound, the highest or the lowest (by
+    the words of its own clause: "peaking at 52.9", not every figure of the sentence). A change from one value
+    to another ("rose from 47.9 in 2000 to 52.5 in 2020") states two points, not a range."""
+    context, partner = keys.contexts[i], int(keys.partner[i])
+    if partner >= 0 and context.words & RANGE_WORDS and keys.values[partner] != keys.values[i] \
+            and not context.words & _CHANGE_WORDS and np.isnan(keys.year[i]) and np.isnan(keys.year[partner]):
         return "min" if keys.values[i] < keys.values[partner] else "max"
-    highest, lowest = bool(words & HIGHEST_WORDS), bool(words & LOWEST_WORDS)
+    highest, lowest = bool(context.subject & HIGHEST_WORDS), bool(context.subject & LOWEST_WORDS)
     return None if highest == lowest else ("max" if highest else "min")
 
 
@@ -115,6 +121,5 @@ def _column(keys: SupportKeys, row: int) -> str:
 
 
 def _shown(result: float, keys: SupportKeys, i: int) -> str:
-    text = keys.labels[i][0]
-    decimals = len(text.split(".")[1].rstrip("%°CFmsh ")) if "." in text else 0
-    return f"{result:,.{min(decimals, 6)}f}"
+    """An aggregate's result at the decimals figure i is written with ("6.3 m/s": "6.3", not "6.300")."""
+    return f"{result:,.{written_decimals(keys.labels[i][0])}f}"

@@ -255,7 +255,7 @@ def _derived(keys: SupportKeys, row: int, decision: Decision, index: SourceIndex
     ("combined services and product revenue" against the total's row): computed when a derivation of the numbers
     bound to what it names gives it. With it, its derivation, or an unsupported figure's closest one."""
     columns = tables.attribute_columns(naming(keys, row, rule)) if rule.operand_columns and tables is not None else None
-    match, closest = derive(keys, row, index, before, columns)
+    match, closest = derive(keys, row, index, before, columns, rule.intervals)
     if match is None and tables is not None and ib is not None and rule.aggregates:
         found = aggregate(keys, row, tables, ib, rule)  # the highest, lowest, average or total of a column it names
         match = None if found is None else Derivation(*found)
@@ -290,13 +290,12 @@ class PairVerdicts(NamedTuple):
 
 
 def pair_verdicts(mentions: MentionTable, a: slice, b: slice, rule: VerdictRule = RULE,
-                  index: SourceIndex | None = None, reference: Reference | None = None,
-                  values: tuple[np.ndarray, np.ndarray] | None = None) -> PairVerdicts:
+                  index: SourceIndex | None = None, reference: Reference | None = None) -> PairVerdicts:
     """The verdicts of one pair's figures (table rows `a`) against its reference (rows `b`); `index`: the
     reference's `derivations.SourceIndex`, and `reference` its `Reference`, when the caller keeps them for a
-    reference many pairs share; `values`: the pair's value agreement and rivals when computed with other pairs'
-    (`value.small_pair_values`). Figures are judged in blocks of at most `value.VERDICT_CELLS` cells: a verdict
-    reads its figure's own row."""
+    reference many pairs share. Figures are judged in blocks of at most `value.VERDICT_CELLS` cells: a verdict
+    reads its figure's own row. Small pairs are judged many at once by `small_pair_verdicts`, to the same
+    verdicts."""
     ia, ib = np.arange(a.start, a.stop), np.arange(b.start, b.stop)
     m = len(ia)
     keys = mentions.support
@@ -305,45 +304,109 @@ def pair_verdicts(mentions: MentionTable, a: slice, b: slice, rule: VerdictRule 
         decisions = [decide(Figure(keys, k, ia, ib, none, none, none, True, -1, tables), rule) for k in range(m)]
         return _pair_verdicts(decisions, np.full(m, np.nan), [None] * m, b.start)
     reference = reference or Reference(mentions, b)
-    # A calendar period is where the other figures stand, not a quantity stated for something.
-    quantity = mentions.calendar.level[ia] < 0 if mentions.calendar is not None else np.ones(m, bool)
+    quantity = _quantities(mentions, ia)
     decisions: list[Decision] = []
     cosines = np.zeros(m, mentions.vectors.dtype)
     step = max(1, value.VERDICT_CELLS // len(ib))
     for first in range(0, m, step):
         block = ia[first : first + step]
         cosine = mentions.vectors[block] @ mentions.vectors[b].T
-        if values is not None:  # a small pair: one block
-            agree, rival = values
-        else:
-            agree = value.value_agreement(mentions, block, ib, rule)
-            rival = value.rivals(mentions, block, ib, rule) & ~agree
+        agree = value.value_agreement(mentions, block, ib, rule)
+        rival = value.rivals(mentions, block, ib, rule) & ~agree
         close = closeness(keys, block, ib, cosine, reference)
-        fits = rival | agree
-        # The number a report shows beside a figure: the closest that fits it, else the closest by cosine of its kind
-        # (`value.kin`), else none (-1): "7.0%" read "the reference says $845 million".
-        compared = np.where(fits, close, -np.inf).argmax(axis=1)
-        lost = np.flatnonzero(~fits.any(axis=1))
-        if len(lost):
-            kind = value.kin(mentions, block[lost], ib)
-            compared[lost] = np.where(kind.any(axis=1), np.where(kind, cosine[lost], -np.inf).argmax(axis=1), -1)
+        compared, lost = _closest_fitting(agree | rival, close)
+        if lost.any():
+            compared[lost] = _closest_of_kind(value.kin(mentions, block[lost], ib), cosine[lost])
         decisions += [decide(Figure(keys, first + row, ia, ib, agree[row], rival[row], close[row],
                                     bool(quantity[first + row]), int(compared[row]), reference.tables), rule)
                       for row in range(len(block))]
-        chosen = [d.compared for d in decisions[first:]]
-        cosines[first : first + len(block)] = cosine[np.arange(len(block)), chosen]
-    derived: list[Derivation | None] = [None] * m
+        cosines[first : first + len(block)] = cosine[np.arange(len(block)), [d.compared for d in decisions[first:]]]
+    derived = _derivations(mentions, ia, ib, decisions, rule, index, reference)
+    return _pair_verdicts(decisions, cosines, derived, b.start)
+
+
+def small_pair_verdicts(mentions: MentionTable, spans: Sequence[tuple[slice, slice]],
+                        references: Sequence[Reference | None], indexes: Sequence[SourceIndex | None],
+                        rule: VerdictRule = RULE) -> dict[int, PairVerdicts]:
+    """Per small pair k (`value.small_pair_blocks`: figures `spans[k][0]` against reference numbers `spans[k][1]`,
+    its `references[k]` and `indexes[k]` as for `pair_verdicts`), the verdicts `pair_verdicts` gives it. The value
+    step and the number each figure is compared with run in padded numpy over a block of pairs, and only a figure
+    whose value is found goes on to the binding (`decide`): on a pair of two sentences numpy's cost per call, not
+    the arithmetic, is what a verdict costs."""
+    keys, out = mentions.support, {}
+    for block in value.small_pair_blocks(mentions, spans, rule):
+        pairs = list(zip(block.group.tolist(), block.m.tolist(), block.n.tolist()))
+        cosine = np.zeros(block.cells.shape, mentions.vectors.dtype)
+        close = np.full(block.cells.shape, -np.inf)
+        fits = block.agree | block.rival
+        fitted = fits.any(axis=(1, 2))
+        for p, (k, m, n) in enumerate(pairs):  # each pair's own product and closeness, as `pair_verdicts` has them
+            ia, b = np.arange(spans[k][0].start, spans[k][0].stop), spans[k][1]
+            cosine[p, :m, :n] = mentions.vectors[ia] @ mentions.vectors[b].T
+            if fitted[p]:  # closeness ranks the numbers that fit a figure only
+                close[p, :m, :n] = closeness(keys, ia, block.ib[p, :n], cosine[p, :m, :n], references[k])
+        compared, lost = _closest_fitting(fits, close)
+        if lost.any():  # kind is read for the figures nothing fits only, each against its own pair's numbers
+            kind = value.kin(mentions, block.ia[lost][:, None], block.ib[np.nonzero(lost)[0]])[:, 0]
+            compared[lost] = _closest_of_kind(kind & block.cells[lost], cosine[lost])
+        quantity, placed = _quantities(mentions, block.ia).tolist(), block.agree.any(axis=-1).tolist()
+        chosen = compared.tolist()
+        decisions: list[Decision] = []
+        derived: list[Derivation | None] = []
+        for p, (k, m, n) in enumerate(pairs):
+            ia, ib, tables = block.ia[p, :m], block.ib[p, :n], references[k].tables
+            own = [decide(Figure(keys, row, ia, ib, block.agree[p, row, :n], block.rival[p, row, :n], close[p, row, :n],
+                                 quantity[p][row], chosen[p][row], tables), rule)
+                   if placed[p][row] else Decision(Code.UNSUPPORTED, -1, chosen[p][row]) for row in range(m)]
+            derived += _derivations(mentions, ia, ib, own, rule, indexes[k], references[k])
+            decisions += own
+        # The block's figures in pair order; a computed figure keeps the number it is compared with.
+        pair = np.repeat(np.arange(len(pairs)), block.m)
+        first = np.cumsum(block.m) - block.m
+        column = np.array([d.compared for d in decisions], np.int64)
+        cosines = cosine[pair, np.arange(len(pair)) - first[pair], np.where(column >= 0, column, block.n[pair] - 1)]
+        verdicts = _pair_verdicts(decisions, cosines, derived, block.ib[pair, 0])
+        for (k, m, _), start in zip(pairs, first.tolist()):
+            out[k] = PairVerdicts(*(field[start : start + m] for field in verdicts))
+    return out
+
+
+def _quantities(mentions: MentionTable, rows: np.ndarray) -> np.ndarray:
+    """Whether each of `rows` is a quantity: a calendar period is where the other figures stand, not a quantity
+    stated for something."""
+    return mentions.calendar.level[rows] < 0 if mentions.calendar is not None else np.ones(rows.shape, bool)
+
+
+def _closest_fitting(fits: np.ndarray, close: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """[..., m] The number a report shows beside each figure of [..., m, n] matrices, the closest that fits it, and
+    which figures nothing fits (`_closest_of_kind` chooses theirs)."""
+    return np.where(fits, close, -np.inf).argmax(axis=-1), ~fits.any(axis=-1)
+
+
+def _closest_of_kind(kind: np.ndarray, cosine: np.ndarray) -> np.ndarray:
+    """[L] For figures nothing fits, the number a report shows: the closest by cosine of its kind (`value.kin`),
+    else none (-1): "7.0%" read "the reference says $845 million"."""
+    return np.where(kind.any(axis=-1), np.where(kind, cosine, -np.inf).argmax(axis=-1), -1)
+
+
+def _derivations(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, decisions: list[Decision],
+                 rule: VerdictRule, index: SourceIndex | None, reference: Reference) -> list[Derivation | None]:
+    """Step 3 for the pair's figures it looks at (`_derives`): each one's decision replaced in `decisions`, and its
+    derivation."""
+    keys, quantity = mentions.support, _quantities(mentions, ia)
+    derived: list[Derivation | None] = [None] * len(ia)
     for k, decision in enumerate(decisions):
         if rule.computed and _derives(decision, bool(quantity[k])):
             index = index or source_index(mentions, ib)
             before = _subject_before(keys, ia, k, quantity)
             decisions[k], derived[k] = _derived(keys, int(ia[k]), decision, index, before, rule, reference.tables, ib)
-    return _pair_verdicts(decisions, cosines, derived, b.start)
+    return derived
 
 
-def _pair_verdicts(decisions: Sequence[Decision], cosines: np.ndarray, derived: list[Derivation | None], first: int
-                   ) -> PairVerdicts:
-    """The decisions as arrays, their reference columns as table rows (the reference's first row `first`)."""
+def _pair_verdicts(decisions: Sequence[Decision], cosines: np.ndarray, derived: list[Derivation | None],
+                   first: int | np.ndarray) -> PairVerdicts:
+    """The decisions as arrays, their reference columns as table rows (the reference's first row `first`; per
+    figure, for the figures of several pairs)."""
     found, compared = (np.array([getattr(d, side) for d in decisions], np.int64) for side in ("found", "compared"))
     return PairVerdicts(np.array([d.code for d in decisions], np.int8), np.where(found >= 0, found + first, -1),
                         np.where(compared >= 0, compared + first, -1), cosines, [d.basis for d in decisions], derived)
@@ -351,8 +414,7 @@ def _pair_verdicts(decisions: Sequence[Decision], cosines: np.ndarray, derived: 
 
 def source_index(mentions: MentionTable, ib: np.ndarray) -> SourceIndex:
     """The reference numbers (rows `ib`) a derivation may use: quantities, no calendar period."""
-    quantity = mentions.calendar.level[ib] < 0 if mentions.calendar is not None else np.ones(len(ib), bool)
-    return SourceIndex(mentions.support, ib, quantity)
+    return SourceIndex(mentions.support, ib, _quantities(mentions, ib))
 
 
 # -- the verdicts ----------------------------------------------------------------------------------------------
@@ -361,19 +423,22 @@ def source_index(mentions: MentionTable, ib: np.ndarray) -> SourceIndex:
 def context_verdicts(mentions: MentionTable, pairs: Sequence[tuple[int, int]], rule: VerdictRule = RULE
                      ) -> list[list[FigureVerdict]]:
     """Per aligned pair (the text ids `pairs[k]` of prediction and reference), every figure with its verdict."""
-    out: list[list[FigureVerdict]] = []
     indexes: dict[int, SourceIndex] = {}  # a reference many pairs share (claims against one source) is read once
     references: dict[int, Reference] = {}
     spans = [(mentions.of(text_a), mentions.of(text_b)) for text_a, text_b in pairs]
-    small = value.small_pair_values(mentions, spans, rule)
-    for k, ((_, text_b), (a, b)) in enumerate(zip(pairs, spans)):
+    for (_, text_b), (a, b) in zip(pairs, spans):
         if rule.computed and text_b not in indexes:
             indexes[text_b] = source_index(mentions, np.arange(b.start, b.stop))
         if text_b not in references and b.stop > b.start and a.stop > a.start:
             references[text_b] = Reference(mentions, b)
-        v = pair_verdicts(mentions, a, b, rule, indexes.get(text_b), references.get(text_b), small.get(k))
+    small = small_pair_verdicts(mentions, spans, [references.get(b) for _, b in pairs],
+                                [indexes.get(b) for _, b in pairs], rule)
+    labels = mentions.support.labels
+    out: list[list[FigureVerdict]] = []
+    for k, ((_, text_b), (a, b)) in enumerate(zip(pairs, spans)):
+        v = small[k] if k in small else pair_verdicts(mentions, a, b, rule, indexes.get(text_b),
+                                                      references.get(text_b))
         judged = _judged(mentions.support, a, references.get(text_b), rule)
-        labels = mentions.support.labels
         out.append([figure_entry(labels, a.start + i, VERDICTS[v.code[i]], (v.found[i], v.compared[i]), v.cosine[i],
                                  None if v.basis[i] is None else str(v.basis[i]), v.derivation[i])
                     for i in range(len(v.code)) if judged[i]])

@@ -35,6 +35,7 @@ import numpy as np
 
 from ..context.binding import FALL, RISE, change_sign, stem
 from ..context.words import Context
+from ..numbers.precision import written_decimals
 from ..vocabulary.en import COMPARED_WORDS, DIFFERENCE_WORDS, SCALE_EXPONENTS, SCALE_NAMES
 from .aggregates import AggregateName
 from .keys import SupportKeys
@@ -59,6 +60,10 @@ MAX_TOTALS = 2  # lines named "total" added to the items of a sum or a share
 MAX_PROSE = 6  # numbers of running text bound to the subject
 MAX_TERMS = 5  # terms of a sum or an average
 CLOSEST = 0.5  # an unsupported figure shows its closest derivation when it is at most this share away
+# A percent change, share or ratio agrees when its interval meets the figure's, if that interval is at most this
+# share of it: wider, the operands' digits say too little (FilingClaims tune: 1% gains 0.001 BA, 5% nothing, no
+# cap loses 0.013; `perf/verdict_ablation.py`).
+INTERVAL_CAP = 0.01
 # Float error allowed when a result meets a tolerance: relative to the tolerance (a rounding half-unit computed in
 # floats) and to the value (a scaled result).
 TOLERANCE_SLACK = 1e-9
@@ -129,12 +134,14 @@ class SourceIndex:
 
 
 def derive(keys: SupportKeys, i: int, index: SourceIndex, before: frozenset[str] = frozenset(),
-           columns: Mapping[int, set[int]] | None = None) -> tuple[Derivation | None, Derivation | None]:
+           columns: Mapping[int, set[int]] | None = None, intervals: bool = False
+           ) -> tuple[Derivation | None, Derivation | None]:
     """(the derivation of bound source numbers that gives figure i, else None; the closest one, for a reader).
     `before`: the subject of the prediction's figure before i, for a figure in a clause of its own ("..., or
     24.3%"), which names no subject itself. `columns`: per table, the columns the figure's noun names
     (`placement.Tables.attribute_columns`); a table operand must stand in one of them ("14 rebounds" is no sum of
-    defensive rebounds and rebounds)."""
+    defensive rebounds and rebounds). `intervals`: a pure result agrees when its interval at the operands' written
+    precision meets the figure's (`_spread`), and a result that is one of its operands is no derivation."""
     context = keys.contexts[i]
     if context is None:
         return None, None
@@ -148,7 +155,10 @@ def derive(keys: SupportKeys, i: int, index: SourceIndex, before: frozenset[str]
         if columns and not _in_columns(keys, operands, columns):
             continue
         for value, scale in _results(keys, operation, operands, ask):
-            if _agrees(ask, operation, value):
+            agrees = _agrees(ask, operation, value) or (
+                intervals and OPERATION[operation].pure and _agrees(ask, operation, value, _spread(keys, operation,
+                                                                                                    operands)))
+            if agrees and not (intervals and _degenerate(keys, operation, operands)):
                 return _derivation(keys, operation, operands, value, scale, ask), None
             gap = abs(abs(value) - abs(ask.value))  # the closest by magnitude: a reader sees a wrong direction
             if best is None or gap < best[0]:
@@ -188,16 +198,9 @@ def _ask(keys: SupportKeys, i: int, context: Context) -> _Ask:
     operations = frozenset(o.name for o in OPERATIONS if o.named(words, change, figure))
     # A difference between two items rather than a change over periods: "$5 million more than Europe".
     items_difference = bool(words & (DIFFERENCE_WORDS | COMPARED_WORDS)) and "difference" in operations
-    return _Ask(float(keys.values[i]), float(keys.rounding[i]), figure, _decimals(keys.labels[i][0]), change, sign,
-                operations, items_difference, int(keys.family[i]), bool(keys.per_unit[i]), keys.labels[i][0])
-
-
-def _decimals(text: str) -> int:
-    """The decimals a figure is written with ("24.3%": 1, "$1,146.20": 2, "5": 0)."""
-    head, dot, tail = text.partition(".")
-    if not dot or not head[-1:].isdigit():
-        return 0
-    return len(tail) - len(tail.lstrip("0123456789"))
+    written = keys.labels[i][0]
+    return _Ask(float(keys.values[i]), float(keys.rounding[i]), figure, written_decimals(written), change, sign,
+                operations, items_difference, int(keys.family[i]), bool(keys.per_unit[i]), written)
 
 
 # -- the bound operands ----------------------------------------------------------------------------------------
@@ -379,9 +382,35 @@ def _results(keys: SupportKeys, operation: str, operands: tuple[int, ...], ask: 
             yield result * stated, stated
 
 
-def _agrees(ask: _Ask, operation: str, value: float) -> bool:
+def _spread(keys: SupportKeys, operation: str, operands: tuple[int, ...]) -> float:
+    """Half the width of the interval a percent change, share or ratio takes when each operand may be any value its
+    written digits round from ("2.79" is 2.785 to 2.795): its widest corner. 0 when a corner is undefined or the
+    interval is wider than `INTERVAL_CAP` of the result, which then says too little to support a figure."""
+    apply = OPERATION[operation].apply
+    raw = [float(keys.values[j]) for j in operands]
+    half = [float(keys.rounding[j]) for j in operands]
+    centre = apply(np.array(raw))
+    corners = [apply(np.array([raw[0] + a * half[0], raw[1] + b * half[1]])) for a in (-1, 1) for b in (-1, 1)]
+    if centre is None or any(c is None or not np.isfinite(c) for c in corners):
+        return 0.0
+    spread = max(abs(c - centre) for c in corners)
+    return spread if spread <= INTERVAL_CAP * abs(centre) else 0.0
+
+
+def _degenerate(keys: SupportKeys, operation: str, operands: tuple[int, ...]) -> bool:
+    """Whether a sum, difference or average is one of its own operands ("16 − 0 = 16"): a derivation that computes
+    nothing. Exactly: within the operands' rounding it would reject true claims (FilingClaims tune loses 0.001)."""
+    if OPERATION[operation].pure:
+        return False
+    raw = np.array([keys.values[j] for j in operands], np.float64)
+    result = OPERATION[operation].apply(raw)
+    return result is not None and bool(np.any(np.abs(raw - result) <= VALUE_SLACK * abs(result)))
+
+
+def _agrees(ask: _Ask, operation: str, value: float, spread: float = 0.0) -> bool:
     """Whether a result is what the figure states, at its written precision and in its direction (a change stated
-    as a rise or a fall needs that sign; a figure stated as "the change" keeps its own; else a magnitude)."""
+    as a rise or a fall needs that sign; a figure stated as "the change" keeps its own; else a magnitude): the
+    figure's rounding interval meets the result's (`spread`: its half-width, from the operands' written digits)."""
     target = ask.value
     sign = ask.sign if OPERATION[operation].over_periods else (0 if target < 0 else None)
     if sign is None:
@@ -390,7 +419,7 @@ def _agrees(ask: _Ask, operation: str, value: float) -> bool:
         gap = abs(value - target)
     else:
         gap = abs(value - sign * abs(target))
-    return gap <= ask.tolerance * (1 + TOLERANCE_SLACK) + VALUE_SLACK * abs(target)
+    return gap <= ask.tolerance * (1 + TOLERANCE_SLACK) + spread + VALUE_SLACK * abs(target)
 
 
 # -- the derivation as text ------------------------------------------------------------------------------------
@@ -411,7 +440,7 @@ def _derivation(keys: SupportKeys, operation: OperationName, operands: tuple[int
     if op.pure:  # a percent or a multiple: the operands' scale cancels, the figure's decimals alone
         result = _number(value, ask.decimals, ask.decimals) + op.unit
     elif op.unit or ask.figure.points or ask.figure.percent:  # percents and points: the operands' own
-        decimals = max([ask.decimals, *(_decimals(t) for t in texts)])
+        decimals = max([ask.decimals, *(written_decimals(t) for t in texts)])
         unit = op.unit or (" points" if ask.figure.points else "%")
         result = _number(value / scale, decimals, ask.decimals) + unit
     else:
@@ -433,7 +462,7 @@ def _amount(keys: SupportKeys, operands: tuple[int, ...], texts: Sequence[str], 
         prefix, suffix, shown = form
     # The operands' last written digit, at the scale shown: "$4.2 billion" is to 100 million, no decimal in
     # millions; a table's "44.3" (in millions) is to 0.1 million.
-    finest = min(10.0 ** -_decimals(t) * _own_scale(keys, j) for j, t in zip(operands, texts)) * scale / shown
+    finest = min(10.0 ** -written_decimals(t) * _own_scale(keys, j) for j, t in zip(operands, texts)) * scale / shown
     decimals = max(ask.decimals, min(MAX_DECIMALS, math.ceil(-math.log10(finest) - DIGIT_SLACK)))
     number = _number(value / shown, decimals, ask.decimals)
     sign = "−" if number.startswith("−") else ""

@@ -7,6 +7,7 @@ The score's number channel reads two of these (`family`, `strict`: which figures
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -67,63 +68,144 @@ class SupportKeys:
     headed: np.ndarray  # [M] bool: a number in words in a table's header or label ("Three-pointers"): states nothing
 
 
+@dataclass(frozen=True)
+class TextKeys:
+    """One text's rows of `SupportKeys` (its scorable mentions in order), as `text_keys` reads them: what
+    `stack_keys` lays out at the text's place in a call's table. Tuples, not arrays: a text has few rows, and a
+    call's rows are laid out field by field in one pass. Never changed once made (`pipeline.pool.KEYS` keeps it
+    for the next call that meets the text)."""
+
+    values: tuple[float, ...]
+    tolerance: tuple[float, ...]
+    rounding: tuple[float, ...]
+    families: tuple[str | None, ...]  # coded over the whole call (`stack_keys`)
+    strict: tuple[bool, ...]  # of its written family alone (a percent cell's added in `stack_keys`)
+    clock: tuple[bool, ...]
+    labels: tuple[Label, ...]
+    contexts: tuple[Context, ...]
+    scaled: tuple[bool, ...]
+    judged: tuple[bool, ...]
+    money: tuple[bool, ...]
+    partner: tuple[int, ...]  # the other bound of a range as a row of this text (-1: none)
+    percent: tuple[bool, ...]
+    table_scale: tuple[float, ...]
+    year: tuple[float, ...]
+    direction: tuple[int, ...]
+    counted: tuple[bool, ...]
+    per_unit: tuple[bool, ...]
+    cell: tuple[bool, ...]
+    nouns: tuple[str | None, ...]  # coded over the whole call
+    timed: tuple[bool, ...]
+    headed: tuple[bool, ...]
+
+
+def text_keys(text: str, scorable: Sequence[NumericMention], glossary: Glossary | None = None) -> TextKeys:
+    """The keys of one text's scorable mentions, in order; `glossary`: a user's words for data keys and table
+    headers."""
+    contexts = mention_contexts(text, scorable, glossary or NO_GLOSSARY)
+    written = [written_precision(text, mention) for mention in scorable]
+    families = tuple(w.family for w in written)
+    partner = [-1] * len(scorable)
+    ends = {m.end: k for k, m in enumerate(scorable)}
+    starts = {m.start: k for k, m in enumerate(scorable)}
+    for a_end, b_start in range_connectors(text, scorable):
+        partner[ends[a_end]], partner[starts[b_start]] = starts[b_start], ends[a_end]
+    nouns = tuple(c.counted for c in contexts)
+    return TextKeys(
+        values=tuple(w.value for w in written),
+        tolerance=tuple(w.tolerance for w in written),
+        rounding=tuple(w.rounding for w in written),
+        families=families,
+        strict=tuple(f in STRICT_FAMILIES for f in families),
+        clock=tuple(f == TIME for f in families),
+        labels=tuple((m.text, m.start, m.end, float(m.value), c.label) for m, c in zip(scorable, contexts)),
+        contexts=tuple(contexts),
+        scaled=tuple(_states_a_scale(m) for m in scorable),
+        judged=tuple(not _a_count(m) for m in scorable),
+        money=tuple(m.kind == "monetary" for m in scorable),
+        partner=tuple(partner),
+        # A table states a cell's percent in its header, its row label or a cell of its own ("| 12.5 | % |").
+        percent=tuple(bool(c.percent) for c in contexts),
+        table_scale=tuple(c.scale if c.scale else np.nan for c in contexts),
+        year=tuple(c.year if c.year is not None else np.nan for c in contexts),
+        direction=tuple(c.direction for c in contexts),
+        counted=tuple(n is not None for n in nouns),
+        per_unit=tuple(bool(c.per_unit) for c in contexts),
+        cell=tuple(bool(c.cell) for c in contexts),
+        nouns=nouns,
+        timed=tuple(n in DURATIONS for n in nouns),
+        headed=tuple(bool(c.headed) for c in contexts),
+    )
+
+
 def read_keys(texts: Iterable[tuple[str, Sequence[NumericMention], int]], size: int,
               glossary: Glossary | None = None) -> SupportKeys:
     """The keys of `size` table rows: each (text, its scorable mentions in order, the table row of the first);
     `glossary`: a user's words for data keys and table headers."""
-    values, tolerance, rounding = np.zeros(size), np.zeros(size), np.zeros(size)
-    families: list[str | None] = [None] * size
-    labels: list[Label] = [("", 0, 0, 0.0, None)] * size
-    contexts: list[Context | None] = [None] * size
-    scaled, judged, money = np.zeros(size, bool), np.ones(size, bool), np.zeros(size, bool)
-    partner = np.full(size, -1, np.int64)
-    for text, scorable, start in texts:
-        contexts_here = mention_contexts(text, scorable, glossary or NO_GLOSSARY)
-        for row, (mention, context) in enumerate(zip(scorable, contexts_here), start=start):
-            written = written_precision(text, mention)
-            values[row], tolerance[row], families[row] = written.value, written.tolerance, written.family
-            rounding[row] = written.rounding
-            labels[row] = (mention.text, mention.start, mention.end, float(mention.value), context.label)
-            contexts[row], scaled[row], judged[row] = context, _states_a_scale(mention), not _a_count(mention)
-            money[row] = mention.kind == "monetary"
-        ends = {m.end: start + k for k, m in enumerate(scorable)}
-        starts = {m.start: start + k for k, m in enumerate(scorable)}
-        for a_end, b_start in range_connectors(text, scorable):
-            partner[ends[a_end]], partner[starts[b_start]] = starts[b_start], ends[a_end]
+    return stack_keys([(text_keys(text, scorable, glossary), start) for text, scorable, start in texts], size)
+
+
+def stack_keys(parts: Sequence[tuple[TextKeys, int]], size: int) -> SupportKeys:
+    """The keys of `size` table rows from each text's (`text_keys`) and the table row of its first; a row no text
+    covers keeps a mention's defaults (no value, no context)."""
+    parts = [(keys, start) for keys, start in parts if len(keys.values)]
+    rows = np.concatenate([np.arange(start, start + len(keys.values)) for keys, start in parts]) if parts \
+        else np.zeros(0, np.int64)
+
+    def laid(name: str, fill: object, dtype: type) -> np.ndarray:
+        out = np.full(size, fill, dtype)
+        out[rows] = np.fromiter(itertools.chain.from_iterable(getattr(keys, name) for keys, _ in parts), dtype,
+                                len(rows))
+        return out
+
+    def listed(name: str, fill: object) -> list:
+        out = [fill] * size
+        for keys, start in parts:
+            out[start : start + len(keys.values)] = getattr(keys, name)
+        return out
+
+    families: list[str | None] = listed("families", None)
     codes = {name: k for k, name in enumerate(sorted({f for f in families if f is not None}))}
     family = np.array([codes[f] if f is not None else -1 for f in families], np.int64)
-    # A table states a cell's percent in its header, its row label or a cell of its own ("| 12.5 | % |").
-    percent = np.array([c is not None and c.percent for c in contexts], bool)
+    percent = laid("percent", False, bool)
     if percent.any():
         codes.setdefault(PERCENT, len(codes))
         family = np.where(percent & (family < 0), codes[PERCENT], family)
-    nouns = [c.counted if c is not None else None for c in contexts]
+    nouns: list[str | None] = listed("nouns", None)
     noun_codes = {n: k for k, n in enumerate(sorted({n for n in nouns if n is not None}))}
+    partner = laid("partner", -1, np.int64)
+    partner[rows] = np.where(partner[rows] >= 0, partner[rows] + (rows - _local(parts)), -1)
     return SupportKeys(
-        values=values,
-        tolerance=tolerance,
-        rounding=rounding,
+        values=laid("values", 0.0, np.float64),
+        tolerance=laid("tolerance", 0.0, np.float64),
+        rounding=laid("rounding", 0.0, np.float64),
         family=family,
-        strict=np.array([f in STRICT_FAMILIES for f in families], bool) | percent,
+        strict=laid("strict", False, bool) | percent,
         percent=family == codes.get(PERCENT, -2),
         points=family == codes.get(POINTS, -2),
-        clock=np.array([f == TIME for f in families], bool),
-        labels=labels,
-        contexts=contexts,  # type: ignore[arg-type]  # every row is read: each table row is a scorable mention
-        scaled=scaled,
-        table_scale=np.array([c.scale if c is not None and c.scale else np.nan for c in contexts], np.float64),
-        judged=judged,
-        year=np.array([c.year if c is not None and c.year is not None else np.nan for c in contexts], np.float64),
-        direction=np.array([c.direction if c is not None else 0 for c in contexts], np.int8),
-        counted=np.array([c is not None and c.counted is not None for c in contexts], bool),
-        per_unit=np.array([c is not None and c.per_unit for c in contexts], bool),
-        money=money,
+        clock=laid("clock", False, bool),
+        labels=listed("labels", ("", 0, 0, 0.0, None)),
+        contexts=listed("contexts", None),  # every row is read: each table row is a scorable mention
+        scaled=laid("scaled", False, bool),
+        table_scale=laid("table_scale", np.nan, np.float64),
+        judged=laid("judged", True, bool),
+        year=laid("year", np.nan, np.float64),
+        direction=laid("direction", 0, np.int8),
+        counted=laid("counted", False, bool),
+        per_unit=laid("per_unit", False, bool),
+        money=laid("money", False, bool),
         partner=partner,
-        cell=np.array([c is not None and c.cell for c in contexts], bool),
+        cell=laid("cell", False, bool),
         noun=np.array([noun_codes.get(n, -1) for n in nouns], np.int64),
-        timed=np.array([n in DURATIONS for n in nouns], bool),
-        headed=np.array([c is not None and c.headed for c in contexts], bool),
+        timed=laid("timed", False, bool),
+        headed=laid("headed", False, bool),
     )
+
+
+def _local(parts: Sequence[tuple[TextKeys, int]]) -> np.ndarray:
+    """Each laid row's place within its own text (0, 1, ... per text), in `stack_keys`'s row order."""
+    sizes = np.array([len(keys.values) for keys, _ in parts], np.int64)
+    return np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
 
 
 def _a_count(mention: NumericMention) -> bool:

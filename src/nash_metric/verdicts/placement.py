@@ -15,6 +15,7 @@ from typing import Literal
 import numpy as np
 
 from ..context.words import Context
+from ..vocabulary.en import QUALIFIER_PAIRS, RANGE_WORDS
 from .keys import SupportKeys
 from .rules import VerdictRule
 
@@ -53,6 +54,7 @@ class Tables:
         self.cells: dict[int, dict[tuple[int, int], list[int]]] = {}
         self.headers: dict[int, dict[int, frozenset[str]]] = {}  # a column's headers as words, units kept
         self.days: dict[int, dict[int, frozenset[str]]] = {}  # the days a row's label names
+        self.year_columns: dict[int, dict[int, set[int]]] = {}  # per table, a year's columns (by their headers)
         # A noun's columns, per table (`attribute_columns`): read once per noun, not per place of every figure.
         self._by_attribute: dict[frozenset[str], dict[int, set[int]]] = {}
         for j, c in enumerate(contexts):
@@ -66,6 +68,7 @@ class Tables:
                     self.days.setdefault(table, {})[row] = c.days
                 if c.column_year is not None:
                     self.years.setdefault(table, set()).add(c.column_year)
+                    self.year_columns.setdefault(table, {}).setdefault(c.column_year, set()).add(column)
         # Every column's header words, of every table: what a small count in words must name to be judged.
         self.header_words = frozenset().union(*(w for columns in self.headers.values() for w in columns.values()))
 
@@ -78,7 +81,12 @@ class Tables:
         rows, columns = self.rows.get(table, {}), self.columns.get(table, {})
         named_columns = (self.attribute_columns(figure).get(table, set()) if figure.attribute
                          else _most(columns, figure.subject))
-        named_rows = _most(rows, figure.subject) or _nearest(rows, figure.before)
+        if not named_columns and figure.year is not None:  # "Diluted EPS was $2.88 in 2023": the 2023 column
+            named_columns = self.year_columns.get(table, {}).get(figure.year, set())
+        named_rows = (_any(rows, figure.subject | frozenset(figure.before)) if figure.for_either
+                      else _most(rows, figure.subject) or _nearest(rows, figure.before))
+        if not named_rows and len(rows) == 1:  # a single record ("{'ram_gb': 16, ...}") is the row of every figure
+            named_rows = set(rows)
         on_day = {r for r, days in self.days.get(table, {}).items() if figure.day in days} if figure.day else set()
         return (named_rows & on_day or on_day) if on_day else named_rows, named_columns
 
@@ -97,21 +105,27 @@ class Tables:
 
 def naming(keys: SupportKeys, i: int, rule: VerdictRule) -> Context:
     """Figure i's context as it names a table's row and column, as far as `rule` reads it (`entities`: the row
-    label before it; `days`: the day it names; `attributes`: the noun after it). One of a pair ("113 - 107",
-    "(17 - 36)") is stated for one of the two entities its sentence names, not for the nearest: its row is named
-    by its subject and day alone. A pair followed by a noun ("6-9 FG") is stated for one entity, and the noun names
-    the column of both (`pairs`)."""
+    label before it; `days`: the day it names; `attributes`: the noun after it; `year_columns`: the year it is
+    stated for). One of a pair ("113 - 107", "(17 - 36)") is stated for one of the two entities its sentence
+    names, not for the nearest: its rows are named by its subject and day alone, and with `pairs`, every row its
+    subject or its sentence before it names is (`Context.for_either`: "The Rockets defeated the Clippers 109-105"
+    names both teams' rows; a range, "ranging from 2 to 4", stays one entity's). A pair followed by a noun ("6-9
+    FG") is stated for one entity, and the noun names the column of both (`pairs`)."""
     context = keys.contexts[i]
     partner = int(keys.partner[i])
     attribute = context.attribute if rule.attributes else frozenset()
     if rule.pairs and rule.attributes and not attribute and partner > i:  # "4-7 FG": the first takes the noun
         attribute = keys.contexts[partner].attribute
     one = partner < 0 or (rule.pairs and bool(attribute))
-    before = context.before if one and rule.entities else ()
+    # A range ("ranging from 4.17°C to 8.46°C") is one quantity of one entity, not a pair of two.
+    either = not one and rule.pairs and not context.words & RANGE_WORDS
+    before = context.before if (one or either) and rule.entities else ()
     day = context.day if rule.days else None
-    if (before, day, attribute) == (context.before, context.day, context.attribute):
+    year = context.year if rule.year_columns else None
+    if (before, day, attribute, year, either) == (context.before, context.day, context.attribute, context.year,
+                                                  context.for_either):
         return context
-    return replace(context, before=before, day=day, attribute=attribute)
+    return replace(context, before=before, day=day, attribute=attribute, year=year, for_either=either)
 
 
 def bound_cells(keys: SupportKeys, i: int, tables: Tables, ib: np.ndarray, places: np.ndarray, rule: VerdictRule
@@ -137,6 +151,12 @@ def _nearest(labels: dict[int, frozenset[str]], before: Sequence[str]) -> set[in
         if rows:
             return _most(rows, frozenset(before))
     return set()
+
+
+def _any(labels: dict[int, frozenset[str]], words: frozenset[str]) -> set[int]:
+    """The labels sharing any of `words`: every entity a sentence names ("The Houston Rockets (4-3) defeated the LA
+    Clippers (4-2) 109-105": both teams)."""
+    return {k for k, label in labels.items() if label & words}
 
 
 def _closest(labels: dict[int, frozenset[str]], words: frozenset[str]) -> set[int]:
@@ -185,6 +205,9 @@ def contradiction(keys: SupportKeys, i: int, j: int, others: Sequence[frozenset[
     if rule.nouns and not context.cell and figure.counted and context.counted not in (None, figure.counted):
         return Basis("counts", f"{context.counted}, not {figure.counted}")
     sa, sb = figure.subject, context.subject
+    clash = _qualifier_clash(sa, sb) if rule.qualifiers else None
+    if clash is not None:
+        return Basis("subject", clash)
     if context.cell:
         table, row, column = context.place
         named = naming(keys, i, rule)
@@ -204,6 +227,22 @@ def contradiction(keys: SupportKeys, i: int, j: int, others: Sequence[frozenset[
     if sb and any(sb - sa & other for other in others):
         return Basis("subject", f"{_words(sb, '')}, not {_words(sa, '')}")
     return None
+
+
+def _qualifier_clash(figure: frozenset[str], place: frozenset[str]) -> str | None:
+    """The basis detail ("adjusted, not gaap") when the figure is qualified by one side of a `QUALIFIER_PAIRS` pair
+    and the place only by the other; None otherwise."""
+    figure, place = _unsplit(figure), _unsplit(place)
+    for one, other in QUALIFIER_PAIRS:
+        for named, stated in ((one, other), (other, one)):
+            if figure & named and not figure & stated and place & stated and not place & named:
+                return f"{_words(place & stated, '')}, not {_words(figure & named, '')}"
+    return None
+
+
+def _unsplit(words: frozenset[str]) -> frozenset[str]:
+    # A key or header read as words splits "Non-GAAP" in two: it is the one qualifier, not "GAAP".
+    return words - {"non", "gaap"} | {"non-gaap"} if {"non", "gaap"} <= words else words
 
 
 def bound_strength(keys: SupportKeys, i: int, j: int, places: np.ndarray) -> int:

@@ -1,11 +1,12 @@
 """Step 1 of the verdict, the value: which reference numbers state a figure's value (at its written precision,
 scale and family), and which could state what it states whatever their value (its rivals, commensurable numbers).
-Both as [figures x reference numbers] matrices, several small pairs at once (`small_pair_values`).
+Both as [figures x reference numbers] matrices, several small pairs at once (`small_pair_blocks`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -20,7 +21,7 @@ SCALES = (1e3, 1e6, 1e9)  # the scales a bare reference number may stand at, for
 # a block at most 8 MB (50 figures against 93,000 source numbers peaked 0.3 GB higher in one block).
 VERDICT_CELLS = 1 << 20
 # A pair of at most this many [figure x reference number] cells is a small pair: its value agreement and rivals are
-# computed with other small pairs' in one padded call (`small_pair_values`), as numpy's cost per call, not the
+# computed with other small pairs' in one padded call (`small_pair_blocks`), as numpy's cost per call, not the
 # arithmetic, is what a pair of two sentences costs.
 SMALL_PAIR = 4096
 
@@ -28,7 +29,7 @@ SMALL_PAIR = 4096
 def value_agreement(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, rule: VerdictRule = RULE
                     ) -> np.ndarray:
     """[..., m, n] whether reference mention ib[..., j] states the value of figure ia[..., i] (leading dimensions:
-    several pairs at once, `small_pair_values`): as written, at its table's scale, or (a bare number, for a figure
+    several pairs at once, `small_pair_blocks`): as written, at its table's scale, or (a bare number, for a figure
     with a scale word) at one of `SCALES`. With `rule.counts`, a number that counts things ("5,078 people") never
     states an amount of money nor stands at a scale."""
     keys = mentions.support
@@ -116,22 +117,43 @@ def _within(a: np.ndarray, b: np.ndarray, ratio: float) -> np.ndarray:
         return (np.maximum(a, b) <= ratio * np.minimum(a, b)) | ((a == 0) & (b == 0))
 
 
+class SmallPairs(NamedTuple):
+    """Small pairs of like sizes padded into one block (`small_pair_blocks`): pair `group[p]`'s figures are rows
+    `ia[p, :m[p]]` of the mention table, its reference numbers `ib[p, :n[p]]`; `cells` marks the real cells of the
+    [P, M, N] matrices (padding reads row 0: its cells mean nothing)."""
 
-def small_pair_values(mentions: MentionTable, spans: Sequence[tuple[slice, slice]], rule: VerdictRule = RULE
-                      ) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-    """Per small pair k (figures `spans[k][0]` against reference numbers `spans[k][1]`, both held): its value
-    agreement [m, n] and its rivals that do not agree, as `pair_verdicts` computes them; pairs of like sizes are
-    padded into one [P, M, N] call of at most `VERDICT_CELLS` cells (`batching.size_batches`; elementwise, so each
-    pair's cells are the ones it would get alone)."""
+    group: np.ndarray
+    m: np.ndarray
+    n: np.ndarray
+    ia: np.ndarray
+    ib: np.ndarray
+    cells: np.ndarray
+    agree: np.ndarray  # value agreement, False off the real cells
+    rival: np.ndarray  # rivals that do not agree, False off the real cells
+
+
+def small_pair_blocks(mentions: MentionTable, spans: Sequence[tuple[slice, slice]], rule: VerdictRule = RULE
+                      ) -> Iterator[SmallPairs]:
+    """The small pairs among `spans` (figures `spans[k][0]` against reference numbers `spans[k][1]`, both held) in
+    padded blocks of at most `VERDICT_CELLS` cells (`batching.size_batches`), with their value agreement and rivals
+    as `pair_verdicts` computes them (elementwise, so each pair's cells are the ones it would get alone)."""
     first = np.array([(a.start, b.start) for a, b in spans], np.int64).reshape(-1, 2)
     m, n = np.array([(a.stop - a.start, b.stop - b.start) for a, b in spans], np.int64).reshape(-1, 2).T
     small = (m > 0) & (n > 0) & (m * n <= min(SMALL_PAIR, VERDICT_CELLS))  # a small pair is one block
-    out: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     for group in size_batches(m, n, VERDICT_CELLS, eligible=small):
-        ia, _ = gather_index(first[group, 0], m[group])
-        ib, _ = gather_index(first[group, 1], n[group])
+        ia, rows = gather_index(first[group, 0], m[group])
+        ib, columns = gather_index(first[group, 1], n[group])
+        cells = rows[:, :, None] & columns[:, None, :]
         agree = value_agreement(mentions, ia, ib, rule)
         rival = rivals(mentions, ia, ib, rule) & ~agree
-        for p, k in enumerate(group.tolist()):
-            out[k] = agree[p, : m[k], : n[k]], rival[p, : m[k], : n[k]]
+        yield SmallPairs(group, m[group], n[group], ia, ib, cells, agree & cells, rival & cells)
+
+
+def small_pair_values(mentions: MentionTable, spans: Sequence[tuple[slice, slice]], rule: VerdictRule = RULE
+                      ) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """Per small pair k (`small_pair_blocks`): its value agreement [m, n] and its rivals that do not agree."""
+    out: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    for block in small_pair_blocks(mentions, spans, rule):
+        for p, (k, m, n) in enumerate(zip(block.group.tolist(), block.m.tolist(), block.n.tolist())):
+            out[k] = block.agree[p, :m, :n], block.rival[p, :m, :n]
     return out

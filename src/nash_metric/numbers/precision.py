@@ -106,9 +106,8 @@ def written_precision(text: str, mention: NumericMention) -> WrittenPrecision:
             inherited = not _PERCENT_WORD.search(mention.text)  # a range's bare first bound: "2 to 3 points"
             points = _POINTS.search(mention.text) or (inherited and _POINTS_RANGE_AFTER.match(text, mention.end))
             family = POINTS if points else PERCENT
-    place = _value_place(value)
-    if hedged and place > step and not _DECIMAL.search(mention.text):  # "roughly 2,500" agrees with 2,477
-        step, widening = place, 1
+    if hedged and not _DECIMAL.search(mention.text) and (place := _value_place(value)) > step:
+        step, widening = place, 1  # "roughly 2,500" agrees with 2,477
     rounding = step * (ROUNDING * widening)
     tolerance = min(rounding, RELATIVE_CAP * widening * abs(value))
     return WrittenPrecision(value, tolerance, family, hedged, rounding)

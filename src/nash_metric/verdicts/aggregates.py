@@ -16,7 +16,7 @@ from typing import Literal
 
 import numpy as np
 
-from ..context.binding import FALL, RISE
+from ..context.binding import CHANGE_WORD_SIGNS
 from ..context.words import Context
 from ..numbers.precision import written_decimals
 from ..vocabulary.en import (
@@ -42,7 +42,6 @@ AGGREGATES: tuple[tuple[AggregateName, frozenset[str], Callable[[np.ndarray], fl
     ("sum", SUM_WORDS, lambda v: float(v.sum())),
 )
 MIN_VALUES = 2  # an aggregate is over at least two values
-_CHANGE_WORDS = frozenset((*RISE, *FALL))  # "rose from 47.9 to 52.5": a change between two points
 _INDEX = re.compile(r"\[\d+\]")
 
 
@@ -83,9 +82,10 @@ def _claimed(keys: SupportKeys, i: int) -> AggregateName | None:
     the words of its own clause: "peaking at 52.9", not every figure of the sentence). A change from one value
     to another ("rose from 47.9 in 2000 to 52.5 in 2020") states two points, not a range."""
     context, partner = keys.contexts[i], int(keys.partner[i])
-    if partner >= 0 and context.words & RANGE_WORDS and keys.values[partner] != keys.values[i] \
-            and not context.words & _CHANGE_WORDS and np.isnan(keys.year[i]) and np.isnan(keys.year[partner]):
-        return "min" if keys.values[i] < keys.values[partner] else "max"
+    if partner >= 0 and context.words & RANGE_WORDS and keys.values[partner] != keys.values[i]:
+        points = bool(context.words & CHANGE_WORD_SIGNS.keys()) or not np.isnan(keys.year[[i, partner]]).all()
+        if not points:
+            return "min" if keys.values[i] < keys.values[partner] else "max"
     highest, lowest = bool(context.subject & HIGHEST_WORDS), bool(context.subject & LOWEST_WORDS)
     return None if highest == lowest else ("max" if highest else "min")
 

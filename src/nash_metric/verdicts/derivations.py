@@ -33,7 +33,7 @@ from itertools import combinations, pairwise, permutations
 
 import numpy as np
 
-from ..context.binding import FALL, RISE, change_sign, stem
+from ..context.binding import CHANGE_WORD_SIGNS, change_sign
 from ..context.words import Context
 from ..numbers.precision import written_decimals
 from ..vocabulary.en import COMPARED_WORDS, DIFFERENCE_WORDS, SCALE_EXPONENTS, SCALE_NAMES
@@ -51,8 +51,6 @@ from .operations import (
     OperationName,
 )
 
-_CHANGE_WORDS_SIGN = {**{stem(w): 1 for w in RISE}, **{stem(w): -1 for w in FALL}}
-_CHANGE_WORDS = frozenset(_CHANGE_WORDS_SIGN)
 MAX_LINES = 3  # rows (or columns) a subject names most strongly: the lines of a change over periods
 MAX_ITEMS = 6  # rows a subject names at all: the items of a sum, share or difference
 ITEM_SLACK = 2  # an item's line shares at most this many fewer (weighted) words with the subject than the best's
@@ -156,8 +154,8 @@ def derive(keys: SupportKeys, i: int, index: SourceIndex, before: frozenset[str]
             continue
         for value, scale in _results(keys, operation, operands, ask):
             agrees = _agrees(ask, operation, value) or (
-                intervals and OPERATION[operation].pure and _agrees(ask, operation, value, _spread(keys, operation,
-                                                                                                    operands)))
+                intervals and OPERATION[operation].pure
+                and _agrees(ask, operation, value, _spread(keys, operation, operands, value)))
             if agrees and not (intervals and _degenerate(keys, operation, operands)):
                 return _derivation(keys, operation, operands, value, scale, ask), None
             gap = abs(abs(value) - abs(ask.value))  # the closest by magnitude: a reader sees a wrong direction
@@ -183,14 +181,14 @@ def _ask(keys: SupportKeys, i: int, context: Context) -> _Ask:
     named = named if named is not None else change_sign(context.sentence)
     # A change its clause states elsewhere ("grew from $50.2 million to $62.4 million, or 24.3%"): its verb's
     # direction when the clause has one direction only, else a magnitude.
-    around = _CHANGE_WORDS & words
+    around = words & CHANGE_WORD_SIGNS.keys()
     change = bool(direction) or named is not None or bool(around)
     if direction:
         sign = direction
     elif named is not None:
         sign = named
     else:
-        signs = {_CHANGE_WORDS_SIGN[w] for w in around}
+        signs = {CHANGE_WORD_SIGNS[w] for w in around}
         sign = signs.pop() if len(signs) == 1 else None
     percent, points = bool(keys.percent[i]), bool(keys.points[i])
     amount = not percent and not points and not bool(keys.strict[i])
@@ -382,16 +380,16 @@ def _results(keys: SupportKeys, operation: str, operands: tuple[int, ...], ask: 
             yield result * stated, stated
 
 
-def _spread(keys: SupportKeys, operation: str, operands: tuple[int, ...]) -> float:
-    """Half the width of the interval a percent change, share or ratio takes when each operand may be any value its
-    written digits round from ("2.79" is 2.785 to 2.795): its widest corner. 0 when a corner is undefined or the
-    interval is wider than `INTERVAL_CAP` of the result, which then says too little to support a figure."""
+def _spread(keys: SupportKeys, operation: str, operands: tuple[int, ...], centre: float) -> float:
+    """Half the width of the interval a percent change, share or ratio (its operands' result `centre`) takes when
+    each operand may be any value its written digits round from ("2.79" is 2.785 to 2.795): its widest corner. 0
+    when a corner is undefined or the interval is wider than `INTERVAL_CAP` of the result, which then says too
+    little to support a figure."""
     apply = OPERATION[operation].apply
     raw = [float(keys.values[j]) for j in operands]
     half = [float(keys.rounding[j]) for j in operands]
-    centre = apply(np.array(raw))
     corners = [apply(np.array([raw[0] + a * half[0], raw[1] + b * half[1]])) for a in (-1, 1) for b in (-1, 1)]
-    if centre is None or any(c is None or not np.isfinite(c) for c in corners):
+    if any(c is None or not np.isfinite(c) for c in corners):
         return 0.0
     spread = max(abs(c - centre) for c in corners)
     return spread if spread <= INTERVAL_CAP * abs(centre) else 0.0

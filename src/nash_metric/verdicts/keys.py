@@ -1,5 +1,6 @@
 """What the verdict compares of every mention: its written precision, unit family, context and binding, stacked
-into arrays once per call (`read_keys`), so that the verdict's matrices need no Python per cell.
+into arrays once per call (each text's rows read once, `text_keys`, and laid out by `stack_keys`), so that the
+verdict's matrices need no Python per cell.
 
 The score's number channel reads two of these (`family`, `strict`: which figures are of one kind,
 `pipeline.alignment.kinds_fit`); everything else is the verdict's.
@@ -8,7 +9,7 @@ The score's number channel reads two of these (`family`, `strict`: which figures
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,7 +34,7 @@ Label = tuple[str, int, int, float, CellLabel | None]
 @dataclass(frozen=True)
 class SupportKeys:
     """Per mention (a row of the call's `MentionTable`), what the support verdict compares
-    (`numbers.precision.WrittenPrecision` and `context.words.Context`, stacked). Built by `read_keys` alone."""
+    (`numbers.precision.WrittenPrecision` and `context.words.Context`, stacked). Built by `stack_keys` alone."""
 
     values: np.ndarray  # [M] comparable value (basis points in percentage points)
     tolerance: np.ndarray  # [M] half a unit of the last written digit (a whole unit when hedged)
@@ -136,13 +137,6 @@ def text_keys(text: str, scorable: Sequence[NumericMention], glossary: Glossary 
         timed=tuple(n in DURATIONS for n in nouns),
         headed=tuple(bool(c.headed) for c in contexts),
     )
-
-
-def read_keys(texts: Iterable[tuple[str, Sequence[NumericMention], int]], size: int,
-              glossary: Glossary | None = None) -> SupportKeys:
-    """The keys of `size` table rows: each (text, its scorable mentions in order, the table row of the first);
-    `glossary`: a user's words for data keys and table headers."""
-    return stack_keys([(text_keys(text, scorable, glossary), start) for text, scorable, start in texts], size)
 
 
 def stack_keys(parts: Sequence[tuple[TextKeys, int]], size: int) -> SupportKeys:

@@ -147,13 +147,3 @@ def small_pair_blocks(mentions: MentionTable, spans: Sequence[tuple[slice, slice
         agree = value_agreement(mentions, ia, ib, rule)
         rival = rivals(mentions, ia, ib, rule) & ~agree
         yield SmallPairs(group, m[group], n[group], ia, ib, cells, agree & cells, rival & cells)
-
-
-def small_pair_values(mentions: MentionTable, spans: Sequence[tuple[slice, slice]], rule: VerdictRule = RULE
-                      ) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-    """Per small pair k (`small_pair_blocks`): its value agreement [m, n] and its rivals that do not agree."""
-    out: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-    for block in small_pair_blocks(mentions, spans, rule):
-        for p, (k, m, n) in enumerate(zip(block.group.tolist(), block.m.tolist(), block.n.tolist())):
-            out[k] = block.agree[p, :m, :n], block.rival[p, :m, :n]
-    return out

@@ -20,9 +20,9 @@ is encoded once per set with the default model; every variant then recomputes th
   ratio R            rivals at most R times apart;
   computed           a figure stated nowhere that a derivation of the numbers bound to what it names gives
                      (`verdicts.derivations`; "all but computed" is the shipped rule without it);
-  all but X          the shipped rule without one of the rules of data (entities, attributes, cells, extremes,
-                     words, aggregates, ...; `verdicts.rules`), and "no data rules" without all of them; the
-                     same for qualifiers, year_columns and intervals, one by one.
+  all but X          the shipped rule without one of the rules of data (entities, records, attributes, cells,
+                     extremes, words, aggregates, ...; `verdicts.rules`), and "no data rules" without all of them; the
+                     same for qualifiers, comparisons, year_columns and intervals, one by one.
 
 Leave-one-domain-out: for each set left out, the variant with the best mean balanced accuracy on the other sets
 is chosen, and reported on the one left out, beside the value step alone and the value-anywhere check (V). The
@@ -60,10 +60,10 @@ from nash_metric.verdicts.rules import RULE, VALUE_ONLY, VerdictRule
 from nash_metric.verdicts.spec import COMPUTED, SUPPORTING
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "summedits"
-DATA_RULES = ("entities", "days", "attributes", "cells", "extremes", "words", "aggregates", "pairs", "any_table",
-              "operand_columns")
+DATA_RULES = ("entities", "records", "days", "attributes", "cells", "extremes", "words", "aggregates", "pairs",
+              "any_table", "operand_columns")
 # Other switches measured one by one too ("all but intervals").
-SINGLE_RULES = ("qualifiers", "year_columns", "intervals")
+SINGLE_RULES = ("qualifiers", "comparisons", "year_columns", "intervals")
 VARIANTS: dict[str, VerdictRule] = {
     "value only": VALUE_ONLY,
     "+ counts": replace(VALUE_ONLY, counts=True),

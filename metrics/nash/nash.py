@@ -95,8 +95,9 @@ Returns:
         direction), found (where its value is stated, with its table cell's labels, or None), reference (the
         number it is compared with, or None), cosine, basis (what decided a misplaced or contradicted figure, or
         None), derivation (how the reference numbers give a computed figure's value, "(62.4 − 50.2) / 50.2 =
-        24.3%", or an unsupported one's closest derivation; else None) and operands (the reference numbers of
-        derivation, or None).
+        24.3%", or an unsupported one's closest derivation; else None), operands (the reference numbers of
+        derivation, or None) and role ('period': a calendar period that places a figure of its sentence, counted
+        in numeric_support only when not supported; 'figure' otherwise).
     unsupported_numbers (list of list of dict): per prediction, the figure_verdicts entries neither supported
         nor computed.
     alpha (list of float): text weight alpha = W_text / (W_text + W_num); 1.0 when there are no numbers.

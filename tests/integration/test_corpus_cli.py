@@ -341,7 +341,7 @@ def build_args(argv):
 # -- rows: unsupported_numbers as lists ----------------------------------------------------------------------
 
 ENTRY_KEYS = ["text", "start", "end", "value", "verdict", "found", "reference", "cosine", "basis", "derivation",
-              "operands"]
+              "operands", "role"]
 
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])

@@ -24,6 +24,7 @@ def test_tiny_model_throughput_reports_its_ratios(data_paths, tmp_path, embedded
     assert "NASH (cold) time / bare pass" in proc.stdout and "NASH (warm) / bert-score" in proc.stdout
     results = json.loads(report.read_text())["results"]
     assert results["pairs"] == 20 and results["model"]["hidden_size"] == 64
-    assert set(results["seconds"]) == {"nash_token", "nash_token_warm", "bert_score", "bare_forward"}
-    assert all(ratio > 0 for key, ratio in results.items() if key.endswith(("bare_forward", "bert_score")))
+    assert set(results["seconds"]) == {"nash_token", "nash_token_warm", "bert_score", "bare_forward",
+                                       "bare_forward_tokenized"}
+    assert all(ratio > 0 for key, ratio in results.items() if key.endswith(("bare_forward", "tokenized", "bert_score")))
     assert set(results["profile"]) == {"cold", "warm"} and "support verdicts" in results["profile"]["cold"]

@@ -294,7 +294,8 @@ def test_check_endpoint_checks_from_a_given_character(client):
     from nash_metric.space.app import CHECK_SOURCE, CHECK_TEXT
 
     summary, marked, table = client.predict(CHECK_SOURCE, CHECK_TEXT, MODEL, "auto", True, 0.0, api_name="/check")
-    assert "4 figures" in summary and 'data-testid="source-cut"' not in summary and len(table["data"]) == 4
+    assert "3 figures; 1 supported period" in summary and 'data-testid="source-cut"' not in summary
+    assert len(table["data"]) == 4
     assert marked.count('<mark class="nash-hl') == 4  # the text with its figures highlighted, as HTML
     later = CHECK_SOURCE.index("Net sales rose")
     summary, *_ = client.predict(CHECK_SOURCE, CHECK_TEXT, MODEL, "auto", True, 0.0, later + 1, api_name="/check")

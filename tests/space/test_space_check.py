@@ -226,15 +226,17 @@ def test_the_check_tab_judges_the_opening_example(tiny_model_dir):
     assert shown == CHECK_TEXT
     # The summary names each figure that is not supported, with its verdict (it named only computed ones).
     line = re.sub(r"<[^>]+>", "", summary)
-    assert line.endswith("(4 figures) · ↷ $790.3 million (misplaced: the reference states this value for another "
+    assert line.endswith("(3 figures; 1 supported period that places a figure, not counted) · ↷ $790.3 million "
+                         "(misplaced: the reference states this value for another "
                          "period, row or subject; what the prediction binds it to states 812.7) · ✗ $0.55 "
                          "(unsupported: the reference says $0.52)"), line
     assert [row[1] for row in table] == ["✓ supported", "✓ supported", "↷ misplaced", "✗ unsupported"]
     assert table[1][2] == "line 9 (Industrial · 2019): | Industrial | [$ 1,452.4] | $ 1,146.2 |"
     assert table[2][2] == "line 10 (Consumer · 2018): | Consumer | 812.7 | [790.3] |"
     assert table[3][2] == "nowhere in the source"
-    assert 'data-support="0.5"' in summary
-    assert "2 supported, 1 misplaced, 1 unsupported, 0 contradicted, 0 computed (4 figures)" in summary
+    assert 'data-support="0.3333333333333333"' in summary  # the year places $1,452.4 million: not counted
+    assert ("1 supported, 1 misplaced, 1 unsupported, 0 contradicted, 0 computed (3 figures; 1 supported period "
+            "that places a figure, not counted)") in summary
     again = h.check_example(CHECK_SOURCE, CHECK_TEXT, model, "token", False, 0.5)
     assert again[0] is summary  # the opening example is scored once, then kept
 

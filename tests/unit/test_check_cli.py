@@ -248,11 +248,13 @@ def test_check_prints_each_figure_where_its_value_stands_and_writes_rows(files, 
     assert "      because  period: 2018, not 2019" in lines
     assert "      bound to 812.7, line 8 (Consumer · 2019): | Consumer | [812.7] | 790.3 |" in lines
     assert "      found    nowhere in the source" in lines
-    assert lines[-1] == ("numeric support 0.60: 3 supported, 1 misplaced, 1 unsupported, 0 contradicted, "
-                         "0 computed (5 figures)")
+    # The two years place the amounts: supported, they are not counted in the numeric support.
+    assert lines[-1] == ("numeric support 0.33: 1 supported, 1 misplaced, 1 unsupported, 0 contradicted, "
+                         "0 computed (3 figures; 2 supported periods that place figures, not counted)")
     assert "✓" not in out  # not a terminal: words
     written = read_rows(rows)
-    assert written["index"] == [0] and written["numeric_support"] == [0.6] and written["unsupported"] == [2]
+    assert written["index"] == [0] and written["numeric_support"] == [pytest.approx(1 / 3)]
+    assert written["unsupported"] == [2]
     verdicts = json.loads(written["figure_verdicts"][0])
     assert [v["verdict"] for v in verdicts] == ["supported", "supported", "misplaced", "supported", "unsupported"]
     assert verdicts[2]["found"]["text"] == "790.3" and verdicts[2]["reference"]["text"] == "812.7"
@@ -270,12 +272,12 @@ def test_jsonl_checks_each_line_against_its_own_source(files, tiny_model_dir, ca
     lines = capsys.readouterr().out.splitlines()
     headers = [line for line in lines if line.startswith(str(path))]
     assert headers == [f"{path}:1: 2 figures", f"{path}:3: 1 figure"]  # the blank line 2 is skipped
-    assert ("numeric support 1.00: 2 supported, 0 misplaced, 0 unsupported, 0 contradicted, 0 computed "
-            "(2 figures)") in lines
+    assert ("numeric support 1.00: 1 supported, 0 misplaced, 0 unsupported, 0 contradicted, 0 computed "
+            "(1 figure; 1 supported period that places a figure, not counted)") in lines
     assert "numeric support 0.00: 0 supported, 0 misplaced, 1 unsupported, 0 contradicted, 0 computed (1 figure)" \
         in lines
-    assert lines[-1] == ("2 texts: mean numeric support 0.50; 2 supported, 0 misplaced, 1 unsupported, "
-                         "0 contradicted, 0 computed")
+    assert lines[-1] == ("2 texts: mean numeric support 0.50; 1 supported, 0 misplaced, 1 unsupported, "
+                         "0 contradicted, 0 computed; 1 supported period that places a figure, not counted")
     written = read_rows(output)
     assert written["index"] == [0, 1] and written["unsupported"] == [0, 1]
     # a list of entries, as `unsupported_numbers` (a JSON text only in CSV/TSV cells)

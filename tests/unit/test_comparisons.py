@@ -63,6 +63,16 @@ def test_cues(text, op, cue):
     assert (found.low if op in (">", ">=") else found.high) == threshold
 
 
+def test_a_cue_counts_only_in_the_window_before_its_mention():
+    # A cue within the look-behind window, one that straddles its start, and none: each mention is searched only
+    # when a cue lies in its window, and the window alone decides.
+    far = "more than " + "x" * 75 + " 200"  # "more than" straddles the start of the 80-character window before "200"
+    assert constraints(far) == []  # searched, but it is not right before the number: no constraint
+    near = "a rise of 5%, then " + "word " * 20 + "above 200 and 300 or more"
+    assert constraints(near) == [(">", 200.0, None, "above"), (">=", 300.0, None, "or more")]
+    assert constraints("between 4 and 10 and " + "word " * 30 + "7") == [("between", 4.0, 10.0, "between")]
+
+
 @pytest.mark.parametrize(("text", "op"), [
     ("not above 200", "<="), ("not more than 200", "<="), ("is not over 200", "<="),
     ("does not exceed EUR 300", "<="), ("never exceeded 40", "<="), ("didn't exceed 40", "<="),

@@ -90,7 +90,9 @@ def test_a_misplaced_figure_says_where_its_value_was_found_and_what_its_context_
     assert figure["found"]["start"] == TABLE.index("1,146.2") and figure["context_match"]["text"] == "1,452.4"
     assert (year["verdict"], year["found"]["start"]) == ("supported", TABLE.index("2019"))
     text = render_explanation(info)
-    summary = "numeric support 0.50: 1 of 2 figures of A supported by B (1 misplaced)"
+    # The year places the misplaced figure: supported, it is not counted (the figure alone scores 0, not 0.5).
+    summary = ("numeric support 0.00: 0 of 1 figure of A supported by B (1 misplaced); 1 supported period that "
+               "places a figure, not counted")
     assert support_summary(info) == summary and summary in text.splitlines()
     rows = _verdict_rows(text)
     assert [row[:3] for row in rows] == [
@@ -266,4 +268,4 @@ def test_the_support_line_of_nash_score():
 def test_the_support_line_of_a_scored_misplaced_figure(tiny_scorer):
     out = tiny_scorer.score([MISPLACED_CLAIM], [TABLE])
     assert support_line(out.numeric_support[0], out.unsupported_numbers[0]) == (
-        "numeric support 0.50; not supported: 1,146.2 (misplaced: found at 1,146.2, but A's binding fits 1,452.4)")
+        "numeric support 0.00; not supported: 1,146.2 (misplaced: found at 1,146.2, but A's binding fits 1,452.4)")

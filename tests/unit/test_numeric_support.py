@@ -124,6 +124,14 @@ def test_stated_nowhere_is_unsupported_whatever_the_cosine():
     assert _verdicts("Profit was 5 million.", "Profit reached 5 million.", cosine=0.2) == (1.0, [])
 
 
+def test_a_period_counts_when_it_is_not_supported_or_places_no_figure():
+    source = "Revenue was $5.0 million in 2023."
+    # A wrong year counts against the text; a year alone in its sentence is a figure of its own.
+    assert _verdicts("Revenue was $5.0 million in 2021.", source)[0] == 0.5
+    entries = _all("The company was founded in 2023. Revenue was $5.0 million.", source)
+    assert [e["role"] for e in entries] == ["figure", "figure"]
+
+
 def test_support_is_the_share_of_supported_numbers_and_one_without_any():
     support, entries = _verdicts("It paid $0.15 and owed $25 billion.", "It paid $0.13 and owed $25 billion.")
     assert support == 0.5 and [e["text"] for e in entries] == ["$0.15"]
@@ -444,6 +452,10 @@ def test_a_figure_of_a_year_earlier_is_misplaced_in_the_year_named():
     source = "At December 31, 2023, net debt was $1.2 billion, compared with $1.4 billion a year earlier."
     wrong = _verdict_of("Net debt was $1.4 billion at December 31, 2023.", source, "$1.4 billion")
     assert (wrong["verdict"], wrong["basis"]) == ("misplaced", "period: 2022, not 2023")
+    # The date places the figure: supported, it is not counted, so the text scores 0, not 0.5.
+    entries = _all("Net debt was $1.4 billion at December 31, 2023.", source)
+    assert [(e["role"], e["verdict"]) for e in entries] == [("figure", "misplaced"), ("period", "supported")]
+    assert _verdicts("Net debt was $1.4 billion at December 31, 2023.", source)[0] == 0.0
     assert _verdict_of("Net debt was $1.4 billion at December 31, 2022.", source, "$1.4 billion")["verdict"] == \
         "supported"
 
@@ -482,3 +494,32 @@ def test_a_qualifier_split_in_a_header_is_one_word():
     assert _qualifier_clash(frozenset({"non-gaap", "interest"}), frozenset({"non", "gaap", "interest"})) is None
     assert _qualifier_clash(frozenset({"gaap", "interest"}), frozenset({"non", "gaap", "interest"})) == \
         "non-gaap, not gaap"
+
+
+RACE = ("| position | yacht | loa (metres) | skipper |\n|---|---|---|---|\n"
+        "| 1 | wild oats xi | 30.00 | mark richards |\n| 2 | skandia | 29.10 | grant wharington |\n"
+        "| 3 | yendys | 16.80 | geoff ross |\n")
+
+
+def test_a_row_without_a_label_is_named_by_its_cells_of_words():
+    # The first column holds figures, so no row has a label: "geoff ross" names the third row by its skipper.
+    wrong = _verdict_of("Geoff Ross finished in position 2.", RACE, "2")
+    assert (wrong["verdict"], wrong["reference"]["text"]) == ("misplaced", "3")
+    assert wrong["basis"] == "row: skandia grant wharington, not the one named"  # its cells of words, as written
+    assert _verdict_of("Geoff Ross finished in position 3.", RACE, "3")["verdict"] == "supported"
+    pool, table = _table("Geoff Ross finished in position 2.", RACE, cosine=0.0)
+    ids = pool.original_ids(["Geoff Ross finished in position 2."])[0], pool.original_ids([RACE])[0]
+    assert context_verdicts(table, [ids], replace(RULE, records=False))[0][0]["verdict"] == "supported"
+
+
+def test_a_figure_stated_as_a_bound_is_never_misplaced():
+    # "below 2" states no cell's value: the row it names holding 3 does not misplace it.
+    prediction = "Geoff Ross finished in a position below 2."
+    assert _verdict_of(prediction, RACE, "2")["verdict"] == "supported"
+    pool, table = _table(prediction, RACE, cosine=0.0)
+    ids = pool.original_ids([prediction])[0], pool.original_ids([RACE])[0]
+    assert context_verdicts(table, [ids], replace(RULE, comparisons=False))[0][0]["verdict"] == "misplaced"
+    # A range's bound and "a maximum of" are judged as such (`extremes`), not as bounds.
+    from nash_metric.verdicts.keys import text_keys
+    text = "Gusts of more than 3 m/s, a maximum of 9 m/s, temperatures between 4 and 10°C."
+    assert text_keys(text, extract_numbers(text)).bounded == (True, False, False, False)

@@ -36,7 +36,7 @@ def _keys(values: np.ndarray, tolerance: np.ndarray, family: np.ndarray, strict:
                        points=no, clock=no, labels=[("1", 0, 1, 1.0)] * n, contexts=[], scaled=no,
                        table_scale=np.full(n, np.nan), judged=~no, year=np.full(n, np.nan),
                        direction=np.zeros(n, np.int8), counted=no, per_unit=no, money=no, partner=np.full(n, -1),
-                       cell=no, noun=np.full(n, -1), timed=no, headed=no)
+                       cell=no, noun=np.full(n, -1), timed=no, headed=no, bounded=no)
 
 
 def random_table(rng: np.random.Generator, counts: list[int], hidden: int = 8) -> MentionTable:

@@ -98,16 +98,16 @@ OPERANDS = [{"text": "62.4", "start": 40, "end": 44, "value": 62.4,
 GROWTH = "(62.4 − 50.2) / 50.2 = 24.3%"
 ENTRIES = [
     [{"text": "4%", "start": 21, "end": 23, "value": 4.0, "verdict": "misplaced", "found": REF, "reference": REF,
-      "cosine": 0.1 + 0.2, "basis": "period: 2022, not 2023", "derivation": None, "operands": None},
+      "cosine": 0.1 + 0.2, "basis": "period: 2022, not 2023", "derivation": None, "operands": None, "role": "figure"},
      {"text": "24.3%", "start": 30, "end": 35, "value": 24.3, "verdict": "computed", "found": None, "reference": REF,
-      "cosine": 0.5, "basis": None, "derivation": GROWTH, "operands": OPERANDS}],
+      "cosine": 0.5, "basis": None, "derivation": GROWTH, "operands": OPERANDS, "role": "figure"}],
     [],
     [{"text": "é 5", "start": 0, "end": 3, "value": 5.0, "verdict": "unsupported", "found": None, "reference": None,
-      "cosine": None, "basis": None, "derivation": None, "operands": None},
+      "cosine": None, "basis": None, "derivation": None, "operands": None, "role": "figure"},
      {"text": "30%", "start": 5, "end": 8, "value": 30.0, "verdict": "unsupported", "found": None, "reference": REF,
-      "cosine": 0.25, "basis": None, "derivation": GROWTH, "operands": OPERANDS[::-1]},
+      "cosine": 0.25, "basis": None, "derivation": GROWTH, "operands": OPERANDS[::-1], "role": "figure"},
      {"text": "7", "start": 9, "end": 10, "value": 7.0, "verdict": "unmatched", "found": None, "reference": REF,
-      "cosine": -0.0, "basis": None, "derivation": None, "operands": []}],
+      "cosine": -0.0, "basis": None, "derivation": None, "operands": [], "role": "figure"}],
 ]
 
 
@@ -148,17 +148,17 @@ def test_the_figure_type_is_the_verdict_schema():
 
 @pytest.mark.parametrize("suffix", OUTPUT_FORMATS)
 def test_an_entry_written_before_derivations_reads_back(tmp_path, suffix):
-    """Rows of an older scorer (no `derivation`, `operands`, nor a number's `cell`): JSONL and CSV keep them as they
-    came, Parquet's fixed type gives them nulls."""
+    """Rows of an older scorer (no `derivation`, `operands`, `role`, nor a number's `cell`): JSONL and CSV keep them
+    as they came, Parquet's fixed type gives them nulls."""
     bare = {k: v for k, v in REF.items() if k != "cell"}
-    old = [{**{k: v for k, v in ENTRIES[0][0].items() if k not in ("derivation", "operands")}, "found": bare,
+    old = [{**{k: v for k, v in ENTRIES[0][0].items() if k not in ("derivation", "operands", "role")}, "found": bare,
             "reference": bare}]
     path = tmp_path / f"rows{suffix}"
     with RowWriter(path, ["figure_verdicts"]) as writer:
         writer.write({"figure_verdicts": [old]})
     (cell,) = read_rows(path)["figure_verdicts"]
     cell = json.loads(cell) if suffix in (".csv", ".tsv") else cell
-    assert cell == ([{**old[0], "found": REF, "reference": REF, "derivation": None, "operands": None}]
+    assert cell == ([{**old[0], "found": REF, "reference": REF, "derivation": None, "operands": None, "role": None}]
                     if suffix == ".parquet" else old)
 
 

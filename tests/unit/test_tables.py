@@ -371,3 +371,13 @@ Depreciation and amortization                       102,839       104,112
                                   "| |\n| |\n"])
 def test_empty_tables_have_no_cells(text: str):
     assert [t.cells for t in find_tables(text)] == [()]
+
+
+def test_a_row_without_a_label_keeps_its_cells_of_words_as_its_record():
+    text = ("| pos | yacht | loa | skipper |\n|---|---|---|---|\n| 1 | wild oats xi | 30.00 | mark richards |\n"
+            "| 2 | reichel pugh 55 | 16.80 | - |\n")
+    (table,) = find_tables(text)
+    assert {c.row: c.record for c in table.cells} == {0: "wild oats xi mark richards", 1: "reichel pugh 55"}
+    assert {c.row_label for c in table.cells} == {""}
+    labelled = find_tables("| team | pts | city |\n|---|---|---|\n| Bulls | 101 | Chicago |\n")[0]
+    assert [c.record for c in labelled.cells] == [""]  # a row with a label is named by it alone

@@ -118,9 +118,11 @@ def run_check(args: argparse.Namespace) -> int:
                 writer.write(check_rows(out, start))
     if len(checks) > 1:
         from ..reports.figure_rows import verdict_counts
+        from ..verdicts.spec import counted, not_counted
 
-        tally = ", ".join(f"{n} {verdict}" for verdict, n in verdict_counts(judged).items())
-        print(f"{len(checks)} texts: mean numeric support {sum(supports) / len(supports):.2f}; {tally}")
+        tally = ", ".join(f"{n} {verdict}" for verdict, n in verdict_counts(counted(judged)).items())
+        print(f"{len(checks)} texts: mean numeric support {sum(supports) / len(supports):.2f}; {tally}"
+              f"{not_counted(judged)}")
     if args.output is not None:
         print(f"wrote {len(checks)} rows to {args.output}", file=sys.stderr)
     return 0

@@ -51,6 +51,9 @@ class Cell:
     headers: tuple[str, ...]  # the column's header lines, top to bottom
     section: str  # the nearest label-only row above ("Revenue:"), "" if none; in data, the record's list path
     path: str = ""  # in data, the value's key path ("forecast[2].main.temp"); "" in a table written as text
+    # A row with no label of its own (its first column holds figures: a position, a draw): its cells of words
+    # ("yendys nsw geoff ross"), which name it as a label would; "" when the row has a label.
+    record: str = ""
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,7 @@ class Table:
 
 
 _EMPTY = RawCell("", 0, 0)
+_WORDS = re.compile(r"[^\W\d_]{2}")  # a cell of words holds a word of two letters ("nsw", "reichel pugh 55")
 _CAPTION_CHARS = 200
 _WORD = {word: scale for scale, word in SCALE_NAMES.items()}  # "thousand" -> 1e3, "million", "billion"
 _SCALE_WORD = "|".join(SCALE_NAMES.values())
@@ -183,7 +187,9 @@ def _cells(body: Sequence[tuple[RawCell, ...]], first: int, headers: Sequence[tu
         if label and not any(has_alnum(c.text) or is_nil(c.text) for c in data):
             section = label
             continue
-        cells.extend(Cell(c.start, c.end, r, k, label, headers[k], section) for k, c in enumerate(row)
+        words = (c.text for c in data if _WORDS.search(c.text) and not is_numeric(c.text))
+        record = "" if label else norm(" ".join(words))
+        cells.extend(Cell(c.start, c.end, r, k, label, headers[k], section, record=record) for k, c in enumerate(row)
                      if (k >= first and has_digit(c.text)) or (k < first and is_numeric(c.text)))
     return tuple(cells)
 

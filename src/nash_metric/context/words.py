@@ -47,8 +47,8 @@ _EXCEPT = re.compile(r"\bexcept\b[^)|\n]*", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class CellLabel:
-    """A table cell's labels as its table writes them: the section above its row, its row label, its column's
-    header lines joined by spaces ("" where there is none)."""
+    """A table cell's labels as its table writes them: the section above its row, its row label (a row with none:
+    its cells of words, `tables.Cell.record`), its column's header lines joined by spaces ("" where there is none)."""
 
     section: str
     row: str
@@ -81,9 +81,11 @@ class Context:
     per_unit: bool = False
     place: tuple[int, int, int] | None = None  # (table start, row, column) of a cell
     row_words: frozenset[str] = frozenset()  # a cell's row label and section, as `subject` words
+    record_words: frozenset[str] = frozenset()  # a cell's row's cells of words when it has no label (`Cell.record`)
     column_words: frozenset[str] = frozenset()  # a cell's column headers, years left out, as `subject` words
     column_year: int | None = None  # the year a cell's column headers state (its `year` may be its row label's)
     years: frozenset[int] = frozenset()  # every year its sentence names (a cell: its own year)
+    sentence_at: int = -1  # where its sentence starts in the text (running text; -1 in a table cell)
     # The content words of its whole sentence (running text; at most `SENTENCE_WORDS`): where a computed figure's
     # operation is named ("The percentage change in the total balance of goodwill of ... was 49.92%").
     sentence: frozenset[str] = frozenset()
@@ -136,7 +138,7 @@ def mention_contexts(text: str, mentions: Sequence[NumericMention], glossary: Gl
         out.append(Context(
             shared.words(_window(words, starts, mention, low, high)), bound.year, cell=False, scale=None,
             subject=shared.words(bound.subject), direction=bound.direction, counted=bound.counted,
-            per_unit=bound.per_unit, years=bound.years, sentence=sentence_words[low, high],
+            per_unit=bound.per_unit, years=bound.years, sentence=sentence_words[low, high], sentence_at=low,
             attribute=_attribute(text, mention.end, high),
             before=_before(words, starts, mention.start, low),
             day=named_day(text, _sentence_of(sentences, max(0, low - 1))[0], mention.start),
@@ -154,7 +156,7 @@ class _Shared:
     repeat their row's label, their column's headers and their sentence's words. A word is one string already
     (`binding.stem` returns its cached one)."""
 
-    _SETS = ("words", "subject", "row_words", "column_words", "sentence", "attribute", "header_words")
+    _SETS = ("words", "subject", "row_words", "record_words", "column_words", "sentence", "attribute", "header_words")
 
     def __init__(self) -> None:
         self.sets: dict[frozenset[str], frozenset[str]] = {}
@@ -182,9 +184,10 @@ def _cell_context(text: str, mention: NumericMention, table: Table, cell: Cell, 
                    percent=percent, subject=row | column,
                    direction=cell_direction(text, mention), per_unit="per" in named.lower().split(),
                    place=(table.start, cell.row, cell.column), row_words=row, column_words=column,
+                   record_words=subject_words(cell.record, SUBJECT_STOP_WORDS) if cell.record else frozenset(),
                    column_year=header_years[-1] if header_years else None,
                    years=frozenset(() if year is None else (year,)),
-                   label=CellLabel(cell.section, cell.row_label, " ".join(cell.headers), cell.path),
+                   label=CellLabel(cell.section, cell.row_label or cell.record, " ".join(cell.headers), cell.path),
                    header_words=context_words(_YEAR.sub(" ", " ".join(headers))), days=row_days(cell.row_label))
 
 

@@ -38,8 +38,9 @@ def figure_list_type() -> pa.DataType:
     `NumberRef` structs (null when there is none), `cosine` null when nothing was compared, `basis` null unless
     a binding decided, `derivation` null unless the figure is computed or an unsupported one has a closest
     derivation, `operands` (that derivation's numbers, a list of `NumberRef` structs) null with it; a number's
-    `cell` (its table cell's section, row and column labels) null in running text. An entry without the last two
-    keys (written before derivations), or a number without `cell`, gets nulls."""
+    `cell` (its table cell's section, row and column labels) null in running text; `role` "figure" or "period".
+    An entry without `derivation`, `operands` or `role` (written before them), or a number without `cell`, gets
+    nulls."""
     import pyarrow as pa
 
     span = [("text", pa.string()), ("start", pa.int64()), ("end", pa.int64()), ("value", pa.float64())]
@@ -47,7 +48,7 @@ def figure_list_type() -> pa.DataType:
     number = pa.struct([*span, ("cell", cell)])
     return pa.list_(pa.struct([*span, ("verdict", pa.string()), ("found", number), ("reference", number),
                                ("cosine", pa.float64()), ("basis", pa.string()), ("derivation", pa.string()),
-                               ("operands", pa.list_(number))]))
+                               ("operands", pa.list_(number)), ("role", pa.string())]))
 
 
 class RowWriter:

@@ -29,6 +29,7 @@ read as a constraint, "above the 200 mark" is not.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections.abc import Sequence
@@ -91,6 +92,9 @@ _SUFFIX_RE = re.compile(
     re.IGNORECASE,
 )
 _LOOKBEHIND = 80  # characters of left context searched for a cue
+# Any cue at all: a mention with none in its left context is searched no further (most are not).
+_ANY_CUE = re.compile("|".join([*(_cue_pattern(c) for cues in _PREFIX_CUES.values() for c in cues), r"\bbetween"]),
+                      re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -127,35 +131,40 @@ def find_constraints(text: str, mentions: Sequence[NumericMention]) -> list[Cons
     order = sorted(range(len(mentions)), key=lambda i: mentions[i].start)
     out: list[Constraint] = []
     used: set[int] = set()
+    cues = [(c.start(), c.end()) for c in _ANY_CUE.finditer(text)]
+    ends = [end for _, end in cues]
     for pos, i in enumerate(order):
         m = mentions[i]
         if i in used or m.value is None:
             continue
         window_start = max(0, m.start - _LOOKBEHIND)
-        prefix = text[window_start:m.start]
-        # "between X and Y": X and the next mention form one range constraint.
-        between = _BETWEEN_RE.search(prefix)
-        if between and pos + 1 < len(order):
-            j = order[pos + 1]
-            other = mentions[j]
-            if other.value is not None and _BETWEEN_GAP_RE.match(text[m.end:other.start]):
-                lo_i, hi_i = (i, j) if m.value <= other.value else (j, i)
-                op = "not_between" if between.group("neg") else "between"
-                start = window_start + between.start()
-                out.append(Constraint(lo_i, op, mentions[lo_i].value, mentions[hi_i].value,
-                                      text[start:window_start + between.end("cue")], start,
-                                      window_start + between.end("cue"), other_index=hi_i))
-                used.update((i, j))
+        # Only a mention with a cue in its window is searched: a match of `_ANY_CUE` overlaps every cue there.
+        k = bisect.bisect_right(ends, window_start)
+        if k < len(cues) and cues[k][0] < m.start:
+            prefix = text[window_start:m.start]
+            # "between X and Y": X and the next mention form one range constraint.
+            between = _BETWEEN_RE.search(prefix)
+            if between and pos + 1 < len(order):
+                j = order[pos + 1]
+                other = mentions[j]
+                if other.value is not None and _BETWEEN_GAP_RE.match(text[m.end:other.start]):
+                    lo_i, hi_i = (i, j) if m.value <= other.value else (j, i)
+                    op = "not_between" if between.group("neg") else "between"
+                    start = window_start + between.start()
+                    out.append(Constraint(lo_i, op, mentions[lo_i].value, mentions[hi_i].value,
+                                          text[start:window_start + between.end("cue")], start,
+                                          window_start + between.end("cue"), other_index=hi_i))
+                    used.update((i, j))
+                    continue
+            match = _PREFIX_RE.search(prefix)
+            if match:
+                op = next(_GROUP_OP[g] for g in _GROUP_OP if match.group(g) is not None)
+                if match.group("neg"):
+                    op = NEGATE[op]
+                start, end = window_start + match.start(), window_start + match.end("cue")
+                out.append(_make(op, i, m.value, text[start:end], start, end))
+                used.add(i)
                 continue
-        match = _PREFIX_RE.search(prefix)
-        if match:
-            op = next(_GROUP_OP[g] for g in _GROUP_OP if match.group(g) is not None)
-            if match.group("neg"):
-                op = NEGATE[op]
-            start, end = window_start + match.start(), window_start + match.end("cue")
-            out.append(_make(op, i, m.value, text[start:end], start, end))
-            used.add(i)
-            continue
         suffix = _SUFFIX_RE.match(text[m.end:m.end + 40])
         if suffix:
             op = ">=" if suffix.group("ge") else "<="

@@ -232,17 +232,12 @@ def _with_words(text: str, span: Span, words: int, low: int = 0, high: int | Non
     return (first, last.end() if last else end)
 
 
-_RUN = re.compile(r"\S+")
-
-
 def _first_word(text: str, lo: int, stop: int, words: int) -> int:
     r"""Where the words before `stop` begin: the run of non-space glued to `stop` and `words` runs before it (the
-    leftmost match of `(?:\S+\s+){0,words}\S*$` in text[lo:stop], without a regex search from every position)."""
-    runs = [m.start() for m in _RUN.finditer(text, lo, stop)]
-    need = words if stop == lo or text[stop - 1].isspace() else words + 1
-    if not need or not runs:
-        return stop
-    return runs[-need] if len(runs) >= need else runs[0]
+    leftmost match of `(?:\S+\s+){0,words}\S*$` in text[lo:stop]), read as one match over the reversed slice,
+    not a regex search from every position."""
+    back = _words_after(words).match(text[lo:stop][::-1])
+    return stop - back.end()
 
 
 @functools.cache

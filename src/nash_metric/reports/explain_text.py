@@ -18,7 +18,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..common.reporting import markdown_table
-from ..verdicts.spec import DERIVED, RULE_VERDICTS, SPEC, UNMATCHED, VERDICT_HELP, Rule, phrase, supports
+from ..verdicts.spec import (
+    DERIVED,
+    RULE_VERDICTS,
+    SPEC,
+    UNMATCHED,
+    VERDICT_HELP,
+    Rule,
+    counted,
+    not_counted,
+    phrase,
+    supports,
+)
 
 
 def verdict_rule(info: Mapping[str, Any]) -> Rule:
@@ -49,15 +60,17 @@ def figure_verdicts(info: Mapping[str, Any]) -> list[dict[str, Any]]:
         out.append({"index": i, "verdict": m["verdict"], "found": found["index"] if found else None,
                     "reference": match["index"] if match else None, "cosine": match.get("cosine") if match else None,
                     "basis": m.get("basis"), "derivation": m.get("derivation"),
-                    "operands": [o["index"] for o in operands] if operands is not None else None})
+                    "operands": [o["index"] for o in operands] if operands is not None else None,
+                    "role": m.get("role") or "figure"})
     out.sort(key=lambda e: int(mentions_a[e["index"]].get("start", e["index"])))
     return out
 
 
 def support_counts(info: Mapping[str, Any]) -> dict[str, int]:
-    """How many of A's judged numbers got each verdict of the dict's rule."""
+    """How many of A's judged numbers that the numeric support counts (`spec.counted`) got each verdict of the
+    dict's rule."""
     counts = dict.fromkeys(RULE_VERDICTS[verdict_rule(info)], 0)
-    for entry in figure_verdicts(info):
+    for entry in counted(figure_verdicts(info)):
         counts[entry["verdict"]] = counts.get(entry["verdict"], 0) + 1
     return counts
 
@@ -77,7 +90,7 @@ def support_summary(info: Mapping[str, Any]) -> str:
     derived = "".join(f", {n} of them {v}" for v, n in counts.items() if v in DERIVED and n)
     others = ", ".join(f"{n} {v}" for v, n in counts.items() if not supports(v) and n)
     return (f"numeric support {share:.2f}: {supported} of {total} figure{'s' if total != 1 else ''} of A supported "
-            f"by B" + derived + (f" ({others})" if others else ""))
+            f"by B" + derived + (f" ({others})" if others else "") + not_counted(figure_verdicts(info)))
 
 
 def verdict_legend(rule: Rule) -> str:

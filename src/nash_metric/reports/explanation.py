@@ -10,7 +10,9 @@ written in words), ``found`` (the mention of B that states its value, or None), 
 of B it is compared with, with their ``cosine``, or None), ``basis`` (what decided a misplaced or
 contradicted figure, else None), ``derivation`` (for a computed figure, how B's numbers give its value, "(62.4 −
 50.2) / 50.2 = 24.3%"; for an unsupported one, the closest derivation of its bound numbers, if any; else None)
-and ``operands`` (the numbers of B in ``derivation``, in its order, or None); ``found``, ``context_match`` and
+``operands`` (the numbers of B in ``derivation``, in its order, or None) and ``role`` ("period" for a period that
+places a figure of its sentence, which ``numeric_support`` counts only when it is not supported; else "figure");
+``found``, ``context_match`` and
 each operand give the ``index`` into ``mentions["b"]`` with its text, span and value. Each A->B alignment row
 repeats the verdict, and ``supported_by`` (index into ``mentions["b"]``) where B states its value (None for a
 computed figure, which no one number of B states).
@@ -30,7 +32,7 @@ from ..pipeline.steps import ScoredCall
 from ..verdicts.spec import supports
 
 NO_VERDICT: dict[str, Any] = {"verdict": None, "found": None, "context_match": None, "basis": None,
-                              "derivation": None, "operands": None}
+                              "derivation": None, "operands": None, "role": None}
 
 
 def explain_pairs(call: ScoredCall, predictions: list[str], references: list[str]) -> list[dict[str, Any]]:
@@ -67,7 +69,8 @@ def _verdicts_by_mention(pool: TextPool, a: str, b: str, entries: Sequence[Mappi
         out[in_a[e["start"], e["end"]]] = {
             "verdict": e["verdict"], "found": _located(in_b, e["found"]), "context_match": match,
             "basis": e.get("basis"), "derivation": e.get("derivation"),
-            "operands": None if operands is None else [_located(in_b, o) for o in operands]}
+            "operands": None if operands is None else [_located(in_b, o) for o in operands],
+            "role": e.get("role", "figure")}
     return out
 
 

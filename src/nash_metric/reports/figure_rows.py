@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..verdicts.spec import RULE_VERDICTS, supports
+from ..verdicts.spec import RULE_VERDICTS, counted, not_counted, supports
 
 __all__ = ["FigureRow", "Place", "Source", "figure_rows", "snippet", "summary_line", "verdict_counts"]
 SNIPPET_CHARS = 72  # of the source line around a number, the number included
@@ -126,8 +126,11 @@ def verdict_counts(verdicts: Sequence[Mapping[str, Any]]) -> dict[str, int]:
 
 def summary_line(support: float, verdicts: Sequence[Mapping[str, Any]]) -> str:
     """"numeric support 0.60: 2 supported, 1 misplaced, 1 unsupported, 0 contradicted, 1 computed (5 figures)"
-    (a computed figure counts as supported in the numeric support)."""
+    (a computed figure counts as supported in the numeric support; a supported period that places a figure does
+    not count, and the line says so: `spec.counted`)."""
     if not verdicts:
         return f"numeric support {support:.2f}: the text states no figure to check"
-    counts = ", ".join(f"{n} {verdict}" for verdict, n in verdict_counts(verdicts).items())
-    return f"numeric support {support:.2f}: {counts} ({len(verdicts)} figure{'s' if len(verdicts) != 1 else ''})"
+    kept = counted(verdicts)
+    counts = ", ".join(f"{n} {verdict}" for verdict, n in verdict_counts(kept).items())
+    return (f"numeric support {support:.2f}: {counts} ({len(kept)} figure{'s' if len(kept) != 1 else ''}"
+            f"{not_counted(verdicts)})")

@@ -22,6 +22,8 @@ summary, or the whole source) does not support?" needs a verdict per figure. `de
      year and its subject). Commensurable (`value.rivals`): the same family, both per unit or both totals, at
      most `VerdictRule.ratio` apart, never the other bound of a place's range. A calendar period is never
      misplaced;
+   * **supported** when it is stated as a bound ("more than 3", "at least 20": `numbers.comparisons`), which
+     names no value of a place;
    * **supported** otherwise, unless it is a range's bound or called the highest or lowest and is not the minimum
      or maximum of the table column it names over the rows it names (`aggregates.extreme`): then **misplaced**.
 
@@ -43,7 +45,8 @@ The rule of earlier versions, where only the argmax-aligned number decides (`ver
 `verdicts.argmax`. The verdicts' names, marks and colours are `verdicts.spec`'s.
 
 ``numeric_support`` is the share of the prediction's figures that are supported or computed, 1.0 when it states
-none; ``figure_verdicts`` lists every figure with its verdict, ``unsupported_numbers`` the ones neither.
+none; a supported period that only places another figure ("in 2023") is not counted (`FigureVerdict.role`).
+``figure_verdicts`` lists every figure with its verdict, ``unsupported_numbers`` the ones neither.
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, NamedTuple, TypedDict
+from typing import Any, Literal, NamedTuple, TypedDict
 
 import numpy as np
 
@@ -63,9 +66,10 @@ from .keys import Label, SupportKeys
 from .placement import Basis, Tables, bound_cells, bound_strength, contradiction, naming
 from .reference import Reference, closeness
 from .rules import RULE, VerdictRule
-from .spec import RULE_VERDICTS, SUPPORTING
+from .spec import RULE_VERDICTS, SUPPORTING, support_share
 
 VERDICTS = RULE_VERDICTS["context"]  # the verdicts of the default rule, in code order
+Role = Literal["figure", "period"]
 
 
 class Code(IntEnum):
@@ -127,6 +131,9 @@ class FigureVerdict(TypedDict):
             24.3%"); for an unsupported one, the closest derivation of its bound numbers, if any (its result then
             differs from the figure's value); None otherwise.
         operands: the source numbers of `derivation`, in its order.
+        role: "period" for a calendar period that places a figure of its sentence ("2023" in "Revenue was $5
+            million in 2023"): judged like any figure, but counted in `numeric_support` only when not supported
+            (it states where another figure stands, not a quantity of its own); "figure" otherwise.
     """
 
     text: str
@@ -140,6 +147,7 @@ class FigureVerdict(TypedDict):
     basis: str | None
     derivation: str | None
     operands: list[NumberRef] | None
+    role: Role
 
 
 @dataclass(frozen=True)
@@ -190,6 +198,8 @@ def decide(figure: Figure, rule: VerdictRule = RULE) -> Decision:
     direction = _opposite_direction(figure, places, rule)
     if direction is not None:
         return Decision(Code.CONTRADICTED, best, best, direction)
+    if rule.comparisons and figure.keys.bounded[figure.row]:  # "more than 3 draws" states no cell's value
+        return Decision(Code.SUPPORTED, best, best)
     if free:
         return _unless_extreme(figure, places, rule, Decision(Code.SUPPORTED, best, best))
     bound = _bound_rival(figure, places, others, rule)
@@ -303,7 +313,7 @@ def pair_verdicts(mentions: MentionTable, a: slice, b: slice, rule: VerdictRule 
         none, tables = np.zeros(0), Tables(())
         decisions = [decide(Figure(keys, k, ia, ib, none, none, none, True, -1, tables), rule) for k in range(m)]
         return _pair_verdicts(decisions, np.full(m, np.nan), [None] * m, b.start)
-    reference = reference or Reference(mentions, b)
+    reference = reference or Reference(mentions, b, rule)
     quantity = _quantities(mentions, ia)
     decisions: list[Decision] = []
     cosines = np.zeros(m, mentions.vectors.dtype)
@@ -430,7 +440,7 @@ def context_verdicts(mentions: MentionTable, pairs: Sequence[tuple[int, int]], r
         if rule.computed and text_b not in indexes:
             indexes[text_b] = source_index(mentions, np.arange(b.start, b.stop))
         if text_b not in references and b.stop > b.start and a.stop > a.start:
-            references[text_b] = Reference(mentions, b)
+            references[text_b] = Reference(mentions, b, rule)
     small = small_pair_verdicts(mentions, spans, [references.get(b) for _, b in pairs],
                                 [indexes.get(b) for _, b in pairs], rule)
     labels = mentions.support.labels
@@ -438,9 +448,9 @@ def context_verdicts(mentions: MentionTable, pairs: Sequence[tuple[int, int]], r
     for k, ((_, text_b), (a, b)) in enumerate(zip(pairs, spans)):
         v = small[k] if k in small else pair_verdicts(mentions, a, b, rule, indexes.get(text_b),
                                                       references.get(text_b))
-        judged = _judged(mentions.support, a, references.get(text_b), rule)
+        judged, roles = _judged(mentions.support, a, references.get(text_b), rule), _roles(mentions, a)
         out.append([figure_entry(labels, a.start + i, VERDICTS[v.code[i]], (v.found[i], v.compared[i]), v.cosine[i],
-                                 None if v.basis[i] is None else str(v.basis[i]), v.derivation[i])
+                                 None if v.basis[i] is None else str(v.basis[i]), v.derivation[i], roles[i])
                     for i in range(len(v.code)) if judged[i]])
     return out
 
@@ -456,8 +466,18 @@ def _judged(keys: SupportKeys, a: slice, reference: Reference | None, rule: Verd
     return judged | np.array([bool(keys.contexts[i].attribute & headers) for i in range(a.start, a.stop)], bool)
 
 
+def _roles(mentions: MentionTable, a: slice) -> list[Role]:
+    """Each of a prediction's figures (rows `a`) as `FigureVerdict.role` reads it: a calendar period in a sentence
+    that states a quantity places it ("period"); any other figure is one ("figure")."""
+    contexts, quantity = mentions.support.contexts, _quantities(mentions, np.arange(a.start, a.stop)).tolist()
+    at = [contexts[i].sentence_at for i in range(a.start, a.stop)]
+    placed = {s for s, q in zip(at, quantity) if q and s >= 0}
+    return ["period" if not q and s >= 0 and s in placed else "figure" for s, q in zip(at, quantity)]
+
+
 def figure_entry(labels: Sequence[Label], row: int, verdict: str, places: tuple[int, int], cosine: float,
-                 basis: str | None = None, derivation: Derivation | None = None) -> FigureVerdict:
+                 basis: str | None = None, derivation: Derivation | None = None, role: Role = "figure"
+                 ) -> FigureVerdict:
     """The `FigureVerdict` of the figure at table row `row`; `places`: the rows where its value was found and of
     the number it is compared with (-1: none)."""
     text, start, end, number, _ = labels[row]
@@ -466,7 +486,8 @@ def figure_entry(labels: Sequence[Label], row: int, verdict: str, places: tuple[
                          found=_ref(labels, found), reference=_ref(labels, compared),
                          cosine=None if compared < 0 else float(cosine), basis=basis,
                          derivation=None if derivation is None else derivation.text,
-                         operands=None if derivation is None else [_ref(labels, j) for j in derivation.operands])
+                         operands=None if derivation is None else [_ref(labels, j) for j in derivation.operands],
+                         role=role)
 
 
 def _ref(labels: Sequence[Label], row: int) -> NumberRef | None:
@@ -483,8 +504,9 @@ def _ref(labels: Sequence[Label], row: int) -> NumberRef | None:
 
 def support_fields(verdicts: list[list[FigureVerdict]], pair_index: np.ndarray) -> dict[str, Any]:
     """`numeric_support`, `figure_verdicts` and `unsupported_numbers` of each input pair (row `pair_index[k]`
-    of the per-pair `verdicts`)."""
-    share = np.array([sum(e["verdict"] in SUPPORTING for e in v) / len(v) if v else 1.0 for v in verdicts])
+    of the per-pair `verdicts`). The share counts a period that places a figure (`FigureVerdict.role`) only when
+    it is not supported: "$1.4 billion in 2023", misplaced, scores 0, not 0.5."""
+    share = np.array([support_share(v) for v in verdicts])
     chosen = [verdicts[row] for row in pair_index.tolist()]
     return {"numeric_support": share[pair_index] if len(share) else np.zeros(len(pair_index)),
             "figure_verdicts": chosen,

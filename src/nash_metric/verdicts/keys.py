@@ -18,6 +18,7 @@ from ..common.glossary import Glossary
 from ..context.binding import DURATIONS
 from ..context.keys import NO_GLOSSARY
 from ..context.words import CellLabel, Context, mention_contexts
+from ..numbers.comparisons import Constraint, find_constraints
 from ..numbers.extract import range_connectors
 from ..numbers.mention import NumericMention
 from ..numbers.precision import PERCENT, POINTS, TIME, written_precision
@@ -67,6 +68,7 @@ class SupportKeys:
     noun: np.ndarray
     timed: np.ndarray
     headed: np.ndarray  # [M] bool: a number in words in a table's header or label ("Three-pointers"): states nothing
+    bounded: np.ndarray  # [M] bool: stated as a one-sided bound ("more than 3", "at least 20": `numbers.comparisons`)
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,7 @@ class TextKeys:
     nouns: tuple[str | None, ...]  # coded over the whole call
     timed: tuple[bool, ...]
     headed: tuple[bool, ...]
+    bounded: tuple[bool, ...]
 
 
 def text_keys(text: str, scorable: Sequence[NumericMention], glossary: Glossary | None = None) -> TextKeys:
@@ -112,6 +115,7 @@ def text_keys(text: str, scorable: Sequence[NumericMention], glossary: Glossary 
     for a_end, b_start in range_connectors(text, scorable):
         partner[ends[a_end]], partner[starts[b_start]] = starts[b_start], ends[a_end]
     nouns = tuple(c.counted for c in contexts)
+    bounded = {c.mention_index for c in find_constraints(text, scorable) if _a_bound(c)}
     return TextKeys(
         values=tuple(w.value for w in written),
         tolerance=tuple(w.tolerance for w in written),
@@ -136,7 +140,15 @@ def text_keys(text: str, scorable: Sequence[NumericMention], glossary: Glossary 
         nouns=nouns,
         timed=tuple(n in DURATIONS for n in nouns),
         headed=tuple(bool(c.headed) for c in contexts),
+        bounded=tuple(k in bounded for k in range(len(scorable))),
     )
+
+
+def _a_bound(constraint: Constraint) -> bool:
+    """A one-sided bound ("more than 3"); "between 4 and 10" is a range, and "a maximum of 3.62" names an extreme:
+    each is judged as such (`aggregates.extreme`)."""
+    cue = constraint.cue.lower()
+    return constraint.other_index is None and "maximum" not in cue and "minimum" not in cue
 
 
 def stack_keys(parts: Sequence[tuple[TextKeys, int]], size: int) -> SupportKeys:
@@ -193,6 +205,7 @@ def stack_keys(parts: Sequence[tuple[TextKeys, int]], size: int) -> SupportKeys:
         noun=np.array([noun_codes.get(n, -1) for n in nouns], np.int64),
         timed=laid("timed", False, bool),
         headed=laid("headed", False, bool),
+        bounded=laid("bounded", False, bool),
     )
 
 

@@ -44,9 +44,9 @@ class Basis:
 
 class Tables:
     """The row words, column words and column years of each table of one reference, by the table's start
-    (`Context.place`)."""
+    (`Context.place`); with `records`, a row with no label is named by its cells of words (`Context.record_words`)."""
 
-    def __init__(self, contexts: Sequence[Context]) -> None:
+    def __init__(self, contexts: Sequence[Context], records: bool = False) -> None:
         self.rows: dict[int, dict[int, frozenset[str]]] = {}
         self.columns: dict[int, dict[int, frozenset[str]]] = {}
         self.years: dict[int, set[int]] = {}
@@ -61,7 +61,7 @@ class Tables:
             if c.place is not None:
                 table, row, column = c.place
                 self.cells.setdefault(table, {}).setdefault((row, column), []).append(j)
-                self.rows.setdefault(table, {})[row] = c.row_words
+                self.rows.setdefault(table, {})[row] = c.row_words | c.record_words if records else c.row_words
                 self.columns.setdefault(table, {})[column] = c.column_words
                 self.headers.setdefault(table, {})[column] = c.header_words
                 if c.days:

@@ -12,6 +12,7 @@ import numpy as np
 from ..pipeline.alignment import MentionTable
 from .keys import SupportKeys
 from .placement import Tables
+from .rules import RULE, VerdictRule
 
 # How a report's closest number is chosen (`closeness`): the idf-weighted share of shared words, plus these
 # weights times the same year (+1) or another (-1), and times the backbone cosine.
@@ -22,10 +23,10 @@ COSINE_WEIGHT = 0.5
 class Reference:
     """One reference's rows, its tables (`placement.Tables`), the words of its numbers' contexts and their idf."""
 
-    def __init__(self, mentions: MentionTable, b: slice) -> None:
+    def __init__(self, mentions: MentionTable, b: slice, rule: VerdictRule = RULE) -> None:
         keys = mentions.support
         self.ib = np.arange(b.start, b.stop)
-        self.tables = Tables([keys.contexts[j] for j in self.ib])
+        self.tables = Tables([keys.contexts[j] for j in self.ib], rule.records)
         self.words = [keys.contexts[j].words for j in self.ib]
         frequency: dict[str, int] = {}
         for words in self.words:

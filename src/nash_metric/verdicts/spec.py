@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import functools
 import string
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Literal
+from typing import Any, Literal
 
 Rule = Literal["context", "argmax"]  # as config.Verdict
 LineStyle = Literal["solid", "dashed", "dotted", "wavy", "double"]
@@ -168,6 +168,27 @@ UNSUPPORTED_COUNT = UNSUPPORTED
 def supports(verdict: str) -> bool:
     """Whether a figure with this verdict counts as supported (`SUPPORTING`)."""
     return verdict in SUPPORTING
+
+
+def counted(entries: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The figure entries `numeric_support` counts: all but a supported period that places another figure
+    ("2023" in "$1.4 billion in 2023", `decide.FigureVerdict.role`), which states no quantity of its own."""
+    return [e for e in entries if e.get("role") != "period" or not supports(e["verdict"])]
+
+
+def not_counted(entries: Sequence[Mapping[str, Any]]) -> str:
+    """What a summary line adds for the periods `counted` leaves out: "; 2 supported periods that place figures, not
+    counted", or ""."""
+    n = len(entries) - len(counted(entries))
+    return (f"; {n} supported period{' that places a figure' if n == 1 else 's that place figures'}, not counted"
+            if n else "")
+
+
+def support_share(entries: Iterable[Mapping[str, Any]]) -> float:
+    """`numeric_support` of one text's figure entries: the share of those `counted` that are supported, 1.0 for
+    none."""
+    kept = counted(entries)
+    return sum(supports(e["verdict"]) for e in kept) / len(kept) if kept else 1.0
 
 
 def verdict_title(verdict: str, reference: Mapping[str, object] | None, derivation: str | None = None) -> str:

@@ -63,7 +63,7 @@ def test_a_misplaced_figure_in_a_table(minilm_sentence):
     assert marks == [("↷", 3, 0), ("◎", 2, 0), ("✓", 0, 1)]
     out = minilm_sentence.score([MISPLACED_CLAIM], [TABLE])
     assert support_line(out.numeric_support[0], out.unsupported_numbers[0]) == (
-        "numeric support 0.50; not supported: 1,146.2 (misplaced: found at 1,146.2, but A's binding fits 1,452.4)")
+        "numeric support 0.00; not supported: 1,146.2 (misplaced: found at 1,146.2, but A's binding fits 1,452.4)")
 
 
 def test_the_argmax_rule_still_calls_it_supported(minilm_sentence):

@@ -7,6 +7,7 @@ import pytest
 from nash_metric.context.binding import prose_bindings
 from nash_metric.context.words import mention_contexts
 from nash_metric.numbers import extract_numbers
+from nash_metric.vocabulary.en import PRIOR_YEAR_PHRASES
 
 STOP = frozenset(("the", "of", "in", "was", "were", "while", "and", "at", "to", "by", "a"))
 
@@ -35,6 +36,8 @@ def test_each_figure_is_bound_to_the_noun_of_its_clause():
     ("Capex was $185 million in 2023, against $160 million in the prior year.",
      {"$185 million": 2023, "$160 million": 2022}),
     ("Revenue was $5 million, against $4 million last year.", {"$5 million": None, "$4 million": None}),  # no year
+    ("Capex was $185 million in 2023, against $160 million in the PRIOR YEAR.",  # any case
+     {"$185 million": 2023, "$160 million": 2022}),
 ])
 def test_a_year_binds_to_the_figure_before_it_or_scopes_its_sentence(text, years):
     bound = _bindings(text)
@@ -81,3 +84,8 @@ def test_a_table_cell_is_bound_by_its_row_column_and_header_year():
     assert (cells["34,466"].row_words, cells["34,466"].column_year) == (frozenset({"deferred", "federal"}), 2019)
     assert (cells["(5)%"].column_words, cells["(5)%"].column_year, cells["(5)%"].direction) == (
         frozenset({"change"}), None, -1)
+
+
+def test_every_prior_year_phrase_holds_year():
+    """A text without "year" is not searched for a prior-year phrase (`_years`): every phrase holds it."""
+    assert all("year" in phrase.casefold() for phrase in PRIOR_YEAR_PHRASES)

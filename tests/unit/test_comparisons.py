@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -202,3 +203,21 @@ def test_constraint_to_dict_roundtrip():
     assert d == {"mention_index": 0, "op": ">=", "low": 30.0, "high": None, "cue": "at least", "start": 0, "end": 8,
                  "other_index": None}
     assert Constraint(**d) == c
+
+
+def test_skipping_the_cue_scan_of_a_text_without_a_cue_word_changes_nothing(monkeypatch):
+    """`find_constraints` scans for cues only where `_CUE_HINT` finds a word every cue holds: every cue phrase, in
+    any case, holds one, and texts with a hint word and no cue read as when every text is scanned."""
+    from nash_metric.numbers import comparisons
+
+    phrases = [c.replace("(?:a )?", "a ").replace("(?:", "").replace(")", "").replace("|", " ").replace("?", "")
+               for cues in comparisons._PREFIX_CUES.values() for c in cues] + ["between"]
+    for phrase in phrases:
+        for written in (phrase, phrase.upper(), phrase.title()):
+            assert comparisons._CUE_HINT.search(written), written
+    texts = [*(f"Sales were {phrase} 5 units." for phrase in phrases), "Sales rose 5 units or more, UP TO 7 units.",
+             "The group's turnover was 5 and its overall margin 7%.", "Sales were 5 units."]
+    hinted = [find_constraints(t, extract_numbers(t)) for t in texts]
+    monkeypatch.setattr(comparisons, "_CUE_HINT", re.compile(""))
+    assert [find_constraints(t, extract_numbers(t)) for t in texts] == hinted
+    assert sum(map(bool, hinted)) > len(phrases) // 2, "the texts must state constraints"

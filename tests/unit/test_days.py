@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from nash_metric.context.days import named_day, row_days
+from nash_metric.context.days import named_day, names_a_day, row_days
+from nash_metric.vocabulary.en import DAY_NAMES, MONTH_NAMES
 
 
 def test_the_last_day_named_before_a_figure():
@@ -19,3 +20,11 @@ def test_a_row_label_names_its_date_and_weekday():
     assert row_days("Oslo · 2024-03-01 06:00:00") == {"03-01", "fri"}  # 1 March 2024 was a Friday
     assert row_days("2024-02-30 00:00") == frozenset()  # no such day
     assert row_days("Celtics Boston") == frozenset()
+
+
+def test_a_text_that_names_no_day_is_not_searched():
+    """`names_a_day` lets `mention_contexts` skip `named_day` in a text without a month's or weekday's letters: every
+    name, in any case (a long s folds to s), holds them."""
+    for name in (*MONTH_NAMES, *DAY_NAMES, "Sept.", "ſept"):
+        assert all(names_a_day(f"On {written} 5") for written in (name, name.upper(), name.lower())), name
+    assert not names_a_day("Revenue rose 5% to EUR 3 million.") and named_day("Revenue rose 5%", 0, 15) is None

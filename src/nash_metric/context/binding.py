@@ -215,11 +215,12 @@ def _years(text: str, mentions: Sequence[NumericMention], spans: Sequence[tuple[
         prior = [k for k in by_clause.get(spans[y][1:], []) if mentions[k].end <= m.start]
         (bound.setdefault(prior[-1], set()) if prior else scoping.setdefault(spans[y][0], set())).add(year)
     out: list[int | None] = [None] * len(mentions)
+    prior = "year" in text.casefold()  # in every phrase of `_PRIOR_YEAR`; most texts have none to search for
     for k, m in enumerate(mentions):
         own = bound.get(k) or scoping.get(spans[k][0], set())
         if m.period is None and len(own) == 1:
             out[k] = next(iter(own))
-        if m.period is None and _PRIOR_YEAR.search(text, m.end, _next_start(mentions, k, spans[k][2])):
+        if m.period is None and prior and _PRIOR_YEAR.search(text, m.end, _next_start(mentions, k, spans[k][2])):
             named = [y for j in range(k) if mentions[j].start >= spans[k][0] and (y := year_of(mentions[j]))]
             out[k] = named[-1] - 1 if named else None
     return out

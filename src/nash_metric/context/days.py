@@ -13,7 +13,7 @@ import re
 
 from ..vocabulary.en import DAY_NAMES, MONTH_NAMES
 
-__all__ = ["named_day", "row_days"]
+__all__ = ["named_day", "names_a_day", "row_days"]
 
 _MONTH = {name.lower()[:3]: k for k, name in enumerate(MONTH_NAMES, start=1)}
 _MONTHS = "|".join(rf"{name[:3]}(?:{name[3:]})?\.?" for name in MONTH_NAMES)
@@ -21,11 +21,19 @@ _ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?\b"
 _WRITTEN = re.compile(rf"\b(?:({_MONTHS})\s+{_ORDINAL}|{_ORDINAL}\s+(?:of\s+)?({_MONTHS}))"
                       rf"|\b({'|'.join(DAY_NAMES)})s?\b", re.IGNORECASE)
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+# What every match of `_WRITTEN` holds, case-folded: a month's first three letters or a weekday's "day".
+_DAY_HINTS = (*(name[:3].casefold() for name in MONTH_NAMES), "day")
 
 
 def _key(month: str, day: str) -> str | None:
     number = _MONTH.get(month.lower()[:3])
     return f"{number:02d}-{int(day):02d}" if number and 1 <= int(day) <= 31 else None
+
+
+def names_a_day(text: str) -> bool:
+    """Whether `text` may name a day at all: `named_day` finds none in a text without a `_DAY_HINTS` (most)."""
+    folded = text.casefold()
+    return any(hint in folded for hint in _DAY_HINTS)
 
 
 def named_day(text: str, low: int, position: int) -> str | None:

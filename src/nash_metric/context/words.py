@@ -25,7 +25,7 @@ from ..numbers.calendar import LABEL_YEARS, year_pattern
 from ..numbers.mention import NumericMention
 from ..vocabulary.en import STOP_WORDS, SUBJECT_STOP_WORDS
 from .binding import SENTENCE_END, WINDOW, WORD, cell_direction, prose_bindings, stem, subject_words
-from .days import named_day, row_days
+from .days import named_day, names_a_day, row_days
 from .keys import NO_GLOSSARY, Glossary, key_words
 from .tables import Cell, Table, cell_at, find_tables, row_text
 
@@ -127,6 +127,7 @@ def mention_contexts(text: str, mentions: Sequence[NumericMention], glossary: Gl
     out = []
     shared = _Shared()
     sentence_words: dict[tuple[int, int], frozenset[str]] = {}  # a sentence's figures share its words
+    dated = names_a_day(text)
     for mention, bound in zip(mentions, bindings):
         found = cell_at(tables, mention.start, mention.end) if tables else None
         if found is not None:
@@ -141,7 +142,7 @@ def mention_contexts(text: str, mentions: Sequence[NumericMention], glossary: Gl
             per_unit=bound.per_unit, years=bound.years, sentence=sentence_words[low, high], sentence_at=low,
             attribute=_attribute(text, mention.end, high),
             before=_before(words, starts, mention.start, low),
-            day=named_day(text, _sentence_of(sentences, max(0, low - 1))[0], mention.start),
+            day=named_day(text, _sentence_of(sentences, max(0, low - 1))[0], mention.start) if dated else None,
             headed=bool(tables) and _in_a_table(tables, mention)))
     return out
 

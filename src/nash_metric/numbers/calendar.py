@@ -209,7 +209,8 @@ _NEEDS = {
     **dict.fromkeys(("half", "half_alone", "half_compact"), "H"),
     "fiscal": "fiscal", "fy": "FY", "f": "F", "mnum_y": "/",
 }
-_MONTH_STEMS = tuple({m[:3].lower() for m in MONTH_NAMES})
+# Month names are matched as written, capitalised or in capitals ("March", "MAR"): each starts with one of these.
+_MONTH_STEMS = tuple(sorted({s for m in MONTH_NAMES for s in (m[:3], m[:3].upper())}))
 _MONTH_FORMS = ("mdy", "my", "md")
 _MONTH_RANGE_BEFORE = re.compile(rf"(?:{_FULL_ALT}|{_ABBR_ALT})\.?\s?[-–]\s?\Z")
 _DAY_BEFORE = re.compile(rf"(?<![\w.,])[0-9]{{1,2}}(?:{_ORD})?\s(?:of\s)?\Z")  # "31 June 2019" is no month
@@ -515,9 +516,9 @@ def find_calendar(text: str) -> list[DateExpression | ClockTime]:
 
 
 def _present(text: str) -> dict[str, bool]:
-    """Which of the substrings `_NEEDS` names `text` holds (month names and words in any case)."""
+    """Which of the substrings `_NEEDS` names `text` holds (month names as written, words in any case)."""
     low = text.lower()
-    month = any(m in low for m in _MONTH_STEMS)
+    month = any(m in text for m in _MONTH_STEMS)
     return {"month": month, "ended": month and "end" in low, "quarter": "quarter" in low, "half": "half" in low,
             "fiscal": "fiscal" in low, "Q": "Q" in text, "H": "H" in text, "FY": "FY" in text, "F": "F" in text,
             "/": "/" in text}

@@ -156,6 +156,19 @@ def test_prose_phrasings_of_an_average_and_a_prior_year(claim, source, derivatio
     assert (entry["verdict"], entry["derivation"]) == ("computed", derivation)
 
 
+def test_a_figure_nothing_binds_operands_to_is_asked_no_derivation(monkeypatch):
+    """`SourceIndex.binds` skips a figure of prose that shares a word with fewer than two source numbers: the
+    verdicts and derivations are those of asking every figure."""
+    claims = [("Revenue grew 24.3% in 2019.", PROSE), ("Costs grew 24.3% in 2019.", PROSE),
+              ("Headcount rose 12% in 2019.", PROSE), ("Services revenue grew 50.8% from 2018 to 2019.", TABLE),
+              ("Operating margin contracted by 0.7 percentage points.",
+               "Operating margin was 14.1% in 2023, down from 14.8% a year earlier.")]
+    skipped = [_verdicts(claim, source) for claim, source in claims]
+    monkeypatch.setattr(derivations.SourceIndex, "binds", lambda self, subject: True)
+    assert [_verdicts(claim, source) for claim, source in claims] == skipped
+    assert sum(e["verdict"] == "computed" for v in skipped for e in v) == 3
+
+
 def test_prose_operands_bound_by_subject_and_year():
     # (62.4 - 50.2) / 50.2 = 24.30%
     assert _figure("Revenue grew 24.3% in 2019.", PROSE, "24.3%")["derivation"] == \

@@ -264,7 +264,9 @@ def _derived(keys: SupportKeys, row: int, decision: Decision, index: SourceIndex
     """Step 3 for one figure stated nowhere, or stated only in a row or column other than the ones it names
     ("combined services and product revenue" against the total's row): computed when a derivation of the numbers
     bound to what it names gives it. With it, its derivation, or an unsupported figure's closest one."""
-    columns = tables.attribute_columns(naming(keys, row, rule)) if rule.operand_columns and tables is not None else None
+    # The columns its noun names, of a reference with tables (none: every operand stands in running text).
+    columns = tables.attribute_columns(naming(keys, row, rule)) \
+        if rule.operand_columns and tables is not None and tables.headers else None
     match, closest = derive(keys, row, index, before, columns, rule.intervals)
     if match is None and tables is not None and ib is not None and rule.aggregates:
         found = aggregate(keys, row, tables, ib, rule)  # the highest, lowest, average or total of a column it names

@@ -130,6 +130,19 @@ class SourceIndex:
             self.row_words[(table, row)] = context.row_words
             self.column_words[(table, column)] = context.column_words
 
+    def binds(self, subject: frozenset[str]) -> bool:
+        """Whether operands may be bound to a figure of `subject`: a table line, or two numbers of running text
+        that share a word with it (`_in_prose`). Most figures of prose have neither: no derivation is asked of
+        them."""
+        if self.rows or self.columns:
+            return True
+        shared: set[int] = set()
+        for word in subject:
+            shared.update(self.prose.get(word, ()))
+            if len(shared) > 1:
+                return True
+        return False
+
 
 def derive(keys: SupportKeys, i: int, index: SourceIndex, before: frozenset[str] = frozenset(),
            columns: Mapping[int, set[int]] | None = None, intervals: bool = False
@@ -145,6 +158,8 @@ def derive(keys: SupportKeys, i: int, index: SourceIndex, before: frozenset[str]
         return None, None
     if not context.subject and before:
         context = replace(context, subject=before)
+    if not index.binds(context.subject):
+        return None, None
     ask = _ask(keys, i, context)
     if not ask.operations:
         return None, None

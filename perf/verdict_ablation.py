@@ -60,8 +60,8 @@ from nash_metric.verdicts.rules import RULE, VALUE_ONLY, VerdictRule
 from nash_metric.verdicts.spec import COMPUTED, SUPPORTING
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "summedits"
-DATA_RULES = ("entities", "records", "days", "attributes", "cells", "extremes", "words", "aggregates", "pairs",
-              "any_table", "operand_columns")
+DATA_RULES = ("entities", "records", "days", "attributes", "cells", "leads", "extremes", "words", "aggregates",
+              "pairs", "any_table", "operand_columns")
 # Other switches measured one by one too ("all but intervals").
 SINGLE_RULES = ("qualifiers", "comparisons", "year_columns", "intervals")
 VARIANTS: dict[str, VerdictRule] = {

@@ -214,15 +214,16 @@ def test_a_nested_spec_of_name_value_records():
 
 def test_name_value_pairs_are_columns_of_the_record_around_them():
     # A spec sheet as a list of {"name", "value"} pairs: the name is the value's attribute (its column), the record
-    # around it (its category) its row; digits in a name are a key's, no figure.
+    # around it (its category) its row. A name is no cell, but its digits state what the record has ("a 3.5mm
+    # jack"), unless the value says it has none.
     spec = ("{'name': 'Xperia 10 V', 'detailSpec': [{'category': 'Display', 'specifications': ["
-            "{'name': 'Size', 'value': '6.1 inches'}, {'name': '3.5mm jack', 'value': 'Yes'}]}]}")
+            "{'name': 'Size', 'value': '6.1 inches'}, {'name': '3.5mm jack', 'value': 'Yes'}, "
+            "{'name': '5G bands', 'value': 'No'}]}]}")
     assert _cells(spec) == {
         "name": ("Xperia 10 V", "name", "", ""),
         "detailSpec[0].specifications[0].value": ("6.1 inches", "Size", "detailSpec", "Xperia 10 V · Display"),
     }
-    jack = spec.index("3.5")
-    assert in_keys(spec, [(jack, jack + 3)]) == [True]
+    assert in_keys(spec, [_at(spec, "3.5"), _at(spec, "5G")]) == [False, True]
 
 
 def test_an_escaped_line_end_is_part_of_a_string():

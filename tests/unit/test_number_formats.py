@@ -16,8 +16,9 @@ from text_to_num import text2num
 
 from nash_metric.numbers import MASK_TOKEN, NumericMention, extract_numbers, mask_numbers, resolve_overlaps
 from nash_metric.numbers.english import digit_mentions
+from nash_metric.numbers.extract import reader_text
 from nash_metric.numbers.mention import mask_spans
-from nash_metric.numbers.normalize import normalize_digits
+from nash_metric.numbers.normalize import decode_escapes, normalize_digits
 from nash_metric.numbers.written import written_mentions
 from nash_metric.pipeline import weighting
 
@@ -62,6 +63,9 @@ CASES = [
     ("a Sigma 10-20mm lens", [("10", 10.0, "quantity", "mm"), ("20mm", 20.0, "quantity", "mm")]),
     ("5 kg", [("5", 5.0, "quantity", None)]),  # a spaced unit stays text
     ("100USD and 4x4", [("100USD", 100.0, "monetary", "USD")]),
+    # a year-like number in a dimension or counting pixels is no year
+    ("1080 x 1920 pixels", [("1080", 1080.0, "quantity", None), ("1920", 1920.0, "quantity", None)]),
+    ("a 2000 pixels wide image in 2019", [("2000", 2000.0, "quantity", None), ("2019", 2019.0, "temporal", None)]),
     # accounting negatives with scale, unit or currency
     ("(3.5) million", [("(3.5) million", -3.5e6, "quantity", None)]),
     ("EUR (1.2) million", [("EUR (1.2) million", -1.2e6, "monetary", "EUR")]),
@@ -195,6 +199,23 @@ def test_spans_cover_the_whole_mention() -> None:
 def test_normalize_digits(raw: str, ascii_: str) -> None:
     assert normalize_digits(raw) == ascii_
     assert len(normalize_digits(raw)) == len(raw)
+
+
+# Data written as text keeps its escapes: Python's repr of a price with a thin space, JSON with ensure_ascii.
+@pytest.mark.parametrize(("raw", "read", "numbers"), [
+    ("'€\\u20091,849.42 / $\\u2009899.99'", "'      €1,849.42 /       $899.99'", [("€1,849.42", 1849.42, "EUR"),
+                                                                              ("$899.99", 899.99, "USD")]),
+    ('"\\u20ac12 and 25\\u00b0C"', '"     €12 and 25°     C"', [("€12", 12.0, "EUR"), ("25°", 25.0, "°")]),
+    ("'AF\\n0.08 MP'", "'AF  0.08 MP'", [("0.08", 0.08, None)]),  # was "n0.08": a word, no number
+    ("{'name': '\\xa0'}", "{'name': '    '}", []),
+    ('"say \\u0022 5"', '"say        5"', [("5", 5.0, None)]),  # a quote would end the string around it
+    ("C:\\\\new 5", "C:\\\\new 5", [("5", 5.0, None)]),  # an escaped backslash escapes nothing
+])
+def test_escapes_of_data_written_as_text_are_read_as_their_characters(raw: str, read: str, numbers: list) -> None:
+    assert decode_escapes(raw) == read == reader_text(raw)
+    assert len(read) == len(raw)
+    assert [(m.text, m.value, m.unit) for m in extract_numbers(read)] == numbers
+    assert reader_text(raw, "paper") == raw  # the paper's reader reads as the toolkit does
 
 
 @settings(max_examples=200, deadline=None)

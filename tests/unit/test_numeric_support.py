@@ -523,3 +523,20 @@ def test_a_figure_stated_as_a_bound_is_never_misplaced():
     from nash_metric.verdicts.keys import text_keys
     text = "Gusts of more than 3 m/s, a maximum of 9 m/s, temperatures between 4 and 10°C."
     assert text_keys(text, extract_numbers(text)).bounded == (True, False, False, False)
+
+
+SPEC = ("{'name': 'Noir S6', 'detailSpec': [{'category': 'Comms', 'specifications': ["
+        "{'name': 'Bluetooth', 'value': '4.0, A2DP'}, {'name': 'USB', 'value': 'microUSB 2.0'}]}]}")
+
+
+def test_a_cell_that_writes_the_figure_after_the_texts_own_word_states_it_for_that():
+    # The sentence names Bluetooth, whose cell holds 4.0; the cell that holds 2.0 writes it after "microUSB", as
+    # the prediction does: it states the figure for what the prediction says (`leads`).
+    prediction = "Connectivity options include Bluetooth and microUSB 2.0."
+    assert _verdict_of(prediction, SPEC, "2.0")["verdict"] == "supported"
+    pool, table = _table(prediction, SPEC, cosine=0.0)
+    ids = pool.original_ids([prediction])[0], pool.original_ids([SPEC])[0]
+    off = context_verdicts(table, [ids], replace(RULE, leads=False))[0][0]
+    assert (off["verdict"], off["basis"]) == ("misplaced", "column: USB, not the one named")
+    # Another word before it binds nothing: "Bluetooth 2.0" is still the Bluetooth cell's 4.0.
+    assert _verdict_of("It has Bluetooth 2.0.", SPEC, "2.0")["verdict"] == "misplaced"

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..vocabulary.en import IDENTIFIER_KEYS, IDENTIFYING_KEYS, PAIR_NAME_KEYS, PAIR_VALUE_KEYS
+from ..vocabulary.en import ABSENT_VALUES, IDENTIFIER_KEYS, IDENTIFYING_KEYS, PAIR_NAME_KEYS, PAIR_VALUE_KEYS
 from .data_parse import DataError, Node, parse_data, parse_lines
 
 __all__ = ["DataBlock", "DataCell", "DataFormat", "data_cells", "find_data", "in_keys", "read_data"]
@@ -130,7 +130,7 @@ def _identifying(node: Node) -> list[str]:
             and child.text.strip()]
 
 
-def _pair(node: Node) -> tuple[str, str | int, Node] | None:
+def _pair(node: Node) -> tuple[Node, str | int, Node] | None:
     """A name/value record ({"name": "Size", "value": "6.1 inches"}): (the name, the value's key, the value)."""
     if node.kind != "object" or len(node.items) != 2:
         return None
@@ -139,7 +139,18 @@ def _pair(node: Node) -> tuple[str, str | int, Node] | None:
     value = next((fields[k] for k in fields if k in PAIR_VALUE_KEYS), None)
     if name is None or value is None or name.kind != "string" or value[1].kind in ("object", "list"):
         return None
-    return name.text, value[0], value[1]
+    return name, value[0], value[1]
+
+
+def _pair_names(node: Node) -> Iterator[Node]:
+    """The names of the name/value records in `node` whose value is not an absence, in text order."""
+    pair = _pair(node)
+    if pair is not None:
+        if pair[2].text.strip().lower() not in ABSENT_VALUES:
+            yield pair[0]
+    elif node.kind in ("object", "list"):
+        for _, child in node.items:
+            yield from _pair_names(child)
 
 
 def _key_name(key: str) -> str:
@@ -182,7 +193,7 @@ def _walk(node: Node, path: str, relative: str, labels: tuple[str, ...], record:
         if pair is not None:  # its name is the column of its value in the record around it
             name, value_key, value = pair
             if value.kind != "literal" and _DIGIT.search(value.text):
-                yield DataCell(value.start, value.end, record.number, name, record.section, _label(labels, value),
+                yield DataCell(value.start, value.end, record.number, name.text, record.section, _label(labels, value),
                                _step(here, value_key))
             continue
         if child.kind in ("object", "list"):
@@ -205,11 +216,14 @@ def _label(labels: tuple[str, ...], value: Node) -> str:
 
 def in_keys(text: str, spans: Sequence[tuple[int, int]]) -> list[bool]:
     """Per span (a number found in `text`), whether it stands inside data but in no value with a digit: in a key
-    ("FG3_PCT", "rain.3h") or an identifier ("id": 802). Such a number is no figure of the text."""
+    ("FG3_PCT", "rain.3h") or an identifier ("id": 802). Such a number is no figure of the text. The name of a
+    name/value record is a value: it states one ({"name": "3.5mm jack", "value": "Yes"}) unless the value says the
+    thing is absent ("No")."""
     blocks = find_data(text)
     if not blocks:
         return [False] * len(spans)
-    values = sorted((c.start, c.end) for block in blocks for c in data_cells(block))
+    values = sorted([(c.start, c.end) for block in blocks for c in data_cells(block)]
+                    + [(n.start, n.end) for block in blocks for n in _pair_names(block.root)])
     starts = [a for a, _ in values]
     out = []
     for start, end in spans:

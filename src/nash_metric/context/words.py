@@ -106,6 +106,10 @@ class Context:
     # One of a pair with no noun after it ("beat the Knicks 113-107"), as the verdict names rows
     # (`verdicts.placement.naming`): stated for any entity its sentence names, not for the one it names most.
     for_either: bool = False
+    # The word right before it, apart by spaces alone, stemmed ("android" in "Android 6.0", in a sentence or in a
+    # cell's own text; "" when none): a cell that writes the figure after the prediction's own word states it
+    # for what the prediction does (`verdicts.placement.contradiction`).
+    lead: str = ""
 
 
 def context_words(text: str) -> frozenset[str]:
@@ -131,7 +135,8 @@ def mention_contexts(text: str, mentions: Sequence[NumericMention], glossary: Gl
     for mention, bound in zip(mentions, bindings):
         found = cell_at(tables, mention.start, mention.end) if tables else None
         if found is not None:
-            out.append(shared.context(_cell_context(text, mention, *found, read_key)))
+            out.append(shared.context(replace(_cell_context(text, mention, *found, read_key),
+                                              lead=_lead(text, mention.start))))
             continue
         low, high = _sentence_of(sentences, mention.start)
         if (low, high) not in sentence_words:
@@ -143,8 +148,17 @@ def mention_contexts(text: str, mentions: Sequence[NumericMention], glossary: Gl
             attribute=_attribute(text, mention.end, high),
             before=_before(words, starts, mention.start, low),
             day=named_day(text, _sentence_of(sentences, max(0, low - 1))[0], mention.start) if dated else None,
-            headed=bool(tables) and _in_a_table(tables, mention)))
+            headed=bool(tables) and _in_a_table(tables, mention), lead=_lead(text, mention.start)))
     return out
+
+
+_LEAD = re.compile(r"([A-Za-z][A-Za-z'&-]*)[ \t]+$")
+
+
+def _lead(text: str, start: int) -> str:
+    """The word right before `start`, apart by spaces alone, stemmed ("" when none: a quote, a bar, a line break)."""
+    found = _LEAD.search(text, max(0, start - 40), start)
+    return stem(found.group(1)) if found else ""
 
 
 def _in_a_table(tables: Sequence[Table], mention: NumericMention) -> bool:

@@ -457,6 +457,9 @@ def _identifier_end(text: str, end: int) -> int:
     return ALNUM_RUN.match(text, end).end()
 
 
+_DIMENSION_BEFORE = re.compile(r"\d\s*[x×]\s*$")
+
+
 def _temporal_integer(text: str, s: int, e: int, value: int) -> bool:
     """A bare integer that is a year, a day next to a month name, or an hour before am/pm."""
     if e - s == 4 and is_year(value):
@@ -475,6 +478,8 @@ def _temporal_integer(text: str, s: int, e: int, value: int) -> bool:
 def _year_context(text: str, start: int, end: int) -> bool:
     nxt = NEXT_WORD.match(text, end)
     if nxt and nxt.group(1).lower() in COUNT_NOUNS:
+        return False
+    if _DIMENSION_BEFORE.search(text, max(0, start - 8), start):  # "1080 x 1920": a dimension, no year
         return False
     prev = PREV_WORD.search(text, max(0, start - 20), start)
     return not (prev and prev.group(1).lower() in APPROX_WORDS)

@@ -24,7 +24,7 @@ from .calendar import calendar_mentions, is_year
 from .chinese import extract_chinese_numbers
 from .english import digit_mentions
 from .mention import MASK_TOKEN, NumericMention, mask_spans, resolve_overlaps
-from .normalize import normalize_digits
+from .normalize import decode_escapes, normalize_digits
 from .paper import paper_mentions
 from .written import written_mentions
 
@@ -42,8 +42,9 @@ _CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-
 
 
 def reader_text(text: str, reader: str = "full") -> str:
-    """The text a reader reads and the encoder sees: digits of other scripts as ASCII for the full reader."""
-    return normalize_digits(text) if reader == "full" else text
+    """The text a reader reads and the encoder sees: for the full reader, digits of other scripts as ASCII and the
+    escape sequences of data written as text as their characters (`normalize`)."""
+    return decode_escapes(normalize_digits(text)) if reader == "full" else text
 
 
 def extract_numbers(text: str, reader: str = "full") -> list[NumericMention]:

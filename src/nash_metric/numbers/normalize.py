@@ -10,6 +10,11 @@ Left alone on purpose: the full-width comma ``，`` (in CJK text it is the claus
 not become the decimal ``3,5``), the ideographic full stop ``。``, superscripts (``m²``), vulgar
 fractions (``½``, read by the English reader) and the zero-width characters (removing them would shift
 offsets; the English reader reads through them).
+
+``decode_escapes`` reads the escape sequences that data written as text holds (``\\u2009``, ``\\xa0``: JSON with
+``ensure_ascii``, Python's ``repr`` of a string; ``\\n`` and ``\\t`` as spaces), one for one in length too: the
+character it stands for, padded with spaces, so that ``€\\u20091,849.42`` reads as €1,849.42, not as the number
+20091,849.42, and ``AF\\n0.08 MP`` as 0.08.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["normalize_digits"]
+__all__ = ["decode_escapes", "normalize_digits"]
 
 _PUNCT = {"％": "%", "＄": "$", "．": ".", "＋": "+", "－": "-", "￥": "¥", "￡": "£",
           "\u066b": ".", "\u066c": ",", "\u066a": "%"}
@@ -36,3 +41,29 @@ def normalize_digits(text: str) -> str:
     if text.isascii():
         return text
     return _TO_MAP.sub(_ascii, text)
+
+
+# An escape of a character: \uXXXX, \UXXXXXXXX, \xXX, with an optional currency sign before it ("€\u2009"); a line
+# break or a tab (\n, \r, \t: "AF\n0.08 MP").
+_ESCAPE = re.compile(r"(?<!\\)(?P<sign>[$€£¥₹]?)\\"
+                     r"(?:u(?P<u>[0-9A-Fa-f]{4})|U(?P<U>[0-9A-Fa-f]{8})|x(?P<x>[0-9A-Fa-f]{2})|(?P<space>[nrt]))")
+
+
+def _decoded(m: re.Match[str]) -> str:
+    """The escape's character, padded to the match's length: a space (or a quote, or a backslash) is a space; a
+    currency sign (the one before the escape, or the one it encodes) goes last, against the number after it; any
+    other character first, against what it follows ("25\\u00b0C" -> "25°")."""
+    code = 32 if m.group("space") else int(m.group("u") or m.group("U") or m.group("x"), 16)
+    char = chr(code) if code <= 0x10FFFF else "?"
+    sign, width = m.group("sign"), len(m.group())
+    # A quote or a backslash would end or escape the string around it.
+    if char in "\"'\\" or char.isspace() or unicodedata.category(char) in ("Cc", "Cf", "Zs"):
+        return sign.rjust(width)
+    if unicodedata.category(char) == "Sc":
+        return (sign + char).rjust(width) if sign else char.rjust(width)
+    return (sign + char).ljust(width)
+
+
+def decode_escapes(text: str) -> str:
+    """``text`` with each escape sequence of a character read as that character, same length (see the module)."""
+    return _ESCAPE.sub(_decoded, text) if "\\" in text else text

@@ -209,6 +209,8 @@ def contradiction(keys: SupportKeys, i: int, j: int, others: Sequence[frozenset[
     if clash is not None:
         return Basis("subject", clash)
     if context.cell:
+        if rule.leads and context.lead and context.lead == figure.lead:  # "microUSB 2.0" in the cell as in the text
+            return None
         table, row, column = context.place
         named = naming(keys, i, rule)
         rows, columns = tables.named(table, named)

@@ -89,7 +89,7 @@ COUNT_NOUNS = _words(
     "outlets restaurants customers clients users subscribers households homes apartments flats rooms beds "
     "sites locations branches companies firms machines aircraft planes ships vessels phones handsets devices "
     "pieces items products contracts patients students children copies titles kg kilograms mw megawatts "
-    "points times")
+    "points times pixels")
 # The count nouns that measure rather than count: "1.5 tonnes" may well be a decimal.
 MEASURE_NOUNS = _words(
     "tonnes tons metres meters square cubic kilometres kilometers km hectares barrels kg kilograms mw megawatts "
@@ -246,6 +246,8 @@ IDENTIFYING_KEYS = _words("name title label category type date time datetime dt_
 # the name is the value's attribute, a column of the record it stands in, not an entity of its own.
 PAIR_NAME_KEYS = _words("name key label")
 PAIR_VALUE_KEYS = _words("value val")
+# A name/value record's value that says the thing named is absent ({"name": "3.5mm jack", "value": "No"}).
+ABSENT_VALUES = _words("no none false n/a na absent")
 # A field that identifies something and states no figure ("id": 802, "icon": "03n", "img": a URL).
 IDENTIFIER_KEYS = _words("id uuid guid icon img image url href link code key hash sku isbn")
 # Abbreviations in keys and headers, each as the words a text writes (`context.keys`): "FG_PCT" is "field goal

@@ -65,10 +65,10 @@ CASES = {
     "nowhere": Case(PHONE, "Its battery holds 4500 mAh.", "4500", False, None),
     # Nested Python repr: the path runs through the nested objects; the record's name is the row label.
     "cores": Case(SPEC_PY, "The Aero X2 has 8 CPU cores clocked at 3.2 GHz.", "3.2", True, "specs.cpu.clock_ghz",
-                  "Aero\xa0X2"),
-    "weight": Case(SPEC_PY, "It weighs 187 grams.", "187", True, "specs.weight_g", "Aero\xa0X2"),
+                  "Aero X2"),
+    "weight": Case(SPEC_PY, "It weighs 187 grams.", "187", True, "specs.weight_g", "Aero X2"),
     "front camera as main": Case(SPEC_PY, "Its main camera has 12 megapixels.", "12", False, "specs.camera.front_mp",
-                                 "Aero\xa0X2"),
+                                 "Aero X2"),
     # A game record: a team's value, a value of the other team.
     "home shots": Case(GAME, "The Rangers outshot the Bruins 31 to 27.", "27", True, "away.shots", "Bruins"),
     "home shots for away": Case(GAME, "The Bruins took 31 shots.", "31", False, "home.shots", "Rangers"),

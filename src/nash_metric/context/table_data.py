@@ -210,8 +210,10 @@ def _walk(node: Node, path: str, relative: str, labels: tuple[str, ...], record:
 
 
 def _label(labels: tuple[str, ...], value: Node) -> str:
-    """A record's identifying fields as its row label (the value's own text left out)."""
-    return " · ".join(part for part in dict.fromkeys(labels) if part and part != value.text)
+    """A record's identifying fields as its row label (the value's own text left out), each with its white space as
+    one space: an escaped space ("Aero\\xa0X2") is read as spaces, one for one (`numbers.normalize`)."""
+    own = " ".join(value.text.split())
+    return " · ".join(part for part in dict.fromkeys(" ".join(p.split()) for p in labels) if part and part != own)
 
 
 def in_keys(text: str, spans: Sequence[tuple[int, int]]) -> list[bool]:

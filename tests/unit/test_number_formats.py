@@ -210,10 +210,13 @@ def test_normalize_digits(raw: str, ascii_: str) -> None:
     ("{'name': '\\xa0'}", "{'name': '    '}", []),
     ('"say \\u0022 5"', '"say        5"', [("5", 5.0, None)]),  # a quote would end the string around it
     ("C:\\\\new 5", "C:\\\\new 5", [("5", 5.0, None)]),  # an escaped backslash escapes nothing
+    # JSON escapes an emoji as a surrogate pair: no character alone, and no UTF-8 encoder takes one
+    ('"\\ud83d\\ude00 5 stars"', '"             5 stars"', [("5", 5.0, None)]),
 ])
 def test_escapes_of_data_written_as_text_are_read_as_their_characters(raw: str, read: str, numbers: list) -> None:
     assert decode_escapes(raw) == read == reader_text(raw)
     assert len(read) == len(raw)
+    read.encode("utf-8")  # what the tokenizer and every output file take
     assert [(m.text, m.value, m.unit) for m in extract_numbers(read)] == numbers
     assert reader_text(raw, "paper") == raw  # the paper's reader reads as the toolkit does
 

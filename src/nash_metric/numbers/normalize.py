@@ -50,14 +50,15 @@ _ESCAPE = re.compile(r"(?<!\\)(?P<sign>[$€£¥₹]?)\\"
 
 
 def _decoded(m: re.Match[str]) -> str:
-    """The escape's character, padded to the match's length: a space (or a quote, or a backslash) is a space; a
+    """The escape's character, padded to the match's length: a space (a quote, a backslash, a surrogate) is a space; a
     currency sign (the one before the escape, or the one it encodes) goes last, against the number after it; any
     other character first, against what it follows ("25\\u00b0C" -> "25°")."""
     code = 32 if m.group("space") else int(m.group("u") or m.group("U") or m.group("x"), 16)
     char = chr(code) if code <= 0x10FFFF else "?"
     sign, width = m.group("sign"), len(m.group())
-    # A quote or a backslash would end or escape the string around it.
-    if char in "\"'\\" or char.isspace() or unicodedata.category(char) in ("Cc", "Cf", "Zs"):
+    # A quote or a backslash would end or escape the string around it; half of a surrogate pair ("\\ud83d", as JSON
+    # escapes an emoji) is no character: no UTF-8 encoder, the tokenizer's included, takes it.
+    if char in "\"'\\" or char.isspace() or unicodedata.category(char) in ("Cc", "Cf", "Cs", "Zs"):
         return sign.rjust(width)
     if unicodedata.category(char) == "Sc":
         return (sign + char).rjust(width) if sign else char.rjust(width)

@@ -135,8 +135,7 @@ def mention_contexts(text: str, mentions: Sequence[NumericMention], glossary: Gl
     for mention, bound in zip(mentions, bindings):
         found = cell_at(tables, mention.start, mention.end) if tables else None
         if found is not None:
-            out.append(shared.context(replace(_cell_context(text, mention, *found, read_key),
-                                              lead=_lead(text, mention.start))))
+            out.append(shared.context(_cell_context(text, mention, *found, read_key)))
             continue
         low, high = _sentence_of(sentences, mention.start)
         if (low, high) not in sentence_words:
@@ -152,7 +151,7 @@ def mention_contexts(text: str, mentions: Sequence[NumericMention], glossary: Gl
     return out
 
 
-_LEAD = re.compile(r"([A-Za-z][A-Za-z'&-]*)[ \t]+$")
+_LEAD = re.compile(rf"({WORD.pattern})[ \t]+$")
 
 
 def _lead(text: str, start: int) -> str:
@@ -203,7 +202,8 @@ def _cell_context(text: str, mention: NumericMention, table: Table, cell: Cell, 
                    column_year=header_years[-1] if header_years else None,
                    years=frozenset(() if year is None else (year,)),
                    label=CellLabel(cell.section, cell.row_label or cell.record, " ".join(cell.headers), cell.path),
-                   header_words=context_words(_YEAR.sub(" ", " ".join(headers))), days=row_days(cell.row_label))
+                   header_words=context_words(_YEAR.sub(" ", " ".join(headers))), days=row_days(cell.row_label),
+                   lead=_lead(text, mention.start))
 
 
 def _years_in(text: str) -> list[int]:

@@ -61,7 +61,7 @@ def _decoded(m: re.Match[str]) -> str:
     if char in "\"'\\" or char.isspace() or unicodedata.category(char) in ("Cc", "Cf", "Cs", "Zs"):
         return sign.rjust(width)
     if unicodedata.category(char) == "Sc":
-        return (sign + char).rjust(width) if sign else char.rjust(width)
+        return (sign + char).rjust(width)
     return (sign + char).ljust(width)
 
 

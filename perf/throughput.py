@@ -21,8 +21,8 @@ baseline) with both text channels: `one-pass` (the default: one number-blind for
   --tiny-model  where the forward pass is nearly free (issue 55; what a GPU makes of MiniLM): a 2-layer, 64-wide
             BERT with the embedded MiniLM's tokenizer and seeded random weights, saved to a temporary folder. NASH
             (token backend, defaults), the `bert-score` package on its last layer (NASH's default layer for it) and
-            the bare forward pass on the distinct pairs, best of 5; NASH cold and warm (below); with --profile,
-            NASH's step shares, cold and warm.
+            the bare forward pass on the distinct pairs, best of 5; NASH cold and warm (below), and with
+            --workers N cold with its texts read by N processes; with --profile, NASH's step shares, cold and warm.
 NASH keeps what it read of a text (its tokens, numbers, contexts) for the next call that meets it
 (`backbone/text_cache.py`). Every NASH timing here reads each text anew (cold, as a first call does), unless
 named warm (each text read by an earlier call: a corpus scored again, a source many chunks cite).
@@ -242,21 +242,28 @@ def tiny_run(args: argparse.Namespace) -> int:
         nash = NASH(model=model, backend="token", batch_size=args.batch_size, device=device)
         bs = bert_score.BERTScorer(model_type=model, num_layers=TINY_MODEL["num_hidden_layers"],
                                    batch_size=args.batch_size, device=device)
+        # With --workers N, NASH cold again with its texts read by N processes (`pipeline/read_ahead.py`).
+        ahead = nash.with_options(workers=args.workers) if args.workers else None
         warm = sentences[:32]
-        nash.score(warm, warm[::-1])
+        for scorer in (nash, ahead) if ahead else (nash,):
+            scorer.score(warm, warm[::-1])
         bs.score(warm, warm[::-1])
         # Cold: every text new to NASH, as in a first call; warm: every text read in an earlier call (`text_cache`).
-        t = best_times({"nash_token": cold(nash, preds, refs), "nash_token_warm": lambda: nash.score(preds, refs),
-                        "bert_score": lambda: bs.score(preds, refs), "bare_forward": bare_forward(nash, preds + refs),
-                        "bare_forward_tokenized": bare_forward(nash, preds + refs, tokenize=True)},
-                       repeats)
-        ratios = {f"{name}_time_over_{base}": t[name] / t[base] for name in ("nash_token", "nash_token_warm")
+        calls = {"nash_token": cold(nash, preds, refs), "nash_token_warm": lambda: nash.score(preds, refs),
+                 "bert_score": lambda: bs.score(preds, refs), "bare_forward": bare_forward(nash, preds + refs),
+                 "bare_forward_tokenized": bare_forward(nash, preds + refs, tokenize=True)}
+        if ahead:
+            calls[f"nash_token_workers{args.workers}"] = cold(ahead, preds, refs)
+        t = best_times(calls, repeats)
+        nash_rows = [name for name in t if name.startswith("nash")]
+        ratios = {f"{name}_time_over_{base}": t[name] / t[base] for name in nash_rows
                   for base in ("bare_forward", "bare_forward_tokenized", "bert_score")}
         n = len(preds)
         print(markdown_table(["system", "seconds", "pairs/s"], [[k, v, n / v] for k, v in t.items()], digits=3))
         print(f"\ntiny BERT {TINY_MODEL}, seed {TINY_SEED}, {n} distinct pairs, device {device}, batch "
               f"{args.batch_size}, best of {repeats}, torch {torch.__version__}, {os.cpu_count()} cpus")
-        for name, label in (("nash_token", "cold"), ("nash_token_warm", "warm")):
+        for name in nash_rows:
+            label = {"nash_token": "cold", "nash_token_warm": "warm"}.get(name, f"cold, {args.workers} workers")
             print(f"NASH ({label}) time / bare pass: {ratios[f'{name}_time_over_bare_forward']:.2f} (tokenised in "
                   f"the pass: {ratios[f'{name}_time_over_bare_forward_tokenized']:.2f}); "
                   f"NASH ({label}) / bert-score: {ratios[f'{name}_time_over_bert_score']:.2f}")
@@ -282,6 +289,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="only the step shares (runs against an older tree on PYTHONPATH too: two-pass only)")
     parser.add_argument("--tiny-model", action="store_true",
                         help="NASH, bert-score and the bare pass on a tiny random BERT (distinct pairs only)")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="--tiny-model: also NASH cold with its texts read by N processes (option `workers`)")
     parser.add_argument("--device", default=None)
     parser.add_argument("--model", default=None, help="a local copy of all-MiniLM-L6-v2 (default: the embedded one)")
     parser.add_argument("--output", type=Path, default=None)

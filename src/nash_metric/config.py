@@ -145,6 +145,14 @@ class NASHConfig:
         scores=False,
         cli={"type": int, "metavar": "N"},
     )
+    workers: int = option(
+        0,
+        "Processes that read the texts (their numbers, forms and contexts) ahead of the forward pass: each chunk "
+        "is read by them while the one before is encoded and judged. 0 reads in this process. Pays where the "
+        "forward pass is cheap beside the reading (a GPU) and cores are free; scores do not depend on it.",
+        scores=False,
+        cli={"type": int, "metavar": "N"},
+    )
     comparisons: bool = option(
         False,
         "Comparison-aware number channel: a number under a stated condition ('above 200') is scored by "
@@ -234,6 +242,8 @@ class NASHConfig:
         for name in ("batch_size", "chunk_size"):
             if not _is_int(getattr(self, name)) or getattr(self, name) < 1:
                 raise OptionError(_Name(name), f" must be a positive integer, got {getattr(self, name)!r}")
+        if not _is_int(self.workers) or self.workers < 0:
+            raise OptionError(_Name("workers"), f" must be 0 or a positive integer, got {self.workers!r}")
         _check_choice("text_channel", self.text_channel, TEXT_CHANNELS)
         if self.numbers == "paper" and self.text_channel == "one-pass":
             raise OptionError(_Name("numbers"), "='paper' reproduces the paper's masked second pass: ",

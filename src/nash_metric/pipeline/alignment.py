@@ -359,7 +359,7 @@ def kinds_fit(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray) -> np.ndar
 
 
 def value_support(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, b_values: np.ndarray | None = None,
-                  unsigned: bool = False) -> np.ndarray:
+                  unsigned: bool = False, periods: bool = True) -> np.ndarray:
     """Whether mention ib[..., None, :] supports ia[..., :, None]: the same value at the precision ia was written
     with (`numbers.precision`: within its tolerance, strictly, or equal) and a fitting family.
 
@@ -367,7 +367,8 @@ def value_support(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, b_valu
     states more ("$1,234 million"). Two calendar periods agree when they are the same period at the coarser
     granularity (0 days apart); a period against a plain number only when the period is a bare year. Without
     `mentions.support`, values must be equal. `b_values` replaces the comparable values of the ib side (a table's
-    scale applied, `verdicts.value.value_agreement`); `unsigned` compares magnitudes (a sign is often said in words).
+    scale applied, `verdicts.value.value_agreement`); `unsigned` compares magnitudes (a sign is often said in words);
+    `periods=False` skips the calendar arithmetic, for a caller that masks out every ib that is a period.
     """
     keys = mentions.support
     if keys is None:
@@ -380,7 +381,7 @@ def value_support(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, b_valu
     gap = np.abs(va / 2 - vb / 2)
     close = (gap < keys.tolerance[ia][..., :, None] / 2) | (gap <= 1e-12 * np.maximum(np.abs(va), np.abs(vb)))
     agree = close & kinds_fit(mentions, ia, ib)
-    if mentions.calendar is None:
+    if mentions.calendar is None or not periods:
         return agree
     level = mentions.calendar.level
     both = (level[ia][..., :, None] >= 0) & (level[ib][..., None, :] >= 0)

@@ -180,12 +180,11 @@ class TextPool:
     def support_keys(self, offsets: np.ndarray, size: int) -> SupportKeys:
         """What the verdict compares of the `size` rows of a mention table whose text t starts at row
         `offsets[t]` (`verdicts.keys`): each text's keys read once, or kept from a call before (`KEYS`)."""
-        glossary = None if not self.glossary else tuple(sorted(self.glossary.items()))
         parts = []
         for text, kept in self.scorable.items():
             if kept:  # the reader's mentions of a text are a function of the two (`READINGS`)
                 read = functools.partial(text_keys, text, [self.mentions[text][i] for i in kept], self.glossary)
-                key = (self.reader, text, tuple(kept), glossary)
+                key = keys_key(self.reader, text, kept, self.glossary)
                 parts.append((KEYS.get(key, text, read), int(offsets[self.ids[text]])))
         return stack_keys(parts, size)
 
@@ -202,6 +201,19 @@ class TextPool:
                             {"index": k, "side": side, "text": m.text, "start": m.start, "end": m.end, "reason": reason}
                         )
         return out
+
+
+def keys_key(reader: str, text: str, kept: Sequence[int], glossary: Glossary | None) -> tuple:
+    """What a text's verdict keys are kept under in `KEYS`: they depend on these alone."""
+    return reader, text, tuple(kept), None if not glossary else tuple(sorted(glossary.items()))
+
+
+def read_whole(text: str, reader: str, glossary: Glossary | None) -> tuple[_Reading, TextKeys | None]:
+    """All that is read of a text before its forward pass: its reading and the verdict keys of its scorable
+    mentions (None without any), as `TextPool.build` and `support_keys` read them (`read_ahead`)."""
+    reading = _read(text, reader)
+    scorable = [reading.mentions[i] for i in reading.scorable]
+    return reading, text_keys(text, scorable, glossary) if scorable else None
 
 
 def _widened(text: str, mentions: Sequence[NumericMention], spans: Sequence[Span]) -> list[Span]:

@@ -52,6 +52,7 @@ from .fitted import Fitted
 from .mixing import mixed
 from .output import NASHOutput
 from .pool import TextPool, read_flat_pairs
+from .read_ahead import Ahead, read_ahead
 from .weighting import IDF, pair_alphas
 
 Block = tuple[list[str], list[str]]  # predictions and references of one chunk, read
@@ -208,7 +209,7 @@ def score_blocks(fitted: Fitted, blocks: Iterable[Block], show_progress: bool, t
     hears each chunk's `(windows encoded, windows in all)` besides."""
     seen = 0
     with tqdm(total=total, desc="NASH", unit="pair", disable=not show_progress or advance is not None) as bar:
-        for preds, refs in blocks:
+        for preds, refs in _read_ahead(fitted, blocks):
             share = bar_share(advance or bar.update, len(preds))
             heard = share if on_batch is None else _both(share, on_batch)
             out = score_chunk(fitted, preds, refs, on_batch=heard).output
@@ -218,6 +219,28 @@ def score_blocks(fitted: Fitted, blocks: Iterable[Block], show_progress: bool, t
                 out = replace(out, unscored=[{**u, "index": u["index"] + seen} for u in out.unscored])
             seen += len(preds)
             yield out
+
+
+def _read_ahead(fitted: Fitted, blocks: Iterable[Block]) -> Iterator[Block]:
+    """The blocks, each read by `workers` processes (`read_ahead`) before it is scored and the next one's reading
+    under way while it is; with no workers, as they come."""
+    config = fitted.config
+    if not config.workers:
+        yield from blocks
+        return
+
+    def start(block: Block) -> Ahead:
+        return read_ahead([*block[0], *block[1]], config.numbers, config.glossary, config.workers)
+
+    blocks = iter(blocks)
+    block = next(blocks, None)
+    reading = start(block) if block is not None else None
+    while block is not None and reading is not None:
+        reading.wait()
+        following = next(blocks, None)
+        reading = start(following) if following is not None else None
+        yield block
+        block = following
 
 
 def _both(first: OnBatch, second: OnBatch) -> OnBatch:

@@ -405,12 +405,15 @@ def _derivations(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, decisio
                  rule: VerdictRule, index: SourceIndex | None, reference: Reference) -> list[Derivation | None]:
     """Step 3 for the pair's figures it looks at (`_derives`): each one's decision replaced in `decisions`, and its
     derivation."""
-    keys, quantity = mentions.support, _quantities(mentions, ia)
     derived: list[Derivation | None] = [None] * len(ia)
+    if not rule.computed or not any(_derives(d, True) for d in decisions):  # most pairs: every figure is found
+        return derived
+    keys, quantity = mentions.support, _quantities(mentions, ia)
     for k, decision in enumerate(decisions):
-        if rule.computed and _derives(decision, bool(quantity[k])):
+        if _derives(decision, bool(quantity[k])):
             index = index or source_index(mentions, ib)
-            before = _subject_before(keys, ia, k, quantity)
+            own = keys.contexts[int(ia[k])]  # `derive` reads the subject before only for a figure without one
+            before = _subject_before(keys, ia, k, quantity) if own is not None and not own.subject else frozenset()
             decisions[k], derived[k] = _derived(keys, int(ia[k]), decision, index, before, rule, reference.tables, ib)
     return derived
 
@@ -445,12 +448,12 @@ def context_verdicts(mentions: MentionTable, pairs: Sequence[tuple[int, int]], r
             references[text_b] = Reference(mentions, b, rule)
     small = small_pair_verdicts(mentions, spans, [references.get(b) for _, b in pairs],
                                 [indexes.get(b) for _, b in pairs], rule)
-    labels = mentions.support.labels
+    labels, quantity = mentions.support.labels, _quantities(mentions, np.arange(len(mentions.values))).tolist()
     out: list[list[FigureVerdict]] = []
     for k, ((_, text_b), (a, b)) in enumerate(zip(pairs, spans)):
         v = small[k] if k in small else pair_verdicts(mentions, a, b, rule, indexes.get(text_b),
                                                       references.get(text_b))
-        judged, roles = _judged(mentions.support, a, references.get(text_b), rule), _roles(mentions, a)
+        judged, roles = _judged(mentions.support, a, references.get(text_b), rule), _roles(mentions, a, quantity)
         out.append([figure_entry(labels, a.start + i, VERDICTS[v.code[i]], (v.found[i], v.compared[i]), v.cosine[i],
                                  None if v.basis[i] is None else str(v.basis[i]), v.derivation[i], roles[i])
                     for i in range(len(v.code)) if judged[i]])
@@ -468,10 +471,11 @@ def _judged(keys: SupportKeys, a: slice, reference: Reference | None, rule: Verd
     return judged | np.array([bool(keys.contexts[i].attribute & headers) for i in range(a.start, a.stop)], bool)
 
 
-def _roles(mentions: MentionTable, a: slice) -> list[Role]:
-    """Each of a prediction's figures (rows `a`) as `FigureVerdict.role` reads it: a calendar period in a sentence
-    that states a quantity places it ("period"); any other figure is one ("figure")."""
-    contexts, quantity = mentions.support.contexts, _quantities(mentions, np.arange(a.start, a.stop)).tolist()
+def _roles(mentions: MentionTable, a: slice, quantity: list[bool]) -> list[Role]:
+    """Each of a prediction's figures (rows `a`; `quantity`: `_quantities` of every row) as `FigureVerdict.role`
+    reads it: a calendar period in a sentence that states a quantity places it ("period"); any other figure is one
+    ("figure")."""
+    contexts, quantity = mentions.support.contexts, quantity[a]
     at = [contexts[i].sentence_at for i in range(a.start, a.stop)]
     placed = {s for s, q in zip(at, quantity) if q and s >= 0}
     return ["period" if not q and s >= 0 and s in placed else "figure" for s, q in zip(at, quantity)]

@@ -156,10 +156,11 @@ def derive(keys: SupportKeys, i: int, index: SourceIndex, before: frozenset[str]
     context = keys.contexts[i]
     if context is None:
         return None, None
-    if not context.subject and before:
-        context = replace(context, subject=before)
-    if not index.binds(context.subject):
+    subject = context.subject or before
+    if not index.binds(subject):
         return None, None
+    if subject is not context.subject:
+        context = replace(context, subject=subject)
     ask = _ask(keys, i, context)
     if not ask.operations:
         return None, None

@@ -45,9 +45,9 @@ def value_agreement(mentions: MentionTable, ia: np.ndarray, ib: np.ndarray, rule
     if in_scaled_table.any():
         agree |= value_support(mentions, ia, ib, b_values=keys.values * np.nan_to_num(keys.table_scale, nan=1.0),
                                unsigned=True)
-    if bare.any() and keys.scaled[ia].any():
+    if bare.any() and keys.scaled[ia].any():  # a bare number is no period: no calendar arithmetic for it
         for scale in SCALES:
-            agree |= value_support(mentions, ia, ib, b_values=keys.values * scale, unsigned=True) \
+            agree |= value_support(mentions, ia, ib, b_values=keys.values * scale, unsigned=True, periods=False) \
                 & bare[..., None, :] & keys.scaled[ia][..., :, None]
     if keys.clock[ia].any():  # "Let's make it 7." supports "at 7 pm": a plain number as the hour of a time
         hours = keys.values[ia][..., :, None]

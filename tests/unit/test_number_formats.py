@@ -65,6 +65,20 @@ CASES = [
     ("100USD and 4x4", [("100USD", 100.0, "monetary", "USD")]),
     # a year-like number in a dimension or counting pixels is no year
     ("1080 x 1920 pixels", [("1080", 1080.0, "quantity", None), ("1920", 1920.0, "quantity", None)]),
+    ("1920 x 1080 and 1920x1080", [("1920", 1920.0, "quantity", None), ("1080", 1080.0, "quantity", None),
+                                   ("1920", 1920.0, "quantity", None), ("1080", 1080.0, "quantity", None)]),
+    # a dimension glued with x is a number per side; two single digits name a thing, a leading 0 is hex
+    ("1080x1920 pixels", [("1080", 1080.0, "quantity", None), ("1920", 1920.0, "quantity", None)]),
+    ("1x3.3 GHz, 10x20x30 cm, 4x4, 5x5, 0x1F", [("1", 1.0, "quantity", None), ("3.3", 3.3, "quantity", None),
+                                               ("10", 10.0, "quantity", None), ("20", 20.0, "quantity", None),
+                                               ("30", 30.0, "quantity", None)]),
+    # a video's frame rate and resolution: 1080p its lines, 4K a glued scale letter, 30p no resolution
+    ("Video 1080p@30fps, 4K@60fps", [("1080p", 1080.0, "quantity", "p"), ("30fps", 30.0, "quantity", "fps"),
+                                     ("4K", 4000.0, "quantity", None), ("60fps", 60.0, "quantity", "fps")]),
+    ("720p video, 30p and 50p", [("720p", 720.0, "quantity", "p")]),
+    # a space-grouped tail after an identifier is a number of its own, no 4,150
+    ("LTE Cat4 150/50 Mbps", [("150", 150.0, "quantity", None), ("50", 50.0, "quantity", None)]),
+    ("to expire in2 020, 2020", [("2020", 2020.0, "temporal", None)]),  # "2 020" is one number, broken
     ("a 2000 pixels wide image in 2019", [("2000", 2000.0, "quantity", None), ("2019", 2019.0, "temporal", None)]),
     # accounting negatives with scale, unit or currency
     ("(3.5) million", [("(3.5) million", -3.5e6, "quantity", None)]),
@@ -141,6 +155,15 @@ CASES = [
     ("fell 5/32 to 1/2%", [("5/32", 0.15625, "quantity", None), ("1/2%", 0.5, "percentage", "%")]),
     ("24/7 and 9/11", [("24", 24.0, "quantity", None), ("7", 7.0, "quantity", None),
                        ("9", 9.0, "quantity", None), ("11", 11.0, "quantity", None)]),
+    # a slash list is a spec's alternatives, one number each, in the unit glued after the last
+    ("RAM 4/6GB", [("4", 4.0, "quantity", "GB"), ("6GB", 6.0, "quantity", "GB")]),
+    ("3/4/6 GB RAM", [("3", 3.0, "quantity", None), ("4", 4.0, "quantity", None), ("6", 6.0, "quantity", None)]),
+    ("8/12 GB and 8/128GB", [("8", 8.0, "quantity", None), ("12", 12.0, "quantity", None),
+                             ("8", 8.0, "quantity", "GB"), ("128GB", 128.0, "quantity", "GB")]),
+    ("4K@24/30/60fps", [("4K", 4000.0, "quantity", None), ("24", 24.0, "quantity", "fps"),
+                        ("30", 30.0, "quantity", "fps"), ("60fps", 60.0, "quantity", "fps")]),
+    ("1/4W and 1/2 kg", [("1/4W", 0.25, "quantity", "W"), ("1/2", 0.5, "quantity", None)]),  # lowest terms
+    ("lost 16/32, rated 5/10", [("16/32", 0.5, "quantity", None), ("5/10", 0.5, "quantity", None)]),  # no unit
     ("12/31/2019 and 03/2010", [("12", 12.0, "temporal", None), ("31", 31.0, "temporal", None),
                                 ("2019", 2019.0, "temporal", None), ("03", 3.0, "temporal", None),
                                 ("2010", 2010.0, "temporal", None)]),
@@ -181,6 +204,29 @@ def test_ambiguous_grouping_is_reported_not_guessed() -> None:
     assert [m.value for m in _english(text)[1:]] == [1234.5, 1234.5]
     (m,) = [m for m in extract_numbers(text) if m.text == "1.500"]
     assert m.value is None and m.error
+
+
+# What the spec notation reads as, end to end: (text, value, kind, unit, start, end) per mention.
+@pytest.mark.parametrize(("text", "expected"), [
+    ("RAM 4/6GB", [("4", 4.0, "quantity", "GB", 4, 5), ("6GB", 6.0, "quantity", "GB", 6, 9)]),
+    ("3/4/6 GB RAM", [("3", 3.0, "quantity", None, 0, 1), ("4", 4.0, "quantity", None, 2, 3),
+                      ("6", 6.0, "quantity", None, 4, 5)]),
+    ("Video 1080p@30fps, 4K@60fps", [("1080p", 1080.0, "quantity", "p", 6, 11),
+                                     ("30fps", 30.0, "quantity", "fps", 12, 17),
+                                     ("4K", 4000.0, "quantity", None, 19, 21),
+                                     ("60fps", 60.0, "quantity", "fps", 22, 27)]),
+    ("1080x1920 pixels", [("1080", 1080.0, "quantity", None, 0, 4), ("1920", 1920.0, "quantity", None, 5, 9)]),
+    ("1080 x 1920 pixels", [("1080", 1080.0, "quantity", None, 0, 4), ("1920", 1920.0, "quantity", None, 7, 11)]),
+    # real fractions, dates, round-the-clock and scores read as they did
+    ("1/2 of the 3/4", [("1/2", 0.5, "quantity", None, 0, 3), ("3/4", 0.75, "quantity", None, 11, 14)]),
+    ("open 24/7, won 4-2", [("24", 24.0, "quantity", None, 5, 7), ("7", 7.0, "quantity", None, 8, 9),
+                            ("4", 4.0, "quantity", None, 15, 16), ("2", 2.0, "quantity", None, 17, 18)]),
+    ("on 4/6/2023", [("4/6/2023", pytest.approx(2023.26, abs=0.01), "temporal", None, 3, 11)]),
+])
+def test_spec_notation_is_read_as_specs_mean_it(text: str, expected: list[tuple]) -> None:
+    mentions = extract_numbers(text)
+    assert [(m.text, m.value, m.kind, m.unit, m.start, m.end) for m in mentions] == expected
+    _check_invariants(text, mentions)
 
 
 def test_spans_cover_the_whole_mention() -> None:

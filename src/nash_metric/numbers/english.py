@@ -36,9 +36,12 @@ Rules (each one is tested in tests/unit/test_numbers.py or tests/unit/test_numbe
   a decimal count with a trailing zero), else the decimal 1.5 (``EUR 1.500``, ``1.375 %``, and EmbedNum's
   three-decimal ``714.369 people``). A leading zero (``0.500``) is always a decimal.
 * Fractions: a proper fraction with a usual denominator (2-6, 8, 10, 12, 16, 32, 64, 100) is one number
-  (``1/2`` -> 0.5, ``3/4`` -> 0.75, ``2 1/2`` -> 2.5); others stay two numbers (``24/7``, ``9/11``), and
-  numeric dates are dates (``12/31/2019``, ``03/2010``). Vulgar fraction characters: ``¾`` -> 0.75,
-  ``⅓`` -> 1/3, ``1½`` and ``2 ½`` -> 1.5 and 2.5.
+  (``1/2`` -> 0.5, ``3/4`` -> 0.75, ``2 1/2`` -> 2.5, a bond's ``16/32``); others stay two numbers (``24/7``,
+  ``9/11``), and numeric dates are dates (``12/31/2019``, ``03/2010``). A slash list is the alternatives
+  specs write, one number each, never a fraction: a pair before a unit not in lowest terms (``4/6GB``,
+  ``8/12 GB``; ``1/4W`` is a quarter watt) and every pair of a longer list (``3/4/6 GB``); its numbers take
+  the unit glued after the last (``4/6GB`` -> 4 GB and 6 GB, ``30/60/120fps``). Vulgar fraction characters:
+  ``¾`` -> 0.75, ``⅓`` -> 1/3, ``1½`` and ``2 ½`` -> 1.5 and 2.5.
 * Signs: ``-``, ``+``, ``−`` (U+2212), ``–`` (en dash), ``‐`` and ``‑`` (U+2010/2011 hyphens) and the word
   ``minus`` (``minus 5``, ``minus five``) count as a sign only where they cannot be a range or an operator,
   i.e. not right after a digit or letter (``2009-2010``, ``5–10%``, ``32.7-34.9`` are two positive mentions
@@ -64,7 +67,9 @@ Rules (each one is tested in tests/unit/test_numbers.py or tests/unit/test_numbe
   (``EUR74 .8 m``) scales only with a currency, since ``5 m`` is usually metres.
 * Physical units glued to the number (``5kg``, ``10km``, ``20MW``, ``3.5t``, ``100ml``, ``25°C``, ``3x``,
   ``800dwt``; case-sensitive list ``vocabulary.en.UNITS``): value 5.0, ``unit`` the unit's spelling (``"kg"``,
-  ``"MW"``), kind ``"quantity"``. Spaced units (``5 kg``) stay text, the number alone is the mention.
+  ``"MW"``), kind ``"quantity"``. Spaced units (``5 kg``) stay text, the number alone is the mention. A video
+  resolution's lines before a glued ``p`` (``1080p``, ``720p@30fps``; ``vocabulary.en.VIDEO_LINES``) read
+  as the lines, unit ``"p"``; ``4K`` is 4000, as any glued scale letter.
 * Percent: ``%``, ``percent``, ``per cent``, ``pct``, ``pc``, ``percentage`` (EmbedNum's ``8 percentage``),
   ``percentage point(s)`` -> unit ``"%"``; ``bp``/``bps``/``basis point(s)`` -> unit ``"bp"``.
 * Currency: symbols (``$``->USD, ``US$``, ``€``->EUR, ``£``->GBP, ``¥``->JPY (also the yuan's sign; JPY is
@@ -83,7 +88,11 @@ Rules (each one is tested in tests/unit/test_numbers.py or tests/unit/test_numbe
   ``TEM1V``, ``10-K``, ``3M Company``, the ticker ``NOK1V``: a unit never follows a glued currency code),
   except currency codes (``EUR74``), scale/percent/bp suffixes, units, ordinals (``3rd``, ``21st`` -> value
   3/21, kind quantity), decades (``1990s``) and period prefixes (``Q3``, ``H1``, ``FY2010``). A hyphen
-  after a word makes an identifier too, except after time words (``mid-2010``).
+  after a word makes an identifier too, except after time words (``mid-2010``). A space-grouped tail after
+  an identifier's digits is a number of its own (``LTE Cat4 150/50 Mbps`` states 150 and 50) unless it opens
+  with a zero (``in2 020``). A dimension
+  glued with ``x`` is a number per side (``1080x1920``, ``1x3.3 GHz``, ``10x20x30``), unless both sides are
+  one digit (``4x4``, a drive) or a side opens with a zero (``0x1F``); no side is a year (``1920x1080``).
 * Temporal (one mention per numeral, since magnitude similarity is per number): a bare integer in
   ``calendar.YEAR_RANGE`` (no sign, separator, unit or currency) is a year unless a count noun follows
   (``2000 employees``) or an approximation word precedes (``about 2000``); decades; the number after
@@ -106,6 +115,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from math import gcd
 
 from ..vocabulary.en import (
     ANY_CODE,
@@ -118,6 +128,7 @@ from ..vocabulary.en import (
     PERCENT_SUFFIXES,
     SCALE_EXPONENTS,
     UNITS,
+    VIDEO_LINES,
 )
 from .calendar import (
     ampm_after,
@@ -215,6 +226,7 @@ def _read_token(text: str, tok: _Token, out: list[Candidate], conv: list[str | N
                      tok.error)
     if out and cand.start - out[-1].end <= 3:
         _propagate_range(text, out[-1], cand)
+        _share_list_unit(text, out, cand)
     out.append(cand)
     return tok.end
 
@@ -226,6 +238,8 @@ def _glued_before(text: str, tok: _Token) -> _Resume:
     scale before a hyphen (``mid-2010``, ``mln-42``); a digit before it is the tail of a token already read."""
     s = tok.s
     prev = text[s - 1] if s else ""
+    if prev == "x" and _dimension_x(text, s - 1):  # "1080x1920": the second side of a dimension
+        return None
     if _is_letter(prev) or prev == "_":
         word = WORD_BEFORE.search(text, max(0, s - 8), s)
         w = word.group(1) if word else ""
@@ -235,13 +249,13 @@ def _glued_before(text: str, tok: _Token) -> _Resume:
         elif tok.plain and period_prefix_before(text, s):
             tok.period = True
         else:
-            return _identifier_end(text, tok.e)
+            return _identifier_end(text, _glued_end(tok))
     elif prev and prev in HYPHENS and s >= 2 and _is_letter(text[s - 2]):
         word = PREV_WORD.search(text, max(0, s - 12), s - 1)
         # "mid-2010" is a date and "mln-42 .3 mln" a range; "COVID-19" and "A-380" are identifiers
         if not (word and (word.group(1).lower() in HYPHEN_TIME_WORDS or word.group(1) in SCALE_EXPONENTS
                           or word.group(1) in (*PERCENT_SUFFIXES, *BASIS_POINT_SUFFIXES))):
-            return _identifier_end(text, tok.e)
+            return _identifier_end(text, _glued_end(tok))
     elif prev.isdigit() or prev in VULGAR:  # e.g. the tail of a rejected token; "½½" is no number
         return tok.e
     return None
@@ -273,18 +287,30 @@ def _date_numerals(text: str, tok: _Token) -> tuple[list[Candidate], int] | None
 
 def _read_number(text: str, tok: _Token, conv: list[str | None]) -> None:
     """The numeral's value: a proper fraction with a usual denominator (``1/2``, ``2 1/2``; ``9/11`` and
-    ``24/7`` stay two numbers), else the token's digits (``numerals.parse_numeral``)."""
+    ``24/7`` stay two numbers) unless it is a slash list (``4/6GB``), else the token's digits
+    (``numerals.parse_numeral``)."""
     s, e = tok.s, tok.e
     frac = None
     if tok.plain and not tok.period and e + 1 < len(text) and (
             text[e] == "/" or (text[e] in " \u00a0" and text[e + 1].isdigit())):
         frac = FRACTION.match(text, s)
-    if frac and 0 < int(frac["num"]) < int(frac["den"]) and int(frac["den"]) in FRACTION_DENS:
+    if (frac and 0 < int(frac["num"]) < int(frac["den"]) and int(frac["den"]) in FRACTION_DENS
+            and not _slash_list(text, s, frac)):
         tok.number = fraction_decimal(Fraction(int(frac["num"]), int(frac["den"])) + int(frac["whole"] or 0))
         tok.e, tok.plain, tok.fraction = frac.end(), False, True
     else:
         tok.number, tok.exp, tok.error = parse_numeral(tok.m, text, conv)
     tok.end = tok.e
+
+
+def _slash_list(text: str, start: int, frac: re.Match[str]) -> bool:
+    """Whether a slash pair lists alternatives, as specs write them (``4/6GB``, ``3/4/6 GB``): a fraction stands
+    alone and, before a unit, in lowest terms, so ``4/6GB`` and the ``4/6`` of ``3/4/6`` are two figures each;
+    ``16/32`` is a bond's price move in 32nds and ``1/4W`` a quarter watt."""
+    if start >= 2 and text[start - 1] == "/" and text[start - 2].isdigit():
+        return True
+    unit = _UNIT_WORD.match(text, frac.end())
+    return unit is not None and unit.group(1) in UNITS and gcd(int(frac["num"]), int(frac["den"])) > 1
 
 
 def _sign_and_currency_before(text: str, tok: _Token) -> None:
@@ -305,6 +331,8 @@ def _after(text: str, tok: _Token) -> _Resume:
     or a spaced percent, bp or scale (``5 %``, ``2.5 mln``; a single letter only with a currency: ``EUR 5 m``,
     since ``5 m`` is usually metres)."""
     e, n = tok.e, len(text)
+    if text[e:e + 1] == "x" and _dimension_x(text, e):  # "1080x1920": the first side ends at the x
+        return None
     glued = SUFFIX.match(text, e) if e < n and (text[e].isalpha() or text[e] == "°") else None
     if glued and not ampm_after(text, e):
         return _glued_suffix(text, tok, glued)
@@ -338,6 +366,8 @@ def _glued_suffix(text: str, tok: _Token, glued: re.Match[str]) -> _Resume:
             tok.period = True
     elif suf == "s" and tok.plain and tok.cur is None and is_decade(tok.m["body"]):
         tok.period = True
+    elif suf == "p" and tok.plain and tok.cur is None and int(tok.m.group()) in VIDEO_LINES:  # "1080p"
+        tok.unit = "p"
     elif suf in UNITS and tok.cur is None:  # "NOK1V" (a ticker) is no volt
         tok.unit = UNITS[suf]
     elif suf in ANY_CODE and tok.cur is None:
@@ -446,6 +476,17 @@ def _propagate_range(text: str, a: Candidate, b: Candidate) -> None:
         a.exp = b.exp
 
 
+def _share_list_unit(text: str, out: list[Candidate], cand: Candidate) -> None:
+    """``4/6GB``, ``30/60/120fps``: the alternatives of a slash list are in the unit written after the last."""
+    if cand.kind != "quantity" or cand.unit is None:
+        return
+    nxt = cand
+    for prev in reversed(out):
+        if text[prev.end:nxt.start] != "/" or prev.kind != "quantity" or prev.unit is not None or prev.exp:
+            return
+        prev.unit, nxt = cand.unit, prev
+
+
 # ---------------------------------------------------------------- helpers
 def _is_letter(ch: str) -> bool:
     # Latin/Greek/Cyrillic letters glue an identifier; CJK and kana do not (they have no spaces).
@@ -457,7 +498,31 @@ def _identifier_end(text: str, end: int) -> int:
     return ALNUM_RUN.match(text, end).end()
 
 
+def _glued_end(tok: _Token) -> int:
+    """Where the digits glued to an identifier's letters end: a space-grouped tail is a number of its own
+    (``LTE Cat4 150/50 Mbps`` states 150, no 4,150) unless it opens with a zero, as only a group does (the
+    ``in2 020`` of a broken "in 2020")."""
+    space = _SPACE_GROUP.search(tok.m["body"])
+    if space is None or tok.m["body"][space.end()] == "0":
+        return tok.e
+    return tok.s + space.start()
+
+
+def _dimension_x(text: str, i: int) -> bool:
+    """Whether the ``x`` at ``i`` joins the sides of a dimension written glued (``1080x1920``, ``1x3.3 GHz``,
+    ``4x100 m``, ``10x20x30``): a number each side, neither led by a zero (``0x1F`` is hex) nor both of one
+    digit (``4x4`` names a drive, ``5x5`` a model)."""
+    before = _SIDE_BEFORE.search(text, max(0, i - 16), i)
+    after = _SIDE_AFTER.match(text, i + 1)
+    return before is not None and after is not None and len(before.group()) + len(after.group()) > 2
+
+
+_SIDE_BEFORE = re.compile(r"(?:(?<![A-Za-z0-9.,])|(?<=[0-9]x))[1-9][0-9]*(?:\.[0-9]+)?\Z")  # 10x20x30
+_SIDE_AFTER = re.compile(r"[1-9][0-9]*(?:\.[0-9]+)?")
+_SPACE_GROUP = re.compile(r"[ \u00a0\u202f]")
+_UNIT_WORD = re.compile(r"[ \u00a0]?([A-Za-zµμ°][A-Za-z0-9µμ°²³]*)")  # "4/6GB", "8/12 GB"
 _DIMENSION_BEFORE = re.compile(r"\d\s*[x×]\s*$")
+_DIMENSION_AFTER = re.compile(r"\s*[x×]\s*\d")
 
 
 def _temporal_integer(text: str, s: int, e: int, value: int) -> bool:
@@ -479,7 +544,7 @@ def _year_context(text: str, start: int, end: int) -> bool:
     nxt = NEXT_WORD.match(text, end)
     if nxt and nxt.group(1).lower() in COUNT_NOUNS:
         return False
-    if _DIMENSION_BEFORE.search(text, max(0, start - 8), start):  # "1080 x 1920": a dimension, no year
-        return False
+    if _DIMENSION_BEFORE.search(text, max(0, start - 8), start) or _DIMENSION_AFTER.match(text, end):
+        return False  # "1080 x 1920", "1920x1080": a dimension, no year
     prev = PREV_WORD.search(text, max(0, start - 20), start)
     return not (prev and prev.group(1).lower() in APPROX_WORDS)

@@ -79,9 +79,12 @@ BASIS_POINT_SUFFIXES = ("bp", "bps")
 UNITS = {u: u for u in _words(
     "mg g kg t kt Mt Gt lb lbs oz dwt TEU mm cm km ft nm µm m2 m3 km2 m² m³ km² ha sqm sqft ml cl l bbl boe mcf "
     "gal cc W kW MW GW TW Wh kWh MWh GWh TWh kV V mAh Hz kHz MHz GHz kB KB MB GB TB PB kbps Mbps Gbps mph kph "
-    "ms sec min mins h hr hrs yr yrs x °C °F ° tCO2 tCO2e ktCO2e MtCO2e"
+    "ms sec min mins h hr hrs yr yrs fps x °C °F ° tCO2 tCO2e ktCO2e MtCO2e"
 )} | {"μm": "µm", "mw": "MW", "kw": "kW", "gw": "GW", "kwh": "kWh", "mwh": "MWh", "gwh": "GWh", "KG": "kg",
       "Kg": "kg", "KM": "km", "mL": "ml", "mt": "t", "MT": "t", "tonnes": "t", "Mbit": "Mbps"}
+# A video's lines before a glued "p" ("1080p", "720p@30fps"): a resolution, read as its lines with the unit "p";
+# other integers before a "p" ("30p", the "50p" of pence) stay identifiers.
+VIDEO_LINES = frozenset((144, 240, 360, 480, 576, 720, 1080, 1440, 2160, 4320))
 # A bare integer in the year range followed by one of these counts things rather than naming a year.
 COUNT_NOUNS = _words(
     "employees people persons workers staff jobs positions personnel members units shares tonnes tons "

@@ -79,6 +79,7 @@ class NASH:
             batch_size: int = 64,
             dtype: Dtype = "float32",
             chunk_size: int = 1024,
+            workers: int = 0,
             comparisons: bool = False,
             numbers: NumberReader = "full",
             text_channel: TextChannel = "auto",

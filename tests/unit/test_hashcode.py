@@ -60,6 +60,7 @@ def changes(tiny_model_dir, tiny_scorer, tmp_path_factory) -> dict[str, tuple[di
         "batch_size": ({}, {"batch_size": 2}),
         "dtype": ({}, {"dtype": "bfloat16"}),
         "chunk_size": ({}, {"chunk_size": 1}),
+        "workers": ({}, {"workers": 1}),
         "comparisons": ({}, {"comparisons": True}),
         "numbers": ({}, {"numbers": "paper"}),
         "text_channel": ({}, {"text_channel": "two-pass"}),

@@ -97,3 +97,15 @@ def test_a_broken_pool_is_read_in_this_process(monkeypatch):
 def test_workers_must_be_a_count(workers):
     with pytest.raises(OptionError, match="workers"):
         NASHConfig(workers=workers)
+
+
+def test_a_daemonic_process_reads_in_itself_with_a_warning(monkeypatch):
+    import multiprocessing
+
+    clear_all()
+    read_ahead._warn_daemonic.cache_clear()
+    monkeypatch.setattr(multiprocessing.current_process(), "daemon", True)
+    with pytest.warns(RuntimeWarning, match="daemonic"):
+        read_ahead.read_ahead(PREDICTIONS[:1], "full", None, 2).wait()
+    assert READINGS.find(("full", PREDICTIONS[0])) == pool_module._read(PREDICTIONS[0], "full")
+    clear_all()

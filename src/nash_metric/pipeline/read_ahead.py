@@ -6,7 +6,8 @@ a few dozen texts a task, and kept by content in `READINGS` and `KEYS`, exactly 
 `TextPool.support_keys` would read them in this process: a reading is a function of its text, so the scores
 are the same with any number of workers. While the next chunk is read, the current one is encoded and judged
 (`steps.score_blocks`). The pool of each size is made once per process and kept; a pool whose worker died (an
-interrupt) is dropped, and its texts are read in this process.
+interrupt) is dropped, and its texts are read in this process, as they are in a daemonic process (a pool's own
+worker, `datasets.map(num_proc=...)`), which may start none.
 
 Workers are forked where the platform forks (Linux): they start at once, with the library already imported.
 Elsewhere they are spawned, and each imports the library on its first task.
@@ -14,9 +15,11 @@ Elsewhere they are spawned, and each imports the library on its first task.
 
 from __future__ import annotations
 
+import functools
 import gc
 import multiprocessing
 import sys
+import warnings
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -42,6 +45,12 @@ def _pool(workers: int) -> ProcessPoolExecutor:
         # page of the scorer's memory into the worker.
         _POOLS[workers] = ProcessPoolExecutor(workers, mp_context=context, initializer=gc.freeze)
     return _POOLS[workers]
+
+
+@functools.cache
+def _warn_daemonic() -> None:
+    warnings.warn("workers: this process is a pool's own worker (daemonic), which may start no process of its "
+                  "own; its texts are read in it", RuntimeWarning, stacklevel=4)
 
 
 class Ahead:
@@ -77,11 +86,15 @@ def read_ahead(texts: Sequence[str], reader: str, glossary: Glossary | None, wor
             size = 0
         tasks[-1].append(text)
         size += len(text)
-    pool = _pool(workers)
     try:
+        if multiprocessing.current_process().daemon:  # a pool's own worker (datasets.map) may start no process
+            raise BrokenProcessPool("a daemonic process has no workers of its own")
+        pool = _pool(workers)
         futures = [pool.submit(_read_many, task, reader, glossary) for task in tasks]
     except BrokenProcessPool:
         _POOLS.pop(workers, None)
+        if multiprocessing.current_process().daemon:
+            _warn_daemonic()
         futures = []
         for task in tasks:  # read here: `wait` keeps them as it keeps a worker's
             done: Future[list[Read]] = Future()

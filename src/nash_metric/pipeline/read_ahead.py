@@ -86,18 +86,23 @@ def read_ahead(texts: Sequence[str], reader: str, glossary: Glossary | None, wor
             size = 0
         tasks[-1].append(text)
         size += len(text)
+    if multiprocessing.current_process().daemon:  # a pool's own worker (datasets.map) may start no process
+        _warn_daemonic()
+        return _read_here(tasks, reader, glossary, workers)
     try:
-        if multiprocessing.current_process().daemon:  # a pool's own worker (datasets.map) may start no process
-            raise BrokenProcessPool("a daemonic process has no workers of its own")
         pool = _pool(workers)
         futures = [pool.submit(_read_many, task, reader, glossary) for task in tasks]
     except BrokenProcessPool:
         _POOLS.pop(workers, None)
-        if multiprocessing.current_process().daemon:
-            _warn_daemonic()
-        futures = []
-        for task in tasks:  # read here: `wait` keeps them as it keeps a worker's
-            done: Future[list[Read]] = Future()
-            done.set_result(_read_many(task, reader, glossary))
-            futures.append(done)
+        return _read_here(tasks, reader, glossary, workers)
+    return Ahead(futures, tasks, reader, glossary, workers)
+
+
+def _read_here(tasks: list[list[str]], reader: str, glossary: Glossary | None, workers: int) -> Ahead:
+    """The tasks read in this process, as done futures: `Ahead.wait` keeps them as it keeps a worker's."""
+    futures: list[Future[list[Read]]] = []
+    for task in tasks:
+        done: Future[list[Read]] = Future()
+        done.set_result(_read_many(task, reader, glossary))
+        futures.append(done)
     return Ahead(futures, tasks, reader, glossary, workers)

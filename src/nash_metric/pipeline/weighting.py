@@ -170,7 +170,8 @@ def alpha_from_masses(w_text: float, w_num: float) -> float:
 def pair_alphas(idf: IDF, masked_a: Sequence[str], masked_b: Sequence[str]) -> np.ndarray:
     """alpha of each masked pair (masked_a[k], masked_b[k]), each distinct pair computed once."""
     if idf.uniform:  # the masses are counts, which add: each distinct text counted once, every pair in arrays
-        counts = {t: _token_counts(t) for t in {*masked_a, *masked_b}}
+        # `token_masses` counts under uniform weights, which case does not change: the tokens as found suffice.
+        counts = {t: idf.token_masses(_TOKEN_RE.findall(t)) for t in {*masked_a, *masked_b}}
         a, b = (np.array([counts[t] for t in side], np.float64).reshape(-1, 2) for side in (masked_a, masked_b))
         w_text, w_num = (a + b).T
         total = w_text + w_num
@@ -183,13 +184,6 @@ def pair_alphas(idf: IDF, masked_a: Sequence[str], masked_b: Sequence[str]) -> n
             cache[a, b] = alpha_from_masses(*idf.token_masses(tokens[a] + tokens[b]))
         alpha[k] = cache[a, b]
     return alpha
-
-
-def _token_counts(masked_text: str) -> tuple[int, int]:
-    """(word tokens, `[NUM]` tokens) of a masked text: its masses under uniform weights."""
-    tokens = _TOKEN_RE.findall(masked_text)
-    n_num = tokens.count(MASK_TOKEN)
-    return len(tokens) - n_num, n_num
 
 
 def fit_idf(corpus: Iterable[str], reader: str = "full", source: str = REFERENCES) -> IDF:

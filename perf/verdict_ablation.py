@@ -76,7 +76,7 @@ VARIANTS: dict[str, VerdictRule] = {
     "all, ratio 3": replace(RULE, ratio=3.0),
     "all, ratio 10": RULE,
     "all, ratio 30": replace(RULE, ratio=30.0),
-    "all, ratio 10 in prose only": replace(RULE, ratio_in_tables=False),
+    "all, ratio 10 in tables too": replace(RULE, ratio_in_tables=True),
     "all, any ratio": replace(RULE, ratio=float("inf")),
     "all but computed": replace(RULE, computed=False),
     # Each rule of data flipped from the shipped rule: "all but X" when it ships on, "all and X" when off.

@@ -406,3 +406,13 @@ def test_a_glossary_changes_what_a_key_binds(tiny_scorer):
         [text], [source]).figure_verdicts
     assert (plain["verdict"], plain["found"]["cell"]["path"]) == (SUPPORTED, "b2")
     assert (named["verdict"], named["reference"]["cell"]["path"]) == (MISPLACED, "a1")
+
+
+def test_a_hyphenated_word_names_a_snake_case_key(tiny_scorer):
+    from nash_metric.verdicts.spec import SUPPORTED
+
+    # "feels-like" names feels_like (words "feel like"), not temp, whose words share only "temperature"
+    source = "{'list': [{'dt_txt': '2024-01-04 07:00:00', 'main': {'temp': 5.75, 'feels_like': 3.91}}, " \
+             "{'dt_txt': '2024-01-04 10:00:00', 'main': {'temp': 3.91, 'feels_like': 1.2}}]}"
+    [[figure]] = tiny_scorer.score(["Expect a feels-like temperature of 1.2°C."], [source]).figure_verdicts
+    assert (figure["verdict"], figure["found"]["cell"]["path"]) == (SUPPORTED, "list[1].main.feels_like")

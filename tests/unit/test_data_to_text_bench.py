@@ -236,12 +236,18 @@ def test_the_box_score_as_json_and_a_bad_render():
 # -- quintd ---------------------------------------------------------------------------------------------------
 
 
-def test_quintd_reads_annotated_outputs_and_unions_the_incorrect_spans(tmp_path):
+def test_quintd_reads_annotated_outputs_and_unions_the_wrong_spans(tmp_path):
     info, outputs = quintd.read_quintd(write_quintd(tmp_path / "q"))
     assert [(o.domain, o.model, o.index, o.records) for o in outputs] == [("gsmarena", "m1", 0, 2),
                                                                            ("wikidata", "m1", 0, 1)]
     text = outputs[0].text
-    assert [text[a:b] for a, b in outputs[0].wrong] == ["205 g", "6000 mAh"]  # both records' Incorrect spans
+    # both records' spans, Incorrect and Not checkable; Incorrect alone when asked
+    assert [text[a:b] for a, b in outputs[0].wrong] == ["The X1", "205 g", "6000 mAh"]
+    _, incorrect = quintd.read_quintd(tmp_path / "q", wrong=("incorrect",))
+    assert [text[a:b] for a, b in incorrect[0].wrong] == ["205 g", "6000 mAh"]
+    assert info["wrong_span_types"] == ["incorrect", "not-checkable"]
+    with pytest.raises(ValueError, match="wrong must name one or more of incorrect, not-checkable, misleading"):
+        quintd.read_quintd(tmp_path / "q", wrong=("wrong",))
     assert outputs[1].wrong == () and info["annotated_outputs"] == 2 and info["outputs"] == 3
     assert info["outputs_with_several_records"] == 1
     texts = quintd.quintd_texts(outputs)
@@ -407,7 +413,13 @@ def test_rotowire_end_to_end(tmp_path, fake):
 
 
 def test_quintd_end_to_end(tmp_path, fake):
-    result = evaluate_quintd(lambda **_: fake, write_quintd(tmp_path / "q"), show_progress=False)
+    folder = write_quintd(tmp_path / "q")
+    default = evaluate_quintd(lambda **_: fake, folder, show_progress=False)
+    # X1's 1 sits in a Not checkable span: wrong by default
+    assert (default["results"]["tables"]["gsmarena"]["figures"]["right"], default["config"]["wrong"]) == (
+        0, ["incorrect", "not-checkable"])
+    assert "Incorrect or Not checkable spans (all domains)" in quintd_markdown(default)
+    result = evaluate_quintd(lambda **_: fake, folder, wrong=("incorrect",), show_progress=False)
     tables = result["results"]["tables"]
     assert list(tables) == ["gsmarena", "wikidata", scoring.ALL]
     # gsmarena/0: X1's 1 (right), 205 (wrong), 6000 (wrong, unsupported); wikidata/0: 2001 (right)
@@ -450,6 +462,8 @@ def test_the_cli_flags_are_the_benchmarks_choices():
     assert rotowire_flags["text"].choices is defaults.TEXT_FORMS
     for name in ("quintd", "tabfact"):
         assert {"data", "limit", "output", "model"} <= {a.dest for a in choices[name]._actions}
+    wrong = next(a for a in choices["quintd"]._actions if a.dest == "wrong")
+    assert wrong.choices is defaults.SPAN_TYPES and wrong.default == list(defaults.DEFAULT_WRONG)
 
 
 # -- the real data, the real model ---------------------------------------------------------------------------

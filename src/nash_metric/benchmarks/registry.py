@@ -193,8 +193,8 @@ registry = BenchmarkRegistry([
     ),
     Benchmark(
         name="quintd",
-        summary="quintd-1: the figure verdict on crowd-marked Incorrect spans in LLM descriptions of records, per "
-        "domain (BA per figure and output)",
+        summary="quintd-1: the figure verdict on crowd-marked Incorrect and Not checkable spans in LLM descriptions "
+        "of records, per domain (BA per figure and output)",
         evaluate_ref="data_to_text.evaluation:evaluate_quintd",
         markdown_ref="data_to_text.report:quintd_markdown",
     ),

@@ -20,10 +20,10 @@ summary, or the whole source) does not support?" needs a verdict per figure. `de
      one the prediction names, or a subject the prediction binds to another figure, or another row or column
      of a table), *and* a commensurable number of another value is bound to what the prediction states (its
      year and its subject). Commensurable (`value.rivals`): the same family, both per unit or both totals, at
-     most `VerdictRule.ratio` apart, never the other bound of a place's range. A calendar period is never
-     misplaced;
+     most `VerdictRule.ratio` apart in running text, never the other bound of a place's range. A calendar period
+     is never misplaced;
    * **supported** when it is stated as a bound ("more than 3", "at least 20": `numbers.comparisons`), which
-     names no value of a place;
+     names no value of a place, under `VerdictRule.comparisons` (off by default);
    * **supported** otherwise, unless it is a range's bound or called the highest or lowest and is not the minimum
      or maximum of the table column it names over the rows it names (`aggregates.extreme`): then **misplaced**.
 

@@ -14,6 +14,7 @@ from typing import Literal
 
 import numpy as np
 
+from ..context.binding import stem
 from ..context.words import Context
 from ..vocabulary.en import QUALIFIER_PAIRS, RANGE_WORDS
 from .keys import SupportKeys
@@ -80,7 +81,7 @@ class Tables:
         None when nothing names one."""
         rows, columns = self.rows.get(table, {}), self.columns.get(table, {})
         named_columns = (self.attribute_columns(figure).get(table, set()) if figure.attribute
-                         else _most(columns, figure.subject))
+                         else _most(columns, _parts(figure.subject)))
         if not named_columns and figure.year is not None:  # "Diluted EPS was $2.88 in 2023": the 2023 column
             named_columns = self.year_columns.get(table, {}).get(figure.year, set())
         named_rows = (_any(rows, figure.subject | frozenset(figure.before)) if figure.for_either
@@ -97,7 +98,8 @@ class Tables:
             return {}
         found = self._by_attribute.get(figure.attribute)
         if found is None:
-            named = {table: _closest(headers, figure.attribute) for table, headers in self.headers.items()}
+            attribute = _parts(figure.attribute)
+            named = {table: _closest(headers, attribute) for table, headers in self.headers.items()}
             found = self._by_attribute[figure.attribute] = {table: columns for table, columns in named.items()
                                                              if columns}
         return found
@@ -151,6 +153,13 @@ def _nearest(labels: dict[int, frozenset[str]], before: Sequence[str]) -> set[in
         if rows:
             return _most(rows, frozenset(before))
     return set()
+
+
+def _parts(words: frozenset[str]) -> frozenset[str]:
+    """`words` with the parts of each hyphenated one, as a key's words are split ("feels-like": feels_like)."""
+    if not any("-" in w for w in words):
+        return words
+    return words | {stem(p) for w in words if "-" in w for p in w.split("-") if len(p) > 1}
 
 
 def _any(labels: dict[int, frozenset[str]], words: frozenset[str]) -> set[int]:

@@ -7,6 +7,7 @@ from typing import Literal
 
 Render = Literal["tables", "json"]
 TextForm = Literal["detokenized", "tokenized"]
+SpanType = Literal["incorrect", "not-checkable", "misleading", "other"]
 
 # Where each set is read from when --data is not given: relative to the working directory (run from the repo root,
 # `../shared/data` is the shared data beside it, as the Makefile's SHARED_DATA).
@@ -17,6 +18,10 @@ RENDERS: tuple[Render, ...] = ("tables", "json")  # Rotowire: the box score as t
 DEFAULT_RENDER: Render = "tables"
 TEXT_FORMS: tuple[TextForm, ...] = ("detokenized", "tokenized")  # Rotowire: the text scored
 DEFAULT_TEXT_FORM: TextForm = "detokenized"
+# quintd: the crowd's span types, in the order of their codes (0-3), and those whose spans mark a wrong figure. A
+# figure in a Not checkable span is stated nowhere in the data: unsupported, as the verdict means it.
+SPAN_TYPES: tuple[SpanType, ...] = ("incorrect", "not-checkable", "misleading", "other")
+DEFAULT_WRONG: tuple[SpanType, ...] = ("incorrect", "not-checkable")
 
 
 def default_data(name: str) -> Path:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..registry import ScorerSource, scorer_factory
-from .defaults import DEFAULT_RENDER, DEFAULT_TEXT_FORM, data_folder
+from .defaults import DEFAULT_RENDER, DEFAULT_TEXT_FORM, DEFAULT_WRONG, SpanType, data_folder
 from .quintd import quintd_texts, read_quintd
 from .rotowire import read_rotowire, rotowire_texts
 from .scoring import Scored, Text, group_tables, score_texts, tally, text_labels
@@ -65,17 +65,18 @@ def evaluate_rotowire(scorer: ScorerSource, data: str | Path | None = None, *, l
 
 
 def evaluate_quintd(scorer: ScorerSource, data: str | Path | None = None, *, limit: int | None = None,
-                    show_progress: bool = True) -> dict[str, Any]:
-    """``nash bench quintd``: every figure of the annotated outputs against its prompt, labelled by the Incorrect
-    spans, per domain and over all (``limit``: the first N annotated outputs of each domain)."""
+                    wrong: tuple[SpanType, ...] = DEFAULT_WRONG, show_progress: bool = True) -> dict[str, Any]:
+    """``nash bench quintd``: every figure of the annotated outputs against its prompt, labelled by the spans of
+    the types ``wrong`` (by default Incorrect and Not checkable), per domain and over all (``limit``: the first N
+    annotated outputs of each domain)."""
     _check_limit(limit)
-    info, outputs = read_quintd(data_folder("quintd", data), limit)
+    info, outputs = read_quintd(data_folder("quintd", data), limit, wrong)
     texts = quintd_texts(outputs)
     if show_progress:
         print(f"quintd from {info['path']}: {len(texts)} annotated outputs", file=sys.stderr)
     nash, scored = _run(scorer, texts, show_progress)
     results = {"fields": FIELDS, "scoring": scored.info, "tables": group_tables(scored)}
-    return _envelope("quintd", nash, {"data": info, "limit": limit}, results)
+    return _envelope("quintd", nash, {"data": info, "limit": limit, "wrong": list(wrong)}, results)
 
 
 def evaluate_tabfact(scorer: ScorerSource, data: str | Path | None = None, *, limit: int | None = None,

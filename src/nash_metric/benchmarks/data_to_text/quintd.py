@@ -7,9 +7,10 @@ and ``annotations/human/*.jsonl`` (one annotated output a line: ``dataset``, ``m
 ``start``, a character offset into ``out``). A malformed file or line fails as ``FILE:LINE: ...``, naming the field;
 a span whose ``text`` is not the output's text at ``start`` too.
 
-**Labels.** Only outputs with a human annotation record count. The wrong spans of an output are its Incorrect
-(type 0) spans; with several records for one output, the union of theirs. The source is the whole prompt, the
-prediction the output.
+**Labels.** Only outputs with a human annotation record count. The wrong spans of an output are its spans of the
+types ``wrong`` names (by default Incorrect and Not checkable: a figure the data contradicts, or one it states
+nowhere, as the verdict's unsupported means); with several records for one output, the union of theirs. The
+source is the whole prompt, the prediction the output.
 """
 
 from __future__ import annotations
@@ -20,12 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .defaults import DEFAULT_WRONG, SPAN_TYPES, SpanType
 from .scoring import Text
 from .spans import Span
 
 OUTPUTS, ANNOTATIONS = "outputs", Path("annotations") / "human"
-INCORRECT = 0  # the annotation type whose spans count as wrong
-TYPES = {0: "Incorrect", 1: "Not checkable", 2: "Misleading", 3: "Other"}
 
 
 @dataclass(frozen=True)
@@ -101,9 +101,9 @@ def _span(path: Path, number: int, k: int, raw: Any, text: str) -> tuple[int, Sp
     return raw["type"], (start, end)
 
 
-def _annotation(path: Path, number: int, record: dict[str, Any],
-                outputs: dict[tuple[str, str], list[tuple[str, str]]]) -> tuple[tuple[str, str, int], list[Span]]:
-    """The output a record annotates and its Incorrect spans."""
+def _annotation(path: Path, number: int, record: dict[str, Any], outputs: dict[tuple[str, str], list[tuple[str, str]]],
+                wrong: frozenset[int]) -> tuple[tuple[str, str, int], list[Span]]:
+    """The output a record annotates and its spans of the type codes ``wrong``."""
     from ...common.io import InputFileError
     from ...corpus.records import string_field
 
@@ -122,37 +122,43 @@ def _annotation(path: Path, number: int, record: dict[str, Any],
         raise InputFileError(path, number, f"field 'annotations' must be a list, got {type(spans).__name__}")
     text = outputs[domain, model][index][1]
     typed = [_span(path, number, k, raw, text) for k, raw in enumerate(spans)]
-    return (domain, model, index), [span for kind, span in typed if kind == INCORRECT]
+    return (domain, model, index), [span for kind, span in typed if kind in wrong]
 
 
-def read_quintd(folder: str | Path, limit: int | None = None) -> tuple[dict[str, Any], list[Output]]:
+def read_quintd(folder: str | Path, limit: int | None = None,
+                wrong: tuple[SpanType, ...] = DEFAULT_WRONG) -> tuple[dict[str, Any], list[Output]]:
     """The annotated outputs of a quintd folder (``limit``: the first N of each domain, by model and index; every
-    line is checked), in domain, model and index order, and what was read."""
+    line is checked; ``wrong``: the span types that mark a wrong figure), in domain, model and index order, and
+    what was read."""
     from ...common.io import read_text
     from ...corpus.records import jsonl_records, text_lines
 
+    unknown = sorted(set(wrong) - set(SPAN_TYPES))
+    if unknown or not wrong:
+        raise ValueError(f"wrong must name one or more of {', '.join(SPAN_TYPES)}; got {list(wrong)!r}")
+    codes = frozenset(SPAN_TYPES.index(t) for t in wrong)
     folder = Path(folder)
     outputs, shas = read_outputs(folder)
     files = sorted((folder / ANNOTATIONS).glob("*.jsonl"))
     if not files:
         raise FileNotFoundError(f"{folder / ANNOTATIONS}: no *.jsonl annotation files")
-    wrong: dict[tuple[str, str, int], set[Span]] = {}
+    spans_of: dict[tuple[str, str, int], set[Span]] = {}
     records: dict[tuple[str, str, int], int] = {}
     for path in files:
         text = read_text(path)
         shas[path.relative_to(folder).as_posix()] = hashlib.sha256(text.encode("utf-8")).hexdigest()
         for number, record in jsonl_records(path, text_lines(text)):
-            key, spans = _annotation(path, number, record, outputs)
-            wrong.setdefault(key, set()).update(spans)
+            key, spans = _annotation(path, number, record, outputs, codes)
+            spans_of.setdefault(key, set()).update(spans)
             records[key] = records.get(key, 0) + 1
-    annotated = [Output(d, m, i, *outputs[d, m][i], tuple(sorted(wrong[d, m, i])), records[d, m, i])
+    annotated = [Output(d, m, i, *outputs[d, m][i], tuple(sorted(spans_of[d, m, i])), records[d, m, i])
                  for d, m, i in sorted(records)]
     kept: list[Output] = []
     for domain in dict.fromkeys(o.domain for o in annotated):
         of_domain = [o for o in annotated if o.domain == domain]
         kept += of_domain[:limit] if limit is not None else of_domain
     info = {"path": str(folder), "sha256": shas, "outputs": sum(len(v) for v in outputs.values()),
-            "annotated_outputs": len(annotated), "outputs_used": len(kept),
+            "wrong_span_types": list(wrong), "annotated_outputs": len(annotated), "outputs_used": len(kept),
             "annotation_records": sum(records.values()),
             "outputs_with_several_records": sum(1 for n in records.values() if n > 1)}
     return info, kept

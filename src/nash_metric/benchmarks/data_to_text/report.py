@@ -102,13 +102,14 @@ def quintd_markdown(result: dict[str, Any]) -> str:
     """The tables ``nash bench quintd`` prints."""
     res, config = result["results"], result["config"]
     data, tables = config["data"], res["tables"]
+    wrong = " or ".join(t.replace("-", " ").capitalize() for t in config.get("wrong", ["incorrect"]))
     parts = [
         f"quintd-1 · {data['path']} · {data['outputs_used']} of {data['annotated_outputs']} annotated outputs"
         f"{_limited(config, 'first outputs per domain')} · {_scorer_line(config)}",
         "Source: the whole prompt (the record inside it); prediction: the output. A figure is wrong when it overlaps "
-        f"an Incorrect span (type 0; the union over an output's records). {UNITS_NOTE}",
+        f"an {wrong} span (the union over an output's records). {UNITS_NOTE}",
         check_table(tables, "outputs"), text_note(tables, "outputs"),
-        "### Incorrect spans (all domains)\n\n" + span_table(tables[ALL]["spans"], "Incorrect spans"),
+        f"### {wrong} spans (all domains)\n\n" + span_table(tables[ALL]["spans"], f"{wrong} spans"),
         "### Verdicts of the figures\n\n" + verdict_table(tables),
     ]
     return "\n\n".join(parts) + "\n"

@@ -9,7 +9,9 @@ from ...benchmarks import registry
 from ...benchmarks.data_to_text.defaults import (
     DEFAULT_RENDER,
     DEFAULT_TEXT_FORM,
+    DEFAULT_WRONG,
     RENDERS,
+    SPAN_TYPES,
     TEXT_FORMS,
     default_data,
 )
@@ -48,11 +50,14 @@ def run_rotowire(args: argparse.Namespace) -> int:
 def add_quintd_arguments(parser: argparse.ArgumentParser) -> None:
     _add_data(parser, "quintd", "the quintd-1 folder: outputs/<domain>/<model>.json, annotations/human/*.jsonl",
               "first N annotated outputs of each domain")
+    parser.add_argument("--wrong", nargs="+", default=list(DEFAULT_WRONG), choices=SPAN_TYPES, metavar="TYPE",
+                        help="the crowd's span types that mark a wrong figure, of " + ", ".join(SPAN_TYPES) +
+                        " (default: %(default)s: a figure the data contradicts or states nowhere)")
     add_report_arguments(parser)
 
 
 def run_quintd(args: argparse.Namespace) -> int:
-    report(args, QUINTD, QUINTD.evaluate(scorer_factory(args), args.data, limit=args.limit))
+    report(args, QUINTD, QUINTD.evaluate(scorer_factory(args), args.data, limit=args.limit, wrong=tuple(args.wrong)))
     return 0
 
 
@@ -77,8 +82,8 @@ BENCH_ROTOWIRE = Command(
 BENCH_QUINTD = Command(
     QUINTD.name, QUINTD.summary, add_quintd_arguments, run_quintd, scorer_options=True,
     description="Every figure of quintd-1's annotated LLM outputs against the whole prompt that holds the record; a "
-    "figure is wrong when it overlaps an Incorrect span. Balanced accuracy per figure and per output, per domain "
-    f"and over all. {_UNITS} See nash_metric.benchmarks.data_to_text.")
+    "figure is wrong when it overlaps an Incorrect or Not checkable span (--wrong). Balanced accuracy per figure and "
+    f"per output, per domain and over all. {_UNITS} See nash_metric.benchmarks.data_to_text.")
 BENCH_TABFACT = Command(
     TABFACT.name, TABFACT.summary, add_tabfact_arguments, run_tabfact, scorer_options=True,
     description="Each TabFact pair's entailed statement (right) and its refuted rewrite (wrong) against the table "
